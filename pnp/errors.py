@@ -1,0 +1,60 @@
+"""The one error base for pnp, and the validation problem report."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+
+class PnpError(Exception):
+    """Any failure pnp reports to a user as a readable message."""
+
+
+@dataclass(frozen=True, order=True)
+class Problem:
+    """One thing wrong with the sources, located as `path:line: card-id: message`."""
+
+    path: str
+    line: int
+    card: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}: {self.card or '-'}: {self.message}"
+
+
+class ValidationFailed(PnpError):
+    """Every problem found in one validation run."""
+
+    def __init__(self, problems: list[Problem]):
+        self.problems = sorted(set(problems))
+        super().__init__("\n".join(str(p) for p in self.problems))
+
+
+class Problems:
+    """Collects problems during a stage; raises them all at once."""
+
+    def __init__(self, root: Path | None = None):
+        self.root = root
+        self.items: list[Problem] = []
+
+    def add(self, path: Path | str, line: int | None, card: str | None, message: str) -> None:
+        self.items.append(Problem(self._display(path), line or 0, card or "", message))
+
+    def extend(self, other: "Problems") -> None:
+        self.items.extend(other.items)
+
+    def _display(self, path: Path | str) -> str:
+        p = Path(path)
+        if self.root is not None:
+            try:
+                return str(p.resolve().relative_to(self.root.resolve()))
+            except ValueError:
+                pass
+        return str(p)
+
+    def __bool__(self) -> bool:
+        return bool(self.items)
+
+    def raise_if_any(self) -> None:
+        if self.items:
+            raise ValidationFailed(self.items)

@@ -1,0 +1,130 @@
+"""Typed values for games, decks and cards. Lengths are millimetres."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from pathlib import Path
+from typing import Any, NewType
+
+from pnp.schema import FieldType
+
+CardId = NewType("CardId", str)
+GameSlug = NewType("GameSlug", str)
+DeckId = NewType("DeckId", str)
+
+GAME_SLUGS = ("culture-war", "divide-and-conquer", "petri-dish", "debate", "cold-war")
+
+
+@dataclass(frozen=True)
+class Size:
+    """A width and height in millimetres."""
+
+    width: float
+    height: float
+    name: str = "custom"
+
+    def rotated(self) -> "Size":
+        return Size(self.height, self.width, self.name)
+
+
+CARD_PRESETS: dict[str, Size] = {
+    "poker": Size(63.5, 88.9, "poker"),
+    "bridge": Size(57.15, 88.9, "bridge"),
+    "tarot": Size(69.85, 120.65, "tarot"),
+    "mini-euro": Size(44, 68, "mini-euro"),
+    "mini-american": Size(41, 63, "mini-american"),
+    "square": Size(63.5, 63.5, "square"),
+    "mtg": Size(63, 88, "mtg"),
+}
+
+PAPERS: dict[str, Size] = {
+    "a4": Size(210, 297, "a4"),
+    "letter": Size(215.9, 279.4, "letter"),
+    "a3": Size(297, 420, "a3"),
+    "tabloid": Size(279.4, 431.8, "tabloid"),
+}
+
+
+class Layout(str, Enum):
+    DUPLEX = "duplex"
+    GUTTERFOLD = "gutterfold"
+
+
+class Flip(str, Enum):
+    LONG = "long"
+    SHORT = "short"
+
+
+@dataclass(frozen=True)
+class CardType:
+    name: str
+    template: str
+    fields: dict[str, FieldType] = field(hash=False)
+
+
+@dataclass(frozen=True)
+class Card:
+    id: CardId
+    game: GameSlug
+    deck: DeckId
+    name: str
+    type: str
+    quantity: int
+    fields: dict[str, Any] = field(hash=False, compare=False)
+    revision: str = ""
+    path: Path = Path()
+    line: int = 0
+    field_lines: dict[str, int] = field(default_factory=dict, hash=False, compare=False)
+
+    @property
+    def text(self) -> str:
+        return self.fields.get("text") or ""
+
+    @property
+    def flavor(self) -> str:
+        return self.fields.get("flavor") or ""
+
+
+CardSource = Card  # the name the referee uses for a card read from sources
+
+
+@dataclass(frozen=True)
+class Deck:
+    id: DeckId
+    name: str
+    back: str
+    color: str
+    icon: str
+    cards: tuple[Card, ...]
+    path: Path = Path()
+    line: int = 0
+
+    @property
+    def copies(self) -> int:
+        return sum(c.quantity for c in self.cards)
+
+
+@dataclass(frozen=True)
+class Game:
+    slug: GameSlug
+    name: str
+    players: tuple[int, int]
+    card_size: Size
+    card_types: dict[str, CardType] = field(hash=False)
+    decks: tuple[Deck, ...]
+    extra: dict[str, Any] = field(hash=False, compare=False)
+    path: Path = Path()
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        return tuple(c for d in self.decks for c in d.cards)
+
+
+@dataclass(frozen=True)
+class Sources:
+    root: Path
+    games: dict[str, Game] = field(hash=False)
+
+    @property
+    def cards(self) -> dict[str, Card]:
+        return {c.id: c for g in self.games.values() for c in g.cards}

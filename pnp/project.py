@@ -1,0 +1,32 @@
+"""Finding the project a command works on, the way git finds its repository."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from pnp.errors import PnpError
+
+SOURCES_DIR = "card_sources"
+TEMPLATES_DIR = "templates"
+
+
+def is_project(path: Path) -> bool:
+    return (path / SOURCES_DIR).is_dir() and (path / TEMPLATES_DIR).is_dir()
+
+
+def find_project(start: Path | None = None) -> Path:
+    """The nearest directory, from `start` (default: cwd) upward, holding both
+    `card_sources/` and `templates/`."""
+    here = (start or Path.cwd()).resolve()
+    for candidate in (here, *here.parents):
+        if is_project(candidate):
+            return candidate
+    raise PnpError(
+        f"no pnp project found in {here} or its parents "
+        f"(a project has both {SOURCES_DIR}/ and {TEMPLATES_DIR}/); use --project DIR"
+    )
+
+
+def installed_project() -> Path | None:
+    """The project this package was installed from, if it is still there."""
+    root = Path(__file__).resolve().parents[1]
+    return root if is_project(root) else None

@@ -1,0 +1,63 @@
+"""QR matrices (cached by payload) and drawing them as merged vector runs."""
+from __future__ import annotations
+
+from functools import lru_cache
+
+import qrcode
+from qrcode.constants import ERROR_CORRECT_M
+
+from pnp.errors import PnpError
+
+QUIET_MODULES = 4
+MAX_VERSION = 3
+
+
+@lru_cache(maxsize=None)
+def qr_matrix(payload: str) -> tuple[tuple[bool, ...], ...]:
+    """The module matrix without quiet zone. Refuses payloads above version 3."""
+    code = qrcode.QRCode(error_correction=ERROR_CORRECT_M, border=0)
+    code.add_data(payload)
+    code.make(fit=True)
+    if code.version > MAX_VERSION:
+        raise PnpError(f"QR payload {payload!r} needs version {code.version}; at most {MAX_VERSION} allowed")
+    return tuple(tuple(bool(v) for v in row) for row in code.get_matrix())
+
+
+def modules_with_quiet_zone(payload: str) -> int:
+    return len(qr_matrix(payload)) + 2 * QUIET_MODULES
+
+
+@lru_cache(maxsize=None)
+def _runs(payload: str) -> tuple[tuple[int, int, int], ...]:
+    """(row, first column, length) of each horizontal run of dark modules."""
+    runs = []
+    for r, row in enumerate(qr_matrix(payload)):
+        c = 0
+        while c < len(row):
+            if row[c]:
+                start = c
+                while c < len(row) and row[c]:
+                    c += 1
+                runs.append((r, start, c - start))
+            else:
+                c += 1
+    return tuple(runs)
+
+
+def draw_qr(canvas, payload: str, x: float, y: float, size: float) -> float:
+    """Draw the code with its white quiet zone in a size x size square at (x, y)
+    (bottom-left, points). Returns the module size in points."""
+    n = modules_with_quiet_zone(payload)
+    module = size / n
+    canvas.saveState()
+    canvas.setFillColorRGB(1, 1, 1)
+    canvas.rect(x, y, size, size, stroke=0, fill=1)
+    canvas.setFillColorRGB(0, 0, 0)
+    top = y + size - QUIET_MODULES * module
+    path = canvas.beginPath()
+    for r, c, length in _runs(payload):
+        # a hair of overlap between rows avoids hairline gaps in some viewers
+        path.rect(x + (QUIET_MODULES + c) * module, top - (r + 1) * module, length * module, module * 1.001)
+    canvas.drawPath(path, stroke=0, fill=1)
+    canvas.restoreState()
+    return module

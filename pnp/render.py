@@ -1,0 +1,180 @@
+"""Stage 4: drawing planned sheets with ReportLab into PDF bytes.
+
+Each distinct card face and each deck back is drawn once, as a PDF form
+XObject, and placed by reference wherever a copy sits on a sheet.
+"""
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from reportlab.lib.colors import HexColor
+from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.pdfgen.canvas import Canvas
+
+from pnp.elements import QR, Face, Icon, Text
+from pnp.icons import IconSet
+from pnp.layout import DeckLayout, Placement, Sheet
+from pnp.marks import BAR_ROOM, SCALE_BAR, cut_marks, place_labels
+from pnp.model import Flip, Layout, Size
+from pnp.qr import draw_qr
+from pnp.textfit import ICON_CALLBACK, make_paragraph
+from pnp.units import mm, pt
+
+NOTE_FONT_SIZE = 6.0
+MARK_WIDTH = 0.25  # mm
+
+
+@dataclass(frozen=True)
+class RenderContext:
+    style: dict[str, Any]
+    icons: IconSet
+    font: str          # the sheet furniture's font
+    bleed: float = 3.0  # how far faces are drawn beyond the trim
+
+
+def draw_face(canvas: Canvas, face: Face, size: Size, ctx: RenderContext) -> None:
+    """Draw a face with its bottom-left trim corner at the origin."""
+    for el in face.elements:
+        if isinstance(el, Text):
+            _draw_text(canvas, el, size, ctx)
+        elif isinstance(el, QR):
+            draw_qr(canvas, el.payload, pt(el.x), pt(size.height - el.y - el.size), pt(el.size))
+        elif isinstance(el, Icon):
+            el.draw(canvas, size.width, size.height, ctx.bleed, icons=ctx.icons)
+        else:
+            el.draw(canvas, size.width, size.height, ctx.bleed)
+
+
+def _draw_text(canvas: Canvas, el: Text, size: Size, ctx: RenderContext) -> None:
+    if not el.markup:
+        return
+    para = make_paragraph(el, ctx.style, el.size)
+    _, h = para.wrap(pt(el.w), pt(el.h))
+    top = pt(size.height - el.y)
+    box = pt(el.h)
+    offset = {"top": 0.0, "middle": (box - h) / 2, "bottom": box - h}.get(el.valign, 0.0)
+    para.drawOn(canvas, pt(el.x), top - offset - h)
+
+
+def icon_callback(icons: IconSet):
+    def draw(canvas, kind, label):
+        name, size, color = label.split("|")
+        info = canvas._curr_tx_info
+        icons.draw(canvas, name, info["cur_x"], info["cur_y"], float(size), color)
+    return draw
+
+
+def new_canvas(buffer: io.BytesIO, paper: Size, ctx: RenderContext, title: str, flip: Flip | None) -> Canvas:
+    canvas = Canvas(buffer, pagesize=(pt(paper.width), pt(paper.height)), invariant=1,
+                    initialFontName=ctx.font, pageCompression=1)
+    canvas.setTitle(title)
+    canvas.setAuthor("pnp")
+    canvas.setCreator("pnp print-and-play pipeline")
+    canvas.setViewerPreference("PrintScaling", "None")
+    if flip is not None:
+        canvas.setViewerPreference("Duplex", "DuplexFlipLongEdge" if flip is Flip.LONG else "DuplexFlipShortEdge")
+    canvas.setNamedCB(ICON_CALLBACK, icon_callback(ctx.icons))
+    return canvas
+
+
+def render_deck(
+    title: str,
+    plan: DeckLayout,
+    card: Size,
+    fronts: Sequence[Face],        # one per printed copy (shared objects for identical cards)
+    back: Face,
+    ctx: RenderContext,
+) -> bytes:
+    buffer = io.BytesIO()
+    flip = plan.flip if plan.layout is Layout.DUPLEX else None
+    canvas = new_canvas(buffer, plan.paper, ctx, title, flip)
+    forms: dict[int, str] = {}
+
+    def form_for(face: Face) -> str:
+        key = id(face)
+        if key not in forms:
+            name = f"face{len(forms)}"
+            b = pt(ctx.bleed)
+            canvas.beginForm(name, -b, -b, pt(card.width) + b, pt(card.height) + b)
+            draw_face(canvas, face, card, ctx)
+            canvas.endForm()
+            forms[key] = name
+        return forms[key]
+
+    by_page: dict[int, list[tuple[Placement, Face]]] = {}
+    for p in plan.fronts:
+        by_page.setdefault(p.page, []).append((p, fronts[p.copy]))
+    for p in plan.backs:
+        by_page.setdefault(p.page, []).append((p, back))
+    total = plan.pages
+    for sheet in plan.sheets:
+        placed = by_page.get(sheet.page, [])
+        for placement, face in placed:
+            _place(canvas, form_for(face), placement)
+        _draw_furniture(canvas, sheet, plan.paper, ctx, f"{title} · {_kind(sheet)} · page {sheet.page} of {total}")
+        trims = [p.slot.trim for p, _ in placed] or [sheet.art_box]
+        canvas.setTrimBox(tuple(pt(v) for v in (min(t[0] for t in trims), min(t[1] for t in trims),
+                                                 max(t[2] for t in trims), max(t[3] for t in trims))))
+        canvas.showPage()
+    canvas.save()
+    return buffer.getvalue()
+
+
+def _kind(sheet: Sheet) -> str:
+    return {"fronts": "fronts", "backs": "backs", "gutterfold": "fold on the dashed line"}[sheet.kind]
+
+
+def _place(canvas: Canvas, form: str, placement: Placement) -> None:
+    x0, y0, x1, y1 = placement.slot.clip
+    tx0, ty0, tx1, ty1 = placement.slot.trim
+    canvas.saveState()
+    path = canvas.beginPath()
+    path.rect(pt(x0), pt(y0), pt(x1 - x0), pt(y1 - y0))
+    canvas.clipPath(path, stroke=0, fill=0)
+    if placement.slot.rotate == 180:
+        canvas.translate(pt(tx1), pt(ty1))
+        canvas.rotate(180)
+    else:
+        canvas.translate(pt(tx0), pt(ty0))
+    canvas.doForm(form)
+    canvas.restoreState()
+
+
+def _draw_furniture(canvas: Canvas, sheet: Sheet, paper: Size, ctx: RenderContext, caption: str) -> None:
+    canvas.saveState()
+    canvas.setStrokeColorRGB(0, 0, 0)
+    canvas.setLineWidth(pt(MARK_WIDTH))
+    for x0, y0, x1, y1 in cut_marks(sheet, paper):
+        canvas.line(pt(x0), pt(y0), pt(x1), pt(y1))
+    if sheet.fold_y is not None:
+        ax0, _, ax1, _ = sheet.art_box
+        canvas.setDash([pt(2), pt(1.5)])
+        canvas.setStrokeColorRGB(0.35, 0.35, 0.35)
+        canvas.line(pt(ax0), pt(sheet.fold_y), pt(ax1), pt(sheet.fold_y))
+        canvas.setDash([])
+    texts = {"note": "Print at 100% / actual size: the bar must measure 50 mm.", "caption": caption}
+    items = [("bar", BAR_ROOM)] + [(k, mm(stringWidth(t, ctx.font, NOTE_FONT_SIZE)) + 1) for k, t in texts.items()]
+    for label in place_labels(sheet, paper, items):
+        canvas.saveState()
+        canvas.translate(pt(label.x), pt(label.y))
+        canvas.rotate(label.angle)
+        canvas.setFillColorRGB(0, 0, 0)
+        if label.kind == "bar":
+            _scale_bar(canvas, ctx.font)
+        else:
+            canvas.setFont(ctx.font, NOTE_FONT_SIZE)
+            canvas.drawString(0, pt(0.8), texts[label.kind])
+        canvas.restoreState()
+    canvas.restoreState()
+
+
+def _scale_bar(canvas: Canvas, font: str) -> None:
+    """A 50 mm bar, 1 mm tall, with ticks every 10 mm and its length written after it."""
+    canvas.rect(0, pt(0.6), pt(SCALE_BAR), pt(0.9), stroke=0, fill=1)
+    canvas.setLineWidth(pt(0.2))
+    for i in range(0, int(SCALE_BAR) + 1, 10):
+        canvas.line(pt(i), pt(0.2), pt(i), pt(2.2))
+    canvas.setFont(font, NOTE_FONT_SIZE)
+    canvas.drawString(pt(SCALE_BAR + 1.2), pt(0.8), "50 mm")

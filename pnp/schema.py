@@ -1,0 +1,133 @@
+"""Field types declared as data in a game file, and checking values against them.
+
+A type is written as a short string: `int`, `int>=0`, `str`, `bool`,
+`enum(a, b)`, `list[T]` or `effects`; a trailing `?` makes it optional.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+EFFECT_STATS = (
+    "atk def life capital production capacity cost influence strength defence "
+    "attack crowd fortitude"
+).split()
+EFFECT_TARGETS = (
+    "self attached own-units enemy-units all-units owner opponent all-opponents "
+    "all-players target-unit target-player target-group"
+).split()
+EFFECT_WHEN = (
+    "on-play start-of-turn on-kill on-death on-attack on-defend while-in-play end-of-round"
+).split()
+EFFECT_DURATION = "permanent turn battle round".split()
+
+
+class SchemaError(Exception):
+    """A type string that cannot be read."""
+
+
+@dataclass(frozen=True)
+class FieldType:
+    kind: str  # int, str, bool, enum, list, effects
+    optional: bool = False
+    minimum: int | None = None
+    choices: tuple[str, ...] = ()
+    item: "FieldType | None" = None
+
+    def default(self) -> Any:
+        return [] if self.kind in ("list", "effects") else None
+
+    def describe(self) -> str:
+        if self.kind == "enum":
+            return "one of " + ", ".join(self.choices)
+        if self.kind == "list":
+            return f"a list of {self.item.describe() if self.item else 'values'}"
+        if self.kind == "int" and self.minimum is not None:
+            return f"a whole number >= {self.minimum}"
+        return {"int": "a whole number", "str": "text", "bool": "true or false",
+                "effects": "a list of effects"}.get(self.kind, self.kind)
+
+
+_ENUM = re.compile(r"^enum\((.*)\)$")
+_LIST = re.compile(r"^list\[(.*)\]$")
+_INT = re.compile(r"^int(?:>=(-?\d+))?$")
+
+
+def parse_type(text: str) -> FieldType:
+    spec = str(text).strip()
+    optional = spec.endswith("?")
+    if optional:
+        spec = spec[:-1].strip()
+    if m := _INT.match(spec):
+        return FieldType("int", optional, minimum=int(m.group(1)) if m.group(1) else None)
+    if spec in ("str", "bool", "effects"):
+        return FieldType(spec, optional)
+    if m := _ENUM.match(spec):
+        choices = tuple(c.strip() for c in m.group(1).split(",") if c.strip())
+        if not choices:
+            raise SchemaError(f"enum with no choices: {text!r}")
+        return FieldType("enum", optional, choices=choices)
+    if m := _LIST.match(spec):
+        return FieldType("list", optional, item=parse_type(m.group(1)))
+    raise SchemaError(f"unknown field type {text!r} (use int, str, bool, enum(...), list[...], effects)")
+
+
+def check_value(ftype: FieldType, value: Any) -> list[str]:
+    """Messages describing why `value` does not fit `ftype` (empty when it fits)."""
+    if value is None:
+        return [] if ftype.optional else ["is empty"]
+    kind = ftype.kind
+    if kind == "int":
+        if isinstance(value, bool) or not isinstance(value, int):
+            return [f"must be {ftype.describe()}, got {value!r}"]
+        if ftype.minimum is not None and value < ftype.minimum:
+            return [f"must be {ftype.describe()}, got {value}"]
+        return []
+    if kind == "str":
+        return [] if isinstance(value, str) else [f"must be text, got {value!r}"]
+    if kind == "bool":
+        return [] if isinstance(value, bool) else [f"must be true or false, got {value!r}"]
+    if kind == "enum":
+        return [] if value in ftype.choices else [f"must be {ftype.describe()}, got {value!r}"]
+    if kind == "list":
+        if not isinstance(value, list):
+            return [f"must be {ftype.describe()}, got {value!r}"]
+        out = []
+        for i, item in enumerate(value):
+            out += [f"item {i + 1} {m}" for m in check_value(ftype.item, item)]
+        return out
+    if kind == "effects":
+        return _check_effects(value)
+    return [f"has unknown type {kind}"]
+
+
+_EFFECT_KEYS = {
+    "stat": EFFECT_STATS,
+    "target": EFFECT_TARGETS,
+    "when": EFFECT_WHEN,
+    "duration": EFFECT_DURATION,
+}
+
+
+def _check_effects(value: Any) -> list[str]:
+    if not isinstance(value, list):
+        return [f"must be a list of effects, got {value!r}"]
+    out = []
+    for i, effect in enumerate(value, 1):
+        if not isinstance(effect, dict):
+            out.append(f"effect {i} must be a mapping like {{stat: def, amount: 2, target: attached}}")
+            continue
+        for key in effect:
+            if key not in (*_EFFECT_KEYS, "amount"):
+                out.append(f"effect {i} has unknown key {key!r}")
+        for key in ("stat", "amount", "target"):
+            if key not in effect:
+                out.append(f"effect {i} is missing {key!r}")
+        amount = effect.get("amount")
+        if "amount" in effect and (isinstance(amount, bool) or not isinstance(amount, int)):
+            out.append(f"effect {i} amount must be a whole number, got {amount!r}")
+        for key, allowed in _EFFECT_KEYS.items():
+            if key in effect and effect[key] not in allowed:
+                out.append(f"effect {i} {key} must be one of {', '.join(allowed)}; got {effect[key]!r}")
+    return out

@@ -1,0 +1,302 @@
+"""Stage 1: read every game file and deck file, check them, and build the model.
+
+Reads and checks everything before anything is written, and reports every
+problem in one run. Imports only YAML: the referee uses this module too.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from pnp.errors import PnpError, Problems
+from pnp.model import CARD_PRESETS, Card, CardId, CardType, Deck, DeckId, Game, GameSlug, Size, Sources
+from pnp.project import SOURCES_DIR, TEMPLATES_DIR
+from pnp.qrpayload import format_payload
+from pnp.schema import FieldType, SchemaError, check_value, parse_type
+from pnp.yamlio import MarkedDict, YamlSyntaxError, load_marked
+
+GAME_FILE = "game.yaml"
+ICONS_FILE = "icons.yaml"
+ID_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+MAX_ID_LENGTH = 32
+QR_MAX_CHARS = 61  # QR version 3, error correction M, alphanumeric mode
+TOKEN_PATTERN = re.compile(r"\{([^{}]*)\}")
+
+COMMON_FIELDS: dict[str, FieldType] = {
+    "id": parse_type("str"),
+    "name": parse_type("str"),
+    "type": parse_type("str"),
+    "quantity": parse_type("int>=1?"),
+    "text": parse_type("str?"),
+    "flavor": parse_type("str?"),
+}
+GAME_KEYS = {"name", "players", "card_size", "card_types", "decks", "composition", "notes"}
+GAME_REQUIRED = ("name", "players", "card_size", "card_types", "decks")
+DECK_KEYS = {"id", "name", "file", "back", "color", "icon", "notes"}
+DECK_REQUIRED = ("id", "name", "file", "back")
+TEXT_FIELDS = ("text", "flavor")
+
+
+def card_revision(fields: dict[str, Any]) -> str:
+    """Six hex digits that change whenever anything printed on the card changes."""
+    content = {k: v for k, v in fields.items() if k != "quantity"}
+    blob = json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(blob.encode("utf-8")).hexdigest()[:6].upper()
+
+
+def source_files(root: Path) -> list[Path]:
+    """Every YAML file the sources stage reads (for caching and watching)."""
+    base = root / SOURCES_DIR
+    files = sorted(base.glob(f"*/*.yaml")) + sorted(base.glob("*/*.yml"))
+    icons = root / TEMPLATES_DIR / ICONS_FILE
+    return files + ([icons] if icons.exists() else [])
+
+
+def icon_names(root: Path, problems: Problems) -> set[str] | None:
+    path = root / TEMPLATES_DIR / ICONS_FILE
+    if not path.exists():
+        return None
+    try:
+        data, _ = load_marked(path)
+    except YamlSyntaxError as exc:
+        problems.add(path, exc.line, None, exc.message)
+        return None
+    return set(data or {})
+
+
+def load_sources(root: Path, games: list[str] | tuple[str, ...] | None = None) -> Sources:
+    """Read and check all card sources under `root`. Raises ValidationFailed."""
+    base = root / SOURCES_DIR
+    if not base.is_dir():
+        raise PnpError(f"{base}: no card_sources folder")
+    available = sorted(p.name for p in base.iterdir() if (p / GAME_FILE).is_file())
+    wanted = list(games) if games else available
+    unknown = [g for g in wanted if g not in available]
+    if unknown:
+        raise PnpError(
+            f"unknown game {', '.join(unknown)}; this project has: {', '.join(available) or 'none'}"
+        )
+    problems = Problems(root)
+    icons = icon_names(root, problems)
+    loaded: dict[str, Game] = {}
+    for slug in available:  # all games: ids must be unique across every game
+        game = _load_game(base / slug, slug, icons, problems)
+        if game is not None:
+            loaded[slug] = game
+    _check_unique_ids(loaded.values(), problems)
+    problems.raise_if_any()
+    return Sources(root, {slug: loaded[slug] for slug in wanted})
+
+
+def _read(path: Path, problems: Problems) -> Any:
+    if not path.is_file():
+        problems.add(path, 0, None, "file not found")
+        return None
+    try:
+        data, duplicates = load_marked(path)
+    except YamlSyntaxError as exc:
+        problems.add(path, exc.line, None, exc.message)
+        return None
+    for line, key in duplicates:
+        problems.add(path, line, None, f"key {key!r} appears twice in one mapping")
+    return data
+
+
+def _load_game(folder: Path, slug: str, icons: set[str] | None, problems: Problems) -> Game | None:
+    path = folder / GAME_FILE
+    data = _read(path, problems)
+    if data is None:
+        return None
+    if not isinstance(data, MarkedDict):
+        problems.add(path, 1, None, "a game file must be a mapping (name, players, card_size, card_types, decks)")
+        return None
+    before = len(problems.items)
+    if not ID_PATTERN.match(slug):
+        problems.add(path, 1, None, f"game folder name {slug!r} is not a slug (lowercase letters, digits, hyphens)")
+    for key in data:
+        if key not in GAME_KEYS:
+            problems.add(path, data.line_of(key), None, f"unknown game field {key!r} (allowed: {', '.join(sorted(GAME_KEYS))})")
+    for key in GAME_REQUIRED:
+        if key not in data:
+            problems.add(path, data.line, None, f"missing game field {key!r}")
+    if len(problems.items) > before:
+        return None
+    players = _players(data, path, problems)
+    size = _card_size(data["card_size"], path, data.line_of("card_size"), problems)
+    card_types = _card_types(data["card_types"], path, data.line_of("card_types"), problems)
+    decks = []
+    raw_decks = data["decks"]
+    if not isinstance(raw_decks, list) or not raw_decks:
+        problems.add(path, data.line_of("decks"), None, "decks must be a non-empty list")
+        raw_decks = []
+    for raw in raw_decks:
+        deck = _load_deck(folder, slug, raw, path, card_types, icons, problems)
+        if deck is not None:
+            decks.append(deck)
+    if not isinstance(data["name"], str):
+        problems.add(path, data.line_of("name"), None, "name must be text")
+    if len(problems.items) > before or size is None or players is None or card_types is None:
+        return None
+    extra = {k: data[k] for k in ("composition", "notes") if k in data}
+    return Game(GameSlug(slug), data["name"], players, size, card_types, tuple(decks), extra, path)
+
+
+def _players(data: MarkedDict, path: Path, problems: Problems) -> tuple[int, int] | None:
+    raw = data["players"]
+    line = data.line_of("players")
+    if isinstance(raw, dict) and set(raw) == {"min", "max"}:
+        lo, hi = raw["min"], raw["max"]
+        if all(isinstance(v, int) and not isinstance(v, bool) for v in (lo, hi)) and 1 <= lo <= hi:
+            return lo, hi
+    problems.add(path, line, None, "players must be {min: N, max: M} with 1 <= N <= M")
+    return None
+
+
+def _card_size(raw: Any, path: Path, line: int, problems: Problems) -> Size | None:
+    if isinstance(raw, str):
+        if raw in CARD_PRESETS:
+            return CARD_PRESETS[raw]
+        problems.add(path, line, None, f"unknown card size {raw!r}; presets: {', '.join(CARD_PRESETS)}")
+        return None
+    if isinstance(raw, dict) and set(raw) == {"width", "height"}:
+        w, h = raw["width"], raw["height"]
+        if all(isinstance(v, (int, float)) and not isinstance(v, bool) and 20 <= v <= 300 for v in (w, h)):
+            return Size(float(w), float(h), "custom")
+    problems.add(path, line, None, "card_size must be a preset name or {width: MM, height: MM} (20-300 mm)")
+    return None
+
+
+def _card_types(raw: Any, path: Path, line: int, problems: Problems) -> dict[str, CardType] | None:
+    if not isinstance(raw, dict) or not raw:
+        problems.add(path, line, None, "card_types must be a mapping of type name to {template, fields}")
+        return None
+    types: dict[str, CardType] = {}
+    for name, spec in raw.items():
+        tline = raw.line_of(name) if isinstance(raw, MarkedDict) else line
+        if not isinstance(spec, dict) or "template" not in spec:
+            problems.add(path, tline, None, f"card type {name!r} needs a template")
+            continue
+        extra = set(spec) - {"template", "fields"}
+        if extra:
+            problems.add(path, tline, None, f"card type {name!r} has unknown keys: {', '.join(sorted(extra))}")
+        fields: dict[str, FieldType] = {}
+        for fname, ftext in (spec.get("fields") or {}).items():
+            if fname in COMMON_FIELDS:
+                problems.add(path, tline, None, f"card type {name!r} redefines the common field {fname!r}")
+                continue
+            try:
+                fields[fname] = parse_type(ftext)
+            except SchemaError as exc:
+                problems.add(path, tline, None, f"card type {name!r} field {fname!r}: {exc}")
+        types[name] = CardType(name, str(spec["template"]), fields)
+    return types
+
+
+def _load_deck(folder, slug, raw, game_path, card_types, icons, problems) -> Deck | None:
+    line = getattr(raw, "line", 0)
+    if not isinstance(raw, dict):
+        problems.add(game_path, line, None, "each deck must be a mapping (id, name, file, back)")
+        return None
+    bad = False
+    for key in raw:
+        if key not in DECK_KEYS:
+            problems.add(game_path, raw.line_of(key), None, f"unknown deck field {key!r} (allowed: {', '.join(sorted(DECK_KEYS))})")
+            bad = True
+    for key in DECK_REQUIRED:
+        if key not in raw:
+            problems.add(game_path, line, None, f"deck is missing {key!r}")
+            bad = True
+    if bad:
+        return None
+    deck_path = folder / str(raw["file"])
+    data = _read(deck_path, problems)
+    if data is None:
+        return None
+    if not isinstance(data, MarkedDict) or not isinstance(data.get("cards"), list):
+        problems.add(deck_path, getattr(data, "line", 1), None, "a deck file must be a mapping with a `cards:` list")
+        return None
+    for key in data:
+        if key != "cards":
+            problems.add(deck_path, data.line_of(key), None, f"unknown deck file field {key!r} (only `cards`)")
+    cards = []
+    for raw_card in data["cards"]:
+        card = _load_card(raw_card, deck_path, slug, DeckId(raw["id"]), card_types, icons, problems)
+        if card is not None:
+            cards.append(card)
+    return Deck(DeckId(str(raw["id"])), str(raw["name"]), str(raw["back"]), str(raw.get("color", "#333333")),
+                str(raw.get("icon", "")), tuple(cards), deck_path, line)
+
+
+def _load_card(raw, path, game, deck, card_types, icons, problems) -> Card | None:
+    line = getattr(raw, "line", 0)
+    if not isinstance(raw, MarkedDict):
+        problems.add(path, line, None, "each card must be a mapping with id, name and type")
+        return None
+    card_id = raw.get("id") if isinstance(raw.get("id"), str) else ""
+    before = len(problems.items)
+
+    def bad(key: str | None, message: str) -> None:
+        problems.add(path, raw.line_of(key) if key else line, card_id, message)
+
+    if not card_id:
+        bad("id" if "id" in raw else None, "card has no id" if "id" not in raw else "id must be text")
+    elif not ID_PATTERN.match(card_id) or len(card_id) > MAX_ID_LENGTH:
+        bad("id", f"id {card_id!r} must be a slug of lowercase letters, digits and single hyphens, at most {MAX_ID_LENGTH} characters")
+    ctype = card_types.get(raw.get("type")) if card_types else None
+    if "type" not in raw:
+        bad(None, "missing field 'type'")
+    elif card_types and ctype is None:
+        bad("type", f"unknown card type {raw.get('type')!r}; this game has: {', '.join(card_types)}")
+    schema = dict(COMMON_FIELDS)
+    if ctype:
+        schema.update(ctype.fields)
+    for key, value in raw.items():
+        if key not in schema:
+            if ctype or not card_types:
+                allowed = ", ".join(schema)
+                bad(key, f"unknown field {key!r} for a {raw.get('type')} card (allowed: {allowed})")
+            continue
+        for message in check_value(schema[key], value):
+            bad(key, f"{key} {message}")
+    for key, ftype in schema.items():
+        if key not in raw and not ftype.optional:
+            bad(None, f"missing field {key!r}")
+    for key in TEXT_FIELDS:
+        text = raw.get(key)
+        if isinstance(text, str) and icons is not None:
+            for token in TOKEN_PATTERN.findall(text):
+                if token not in icons:
+                    bad(key, f"unknown icon token {{{token}}} in {key}; known: {', '.join('{' + i + '}' for i in sorted(icons))}")
+    if card_id and len(format_payload(game, card_id, "000000")) > QR_MAX_CHARS:
+        bad("id", f"id too long for a version-3 QR code with game {game!r}; shorten it")
+    if len(problems.items) > before:
+        return None
+    fields = {key: raw.get(key, ftype.default()) for key, ftype in schema.items()}
+    fields["quantity"] = raw.get("quantity", 1)
+    fields = {k: _plain(v) for k, v in fields.items()}
+    return Card(CardId(card_id), GameSlug(game), deck, fields["name"], fields["type"], fields["quantity"],
+                fields, card_revision(fields), path, line, {k: raw.line_of(k) for k in raw})
+
+
+def _plain(value: Any) -> Any:
+    """Strip the line-number bookkeeping so the model holds plain values."""
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _check_unique_ids(games, problems: Problems) -> None:
+    seen: dict[str, Card] = {}
+    for game in games:
+        for card in game.cards:
+            first = seen.get(card.id)
+            if first is None:
+                seen[card.id] = card
+                continue
+            where = f"{problems._display(first.path)}:{first.line}"
+            problems.add(card.path, card.line, card.id, f"duplicate id {card.id!r}; first used at {where}")

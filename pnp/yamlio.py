@@ -1,0 +1,82 @@
+"""YAML reading with `safe_load` semantics that remembers where each key stood."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+try:  # the C loader is much faster; same safe semantics
+    _Base = yaml.CSafeLoader
+except AttributeError:  # pragma: no cover
+    _Base = yaml.SafeLoader
+
+
+class MarkedDict(dict):
+    """A mapping that knows its own line and the line of each key (1-based)."""
+
+    line: int = 0
+    key_lines: dict
+
+    def line_of(self, key: str) -> int:
+        return self.key_lines.get(key, self.line)
+
+
+class MarkedList(list):
+    line: int = 0
+    item_lines: list
+
+
+class _MarkedLoader(_Base):
+    duplicate_keys: list
+
+
+def _construct_mapping(loader: _MarkedLoader, node: yaml.MappingNode) -> MarkedDict:
+    loader.flatten_mapping(node)
+    result = MarkedDict()
+    result.line = node.start_mark.line + 1
+    result.key_lines = {}
+    for key_node, value_node in node.value:
+        key = loader.construct_object(key_node, deep=True)
+        line = key_node.start_mark.line + 1
+        if key in result:
+            loader.duplicate_keys.append((line, key))
+        result[key] = loader.construct_object(value_node, deep=True)
+        result.key_lines[key] = line
+    return result
+
+
+def _construct_sequence(loader: _MarkedLoader, node: yaml.SequenceNode) -> MarkedList:
+    result = MarkedList(loader.construct_object(child, deep=True) for child in node.value)
+    result.line = node.start_mark.line + 1
+    result.item_lines = [child.start_mark.line + 1 for child in node.value]
+    return result
+
+
+_MarkedLoader.add_constructor("tag:yaml.org,2002:map", _construct_mapping)
+_MarkedLoader.add_constructor("tag:yaml.org,2002:seq", _construct_sequence)
+
+
+class YamlSyntaxError(Exception):
+    def __init__(self, line: int, message: str):
+        super().__init__(message)
+        self.line = line
+        self.message = message
+
+
+def load_marked(path: Path) -> tuple[Any, list[tuple[int, Any]]]:
+    """Parse one file. Returns the data and a list of (line, key) duplicate keys."""
+    text = path.read_text(encoding="utf-8")
+    loader = _MarkedLoader(text)
+    loader.duplicate_keys = []
+    try:
+        data = loader.get_single_data()
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark else 0
+        raise YamlSyntaxError(line, f"YAML syntax error: {exc.problem or exc}") from None
+    except yaml.YAMLError as exc:
+        raise YamlSyntaxError(0, f"YAML error: {exc}") from None
+    finally:
+        loader.dispose()
+    return data, loader.duplicate_keys

@@ -1,0 +1,43 @@
+"""The one error base for the referee.
+
+Every failure a person can cause is a RefereeError whose message names the
+player, card, rule or file involved. cli.py turns it into a click error in
+one place; nothing else in the package prints or exits.
+"""
+from __future__ import annotations
+
+
+class RefereeError(Exception):
+    """Anything the referee refuses or cannot do, as a readable message."""
+
+
+class RuleViolation(RefereeError):
+    """An action the rules do not allow. `rule` names the rule it breaks."""
+
+    def __init__(self, rule: str, message: str):
+        self.rule = rule
+        self.message = message
+        super().__init__(f"{message} [rule: {rule}]")
+
+
+class UnknownPlayer(RefereeError):
+    def __init__(self, name: str, known: list[str]):
+        self.name = name
+        listed = ", ".join(known) or "nobody"
+        super().__init__(f"no player called {name!r} at this table (players: {listed})")
+
+
+class DiceError(RefereeError):
+    """A dice expression or an entered die that cannot be right."""
+
+
+class CardError(RefereeError):
+    """A card code that does not match a card, or card sources that cannot be read."""
+
+
+class TableError(RefereeError):
+    """A table file that is missing, busy, corrupt or not a referee table."""
+
+
+class NothingToDo(RefereeError):
+    """Undo with nothing to undo, redo with nothing to redo."""

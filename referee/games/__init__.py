@@ -1,0 +1,75 @@
+"""The plug-in point for each game's rules.
+
+A game's rules are one object satisfying `GameRules`, exported as `RULES`
+from `referee/games/<slug with underscores>.py`. The core never looks inside
+a game: it asks the rules which dice an action needs, asks them to `check`
+the action (raising RuleViolation when it is not allowed), then asks them to
+`apply` it with the dice. `apply` must be a pure function of its inputs, so
+replaying the recorded dice rebuilds the same table.
+
+Only the module of the game being played is imported.
+"""
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from typing import Mapping, Protocol, Sequence
+
+from referee.errors import RefereeError
+from referee.model import Action, GameSlug, Setup, State
+
+MODULES: dict[GameSlug, str] = {
+    GameSlug.CULTURE_WAR: "referee.games.culture_war",
+    GameSlug.DIVIDE_AND_CONQUER: "referee.games.divide_and_conquer",
+    GameSlug.PETRI_DISH: "referee.games.petri_dish",
+    GameSlug.DEBATE: "referee.games.debate",
+    GameSlug.COLD_WAR: "referee.games.cold_war",
+}
+
+
+@dataclass(frozen=True)
+class HouseRule:
+    """A table-adjustable default. `kind` is int or str; `default` None means
+    the rules compute the value (say so in `help`)."""
+
+    key: str
+    default: int | str | None
+    help: str
+    kind: type = int
+
+    def parse(self, text: str) -> int | str:
+        if self.kind is int:
+            try:
+                return int(text)
+            except ValueError:
+                raise RefereeError(f"house rule {self.key!r} takes a whole number, not {text!r}") from None
+        return text
+
+
+class GameRules(Protocol):
+    slug: GameSlug
+    title: str
+    version: str  # change it whenever apply() changes: stored snapshots are then ignored
+    min_players: int
+    max_players: int
+    house_rules: Mapping[str, HouseRule]
+
+    def setup_dice(self, setup: Setup) -> tuple[int, ...]:
+        """Faces of the dice the table needs at setup (e.g. a random start)."""
+
+    def setup(self, setup: Setup, dice: Sequence[int]) -> State:
+        """The first state; raises RefereeError if the setup is not allowed."""
+
+    def dice_needed(self, state: State, action: Action) -> tuple[int, ...]:
+        """Faces of each die `action` needs, in the order they are used."""
+
+    def check(self, state: State, action: Action) -> None:
+        """Raise RuleViolation (or UnknownPlayer) if `action` is not allowed now."""
+
+    def apply(self, state: State, action: Action, dice: Sequence[int]) -> State:
+        """The state after a checked action, using exactly `dice`."""
+
+
+def rules_for(game: GameSlug | str) -> GameRules:
+    slug = game if isinstance(game, GameSlug) else GameSlug.parse(game)
+    return importlib.import_module(MODULES[slug]).RULES

@@ -1,0 +1,164 @@
+"""Writing to a table's log: setup, actions, rolls, undo and redo.
+
+Each public function is one write transaction: it reads the last row, works
+out the state, asks the rules, and appends exactly one row. If the rules
+refuse, nothing is written. Undo moves the state back to the node before the
+current one; redo moves it forward again; both are rows of their own, so
+the log keeps every undone action and the redo stack survives restarts.
+"""
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass, replace
+from datetime import datetime, timezone
+from typing import Sequence
+
+from referee import dice as dicelib
+from referee.errors import NothingToDo
+from referee.games import GameRules
+from referee.model import Action, Event, EventKind, Seq, Setup, State
+from referee.store import db
+from referee.store import events as log
+
+
+@dataclass(frozen=True)
+class Stamp:
+    """What a replay carries over from the original row instead of making anew."""
+
+    time: str | None = None
+    rng: int | None = None
+
+
+@dataclass(frozen=True)
+class Outcome:
+    event: Event
+    before: State
+    after: State
+
+
+def now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def _dice(seed: int, position: int, faces: Sequence[int], entered: Sequence[int] | None,
+          what: str, stamp: Stamp) -> tuple[tuple[int, ...], int]:
+    """The dice an event uses and the generator position after it."""
+    if entered is not None:
+        rolled, after = dicelib.check_entered(entered, faces, what), position
+    else:
+        rolled = dicelib.draw(seed, position, faces)
+        after = position + len(rolled)
+    return rolled, (stamp.rng if stamp.rng is not None else after)
+
+
+def start(conn: sqlite3.Connection, rules: GameRules, setup: Setup,
+          entered: Sequence[int] | None = None, stamp: Stamp = Stamp()) -> Outcome:
+    """Fill a freshly created file with its schema and setup row."""
+    faces = rules.setup_dice(setup)
+    rolled, rng = _dice(setup.seed, 0, faces, entered, f"setting up {rules.slug.value}", stamp)
+    state = rules.setup(setup, rolled)
+    with db.write(conn):
+        db.init_schema(conn, {"game": setup.game.value, "seed": str(setup.seed), "created": now()})
+        event = Event(
+            Seq(1), stamp.time or now(), None, EventKind.SETUP, "new", setup.to_dict(), rolled, {},
+            None, Seq(1), None, None, None, 0, rng, state.turn, state.active_player.name,
+        )
+        log.insert(conn, event)
+        log.save_snapshot(conn, rules, 1, state)
+    return Outcome(event, state, state)
+
+
+def _current(conn: sqlite3.Connection, rules: GameRules) -> tuple[Event, State]:
+    last = log.last_event(conn)
+    state, steps = log.state_at(conn, rules, last.head)
+    if steps >= log.SNAPSHOT_EVERY:  # snapshots were missing or stale: heal them here
+        log.save_snapshot(conn, rules, last.head, state)
+    return last, state
+
+
+def _seed(conn: sqlite3.Connection) -> int:
+    return int(log.meta(conn)["seed"])
+
+
+def perform(conn: sqlite3.Connection, rules: GameRules, action: Action,
+            entered: Sequence[int] | None = None, stamp: Stamp = Stamp()) -> Outcome:
+    """Check an action against the rules and, if allowed, apply and record it."""
+    with db.write(conn):
+        last, before = _current(conn, rules)
+        if action.actor is not None:  # record the actor as the table spells the name
+            action = replace(action, actor=before.player(action.actor).name)
+        rules.check(before, action)
+        faces = rules.dice_needed(before, action)
+        rolled, rng = _dice(_seed(conn), last.rng, faces, entered, action.name, stamp)
+        after = rules.apply(before, action, rolled)
+        seq = Seq(last.seq + 1)
+        event = log.insert(conn, Event(
+            seq, stamp.time or now(), action.actor, EventKind.ACTION, action.name, dict(action.args),
+            rolled, dict(action.cards), last.head, seq, None, None, None, last.depth + 1, rng,
+            after.turn, after.active_player.name,
+        ))
+        if event.depth % log.SNAPSHOT_EVERY == 0:
+            log.save_snapshot(conn, rules, seq, after)
+    return Outcome(event, before, after)
+
+
+def roll(conn: sqlite3.Connection, rules: GameRules, expr: dicelib.DiceExpr,
+         entered: Sequence[int] | None = None, actor: str | None = None, reason: str | None = None,
+         stamp: Stamp = Stamp()) -> Outcome:
+    """Roll dice for the table and record them; the state does not change."""
+    with db.write(conn):
+        last, state = _current(conn, rules)
+        name = state.player(actor).name if actor is not None else None
+        rolled, rng = _dice(_seed(conn), last.rng, expr.dice_faces, entered, expr.text, stamp)
+        args: dict[str, object] = {
+            "expr": expr.text, "kept": list(expr.kept(rolled)), "total": expr.total(rolled),
+        }
+        if reason:
+            args["reason"] = reason
+        event = log.insert(conn, replace(
+            last, seq=Seq(last.seq + 1), time=stamp.time or now(), actor=name, kind=EventKind.ROLL,
+            action="roll", args=args, dice=rolled, cards={}, parent=None, target=None,
+            redo_below=None, rng=rng,
+        ))
+    return Outcome(event, state, state)
+
+
+def undo(conn: sqlite3.Connection, rules: GameRules, actor: str | None = None,
+         stamp: Stamp = Stamp()) -> Outcome:
+    """Step back past the action in effect; it stays in the log, marked undone."""
+    with db.write(conn):
+        last, before = _current(conn, rules)
+        target = log.get_event(conn, last.head)
+        if target.kind is EventKind.SETUP:
+            raise NothingToDo("nothing to undo: the table is back at its setup")
+        after, _ = log.state_at(conn, rules, target.parent)  # type: ignore[arg-type]
+        seq = Seq(last.seq + 1)
+        event = log.insert(conn, Event(
+            seq, stamp.time or now(), _actor(before, actor), EventKind.UNDO, "undo", {}, (), {},
+            None, target.parent, target.seq, seq, last.redo, target.depth - 1, last.rng,  # type: ignore[arg-type]
+            after.turn, after.active_player.name,
+        ))
+    return Outcome(event, before, after)
+
+
+def redo(conn: sqlite3.Connection, rules: GameRules, actor: str | None = None,
+         stamp: Stamp = Stamp()) -> Outcome:
+    """Put back the action most recently undone, if nothing new happened since."""
+    with db.write(conn):
+        last, before = _current(conn, rules)
+        if last.redo is None:
+            raise NothingToDo("nothing to redo: no undone action is waiting (a new action clears them)")
+        undone_by = log.get_event(conn, last.redo)
+        target = log.get_event(conn, undone_by.target)  # type: ignore[arg-type]
+        after, _ = log.state_at(conn, rules, target.seq)
+        seq = Seq(last.seq + 1)
+        event = log.insert(conn, Event(
+            seq, stamp.time or now(), _actor(before, actor), EventKind.REDO, "redo", {}, (), {},
+            None, target.seq, target.seq, undone_by.redo_below, None, target.depth, last.rng,
+            after.turn, after.active_player.name,
+        ))
+    return Outcome(event, before, after)
+
+
+def _actor(state: State, actor: str | None) -> str | None:
+    return state.player(actor).name if actor is not None else None

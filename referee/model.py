@@ -1,0 +1,247 @@
+"""Typed values the referee works with: games, players, table state, actions.
+
+All of them are frozen. Mappings inside them (`fields`, `house_rules`,
+`args`) are plain dicts by convention never mutated after construction:
+rules build a new value with `dataclasses.replace` instead.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from enum import Enum
+from typing import Any, Mapping, NewType
+
+from referee.errors import RefereeError, UnknownPlayer
+
+PlayerName = NewType("PlayerName", str)
+CardId = NewType("CardId", str)
+Revision = NewType("Revision", str)
+Seq = NewType("Seq", int)
+
+SCOREKEEPER = "scorekeeper"  # how the log shows an event no player was named for
+
+
+class GameSlug(str, Enum):
+    """The five games the referee knows; the value is the slug people type."""
+
+    CULTURE_WAR = "culture-war"
+    DIVIDE_AND_CONQUER = "divide-and-conquer"
+    PETRI_DISH = "petri-dish"
+    DEBATE = "debate"
+    COLD_WAR = "cold-war"
+
+    @classmethod
+    def parse(cls, text: str) -> "GameSlug":
+        try:
+            return cls(text.strip().lower())
+        except ValueError:
+            known = ", ".join(g.value for g in cls)
+            raise RefereeError(f"unknown game {text!r}; choose one of: {known}") from None
+
+
+class EventKind(str, Enum):
+    """What a row of the log is. Only SETUP and ACTION rows are state nodes."""
+
+    SETUP = "setup"
+    ACTION = "action"
+    UNDO = "undo"
+    REDO = "redo"
+    ROLL = "roll"
+
+
+@dataclass(frozen=True)
+class Player:
+    name: PlayerName
+    faction: str | None = None
+    life: int | None = None
+    capital: int | None = None
+    eliminated: bool = False
+    fields: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "faction": self.faction,
+            "life": self.life,
+            "capital": self.capital,
+            "eliminated": self.eliminated,
+            "fields": dict(self.fields),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "Player":
+        return cls(
+            PlayerName(data["name"]),
+            data.get("faction"),
+            data.get("life"),
+            data.get("capital"),
+            bool(data.get("eliminated", False)),
+            dict(data.get("fields") or {}),
+        )
+
+
+@dataclass(frozen=True)
+class State:
+    """Everything on the table at one moment.
+
+    `turn` counts turns from 1 across the whole game; `round` counts passes
+    around the table; `active` indexes `players`. `fields` holds a game's own
+    values (board, scores ...), each player's own values live in Player.fields.
+    """
+
+    game: GameSlug
+    players: tuple[Player, ...]
+    turn: int = 1
+    round: int = 1
+    active: int = 0
+    winner: PlayerName | None = None
+    crowd: int | None = None
+    house_rules: Mapping[str, Any] = field(default_factory=dict)
+    fields: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def active_player(self) -> Player:
+        return self.players[self.active]
+
+    @property
+    def finished(self) -> bool:
+        return self.winner is not None
+
+    def index_of(self, name: str) -> int:
+        """The index of a player, matched case-insensitively; UnknownPlayer otherwise."""
+        wanted = name.strip().casefold()
+        for i, player in enumerate(self.players):
+            if player.name.casefold() == wanted:
+                return i
+        raise UnknownPlayer(name, [p.name for p in self.players])
+
+    def player(self, name: str) -> Player:
+        return self.players[self.index_of(name)]
+
+    def with_player(self, player: Player) -> "State":
+        i = self.index_of(player.name)
+        return replace(self, players=self.players[:i] + (player,) + self.players[i + 1:])
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "game": self.game.value,
+            "players": [p.to_dict() for p in self.players],
+            "turn": self.turn,
+            "round": self.round,
+            "active": self.active,
+            "winner": self.winner,
+            "crowd": self.crowd,
+            "house_rules": dict(self.house_rules),
+            "fields": dict(self.fields),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "State":
+        return cls(
+            GameSlug(data["game"]),
+            tuple(Player.from_dict(p) for p in data["players"]),
+            int(data["turn"]),
+            int(data["round"]),
+            int(data["active"]),
+            data.get("winner"),
+            data.get("crowd"),
+            dict(data.get("house_rules") or {}),
+            dict(data.get("fields") or {}),
+        )
+
+
+@dataclass(frozen=True)
+class Action:
+    """One thing a scorekeeper asks the rules to do.
+
+    `name` is the command ("life", "end-turn" ...), `args` its arguments as
+    JSON-ready values, `actor` the player doing it when one was named, and
+    `cards` the revision of every card it refers to.
+    """
+
+    name: str
+    args: Mapping[str, Any] = field(default_factory=dict)
+    actor: PlayerName | None = None
+    cards: Mapping[CardId, Revision] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Setup:
+    """How a table was started; the first event of every log stores it."""
+
+    game: GameSlug
+    players: tuple[tuple[str, str | None], ...]
+    seed: int
+    life: int | None = None
+    house_rules: Mapping[str, str] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "game": self.game.value,
+            "players": [[n, f] for n, f in self.players],
+            "seed": self.seed,
+            "life": self.life,
+            "house_rules": dict(self.house_rules),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "Setup":
+        return cls(
+            GameSlug(data["game"]),
+            tuple((str(n), f) for n, f in data["players"]),
+            int(data["seed"]),
+            data.get("life"),
+            dict(data.get("house_rules") or {}),
+        )
+
+
+@dataclass(frozen=True)
+class Event:
+    """One row of the append-only log.
+
+    head: the state node in effect after this row (a SETUP or ACTION seq).
+    parent: for ACTION rows, the node the action was applied to.
+    target: for UNDO/REDO rows, the ACTION row undone or redone.
+    redo: the UNDO row on top of the redo stack after this row, if any;
+    redo_below: for UNDO rows, the redo top before this row.
+    depth: distance of `head` from the setup node.
+    rng: how many dice the table's seeded generator has drawn so far.
+    """
+
+    seq: Seq
+    time: str
+    actor: str | None
+    kind: EventKind
+    action: str
+    args: Mapping[str, Any]
+    dice: tuple[int, ...]
+    cards: Mapping[str, str]
+    parent: Seq | None
+    head: Seq
+    target: Seq | None
+    redo: Seq | None
+    redo_below: Seq | None
+    depth: int
+    rng: int
+    turn: int
+    active: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "seq": self.seq,
+            "time": self.time,
+            "actor": self.actor,
+            "kind": self.kind.value,
+            "action": self.action,
+            "args": dict(self.args),
+            "dice": list(self.dice),
+            "cards": dict(self.cards),
+            "parent": self.parent,
+            "head": self.head,
+            "target": self.target,
+            "redo": self.redo,
+            "redo_below": self.redo_below,
+            "depth": self.depth,
+            "rng": self.rng,
+            "turn": self.turn,
+            "active": self.active,
+        }

@@ -1,0 +1,1 @@
+"""Persistence: the SQLite table file and its append-only event log."""
