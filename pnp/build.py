@@ -153,7 +153,7 @@ def build(
     games: list[str] | None,
     out_dir: Path,
     options: BuildOptions,
-    progress: Callable[[str], None] | None = None,
+    progress: Callable[[int, int, str], None] | None = None,
 ) -> BuildReport:
     started = time.perf_counter()
     sources = load_sources(project, games)
@@ -166,6 +166,8 @@ def build(
     outputs: list[tuple[Path, bytes, BuiltFile]] = []
     manifests: dict[str, dict] = {}
     ctx_cache: dict[str, RenderContext] = {}
+    total = sum(len(d) for d in prepared.values())
+    done = 0
     for slug, decks in prepared.items():
         game = sources.games[slug]
         style = TemplateSet.load(project, slug).style
@@ -175,7 +177,8 @@ def build(
                     "files": [], "cards": []}
         for faces in decks:
             if progress:
-                progress(f"{slug}/{faces.deck.id}")
+                progress(done, total, f"{slug}/{faces.deck.id}")
+            done += 1
             copies = [card for card in faces.deck.cards for _ in range(card.quantity)]
             plan = plan_deck(len(copies), game.card_size, options.paper, options.layout, options.flip)
             data = render_deck(f"{game.name} — {faces.deck.name}", plan, game.card_size,
@@ -185,6 +188,8 @@ def build(
             manifest["files"].append(_file_entry(path, faces.deck, plan, options))
             manifest["cards"].extend(_card_entries(path, copies, plan, game))
         manifests[slug] = manifest
+    if progress:
+        progress(total, total, "writing")
     for path, data, _ in outputs:
         write_atomic(path, data)
     for slug, manifest in manifests.items():

@@ -71,12 +71,19 @@ def build(ctx, games, paper, layout, flip, out):
     project = _project(ctx)
     out_dir = Path(out) if out else project / "output"
     options = BuildOptions(PAPERS[paper], Layout(layout), Flip(flip))
-    tty = sys.stdout.isatty()
     report = run_build(project, list(games) or None, out_dir, options,
-                       progress=(lambda step: click.echo(f"  rendering {step}", err=True)) if tty else None)
+                       progress=_progress_bar if sys.stderr.isatty() else None)
+    if sys.stderr.isatty():
+        click.echo("", err=True)
     for f in report.files:
         click.echo(f"{f.path}  ({f.pages} pages, {f.cards} cards)")
     click.echo(f"built {len(report.files)} files, {report.pages} pages, {report.cards} cards in {report.seconds:.2f} s")
+
+
+def _progress_bar(done: int, total: int, label: str) -> None:
+    width = 30
+    filled = int(width * done / max(total, 1))
+    click.echo(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {label:<40}", err=True, nl=False)
 
 
 @main.command()

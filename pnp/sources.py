@@ -138,8 +138,10 @@ def _load_game(folder: Path, slug: str, icons: set[str] | None, problems: Proble
             decks.append(deck)
     if not isinstance(data["name"], str):
         problems.add(path, data.line_of("name"), None, "name must be text")
-    if len(problems.items) > before or size is None or players is None or card_types is None:
         return None
+    if size is None or players is None or card_types is None:
+        return None
+    # cards with problems were left out; the rest still take part in the id check
     extra = {k: data[k] for k in ("composition", "notes") if k in data}
     return Game(GameSlug(slug), data["name"], players, size, card_types, tuple(decks), extra, path)
 

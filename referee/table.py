@@ -47,7 +47,7 @@ def opened(path: Path) -> Iterator[tuple[sqlite3.Connection, GameRules]]:
         conn.close()
 
 
-def _status(conn: sqlite3.Connection, rules: GameRules, path: Path) -> StatusView:
+def status_of(conn: sqlite3.Connection, rules: GameRules, path: Path) -> StatusView:
     last = log.last_event(conn)
     state, _ = log.state_at(conn, rules, last.head)
     return StatusView(state, rules.title, log.count(conn), path, int(log.meta(conn)["seed"]))
@@ -93,24 +93,24 @@ def new_table(path: Path, game: str, players: Sequence[str], seed: int | None = 
     else:
         rolled, rng = dicelib.draw(seed, 0, faces), len(faces)
     rules.setup(setup, rolled)  # raises if the setup is not allowed
-    _clear_for_new(path, force)
+    clear_for_new(path, force)
     conn = db.create_table(path)
     try:
         with db.translate(path):
             ledger.start(conn, rules, setup, rolled, ledger.Stamp(rng=rng))
-            return _status(conn, rules, path)
+            return status_of(conn, rules, path)
     finally:
         conn.close()
 
 
-def _clear_for_new(path: Path, force: bool) -> None:
+def clear_for_new(path: Path, force: bool) -> None:
     if not path.exists():
         db.remove_table(path)  # stale -wal/-shm files from an old table
         return
     if not force:
         try:
             with opened(path) as (conn, rules):
-                status = _status(conn, rules, path)
+                status = status_of(conn, rules, path)
         except TableError as exc:
             raise TableError(f"{exc}; pass --force to replace the file") from None
         if status.state.winner is None:
@@ -127,7 +127,7 @@ def _clear_for_new(path: Path, force: bool) -> None:
 
 def status(path: Path) -> StatusView:
     with opened(path) as (conn, rules), db.read(conn):
-        return _status(conn, rules, path)
+        return status_of(conn, rules, path)
 
 
 def history(path: Path, last: int | None = None) -> LogView:
@@ -210,3 +210,8 @@ def redo(path: Path, actor: str | None = None) -> ActResult:
         outcome = ledger.redo(conn, rules, actor)
         target = log.get_event(conn, outcome.event.target)  # type: ignore[arg-type]
     return ActResult(outcome.event, outcome.before, outcome.after, undone=target)
+
+
+def games() -> list[GameRules]:
+    """Every game the referee knows, with its player counts and house rules."""
+    return [rules_for(slug) for slug in GameSlug]

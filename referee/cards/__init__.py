@@ -1,0 +1,123 @@
+"""Finding a card by its id or by the text of its QR code.
+
+A code is either a card id (`anarchy-brick-courier`, any case) or a QR
+payload (`PNP:CULTURE-WAR:ANARCHY-BRICK-COURIER:1A2B3C`). A payload also says
+which revision was printed; when the sources have moved on, the lookup says
+the printed card is out of date and, when the index still remembers the
+printed revision, which fields changed.
+"""
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from referee.cards.index import CardIndex, CardInfo, load_index, project_root
+from referee.errors import CardError
+from referee.views import CardUse
+
+_ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+
+
+@dataclass(frozen=True)
+class FieldChange:
+    field: str
+    printed: Any
+    current: Any
+
+
+@dataclass(frozen=True)
+class Lookup:
+    card: CardInfo
+    printed_revision: str | None = None  # from a scanned QR code
+    changes: tuple[FieldChange, ...] | None = None  # None: printed revision not remembered
+
+    @property
+    def out_of_date(self) -> bool:
+        return self.printed_revision is not None and self.printed_revision != self.card.revision
+
+    def warning(self) -> str | None:
+        if not self.out_of_date:
+            return None
+        text = (
+            f"the printed card {self.card.id} is out of date: it was printed at revision "
+            f"{self.printed_revision}, the card sources are now at {self.card.revision}"
+        )
+        if self.changes is not None:
+            text += "; changed: " + (", ".join(c.field for c in self.changes) or "nothing printed")
+        else:
+            text += " (the old revision is not in the card index, so the changes cannot be listed)"
+        return text
+
+    def to_json(self) -> dict[str, Any]:
+        data = self.card.to_json()
+        data["printed_revision"] = self.printed_revision
+        data["out_of_date"] = self.out_of_date
+        data["changes"] = (
+            None if self.changes is None
+            else [{"field": c.field, "printed": c.printed, "current": c.current} for c in self.changes]
+        )
+        return data
+
+
+def looks_like_payload(text: str) -> bool:
+    return text.strip().upper().startswith("PNP:")
+
+
+def lookup(code: str, start: Path | None = None, index: CardIndex | None = None) -> Lookup:
+    """The card a code names. CardError names the code when there is none."""
+    from pnp.qrpayload import parse_payload
+
+    index = index or load_index(project_root(start))
+    text = code.strip()
+    printed = None
+    game = None
+    if looks_like_payload(text):
+        payload = parse_payload(text)
+        if payload is None:
+            raise CardError(
+                f"{text!r} starts like a card's QR code but is not one "
+                "(expected PNP:GAME:CARD-ID:REVISION, e.g. PNP:CULTURE-WAR:SOME-CARD:1A2B3C)"
+            )
+        card_id, printed, game = payload.card_id, payload.revision, payload.game
+    else:
+        card_id = text.lower()
+        if not _ID.match(card_id):
+            raise CardError(f"{text!r} is neither a card id nor a card's QR code")
+    card = index.cards.get(card_id)
+    if card is None:
+        close = difflib.get_close_matches(card_id, list(index.cards), n=3)
+        hint = f"; did you mean {', '.join(close)}?" if close else ""
+        raise CardError(f"no card {card_id!r} in the card sources at {index.root}{hint}")
+    if game is not None and game != card.game:
+        raise CardError(f"the QR code says card {card_id} belongs to {game}, but the sources put it in {card.game}")
+    changes = None
+    if printed is not None and printed != card.revision:
+        old = index.history.get(card_id, {}).get(printed)
+        if old is not None:
+            changes = _changes(old, card.fields)
+    return Lookup(card, printed, changes)
+
+
+def _changes(old: Any, new: Any) -> tuple[FieldChange, ...]:
+    keys = [k for k in dict.fromkeys([*old, *new]) if k != "quantity"]
+    return tuple(FieldChange(k, old.get(k), new.get(k)) for k in keys if old.get(k) != new.get(k))
+
+
+def resolve(code: str, game: str, start: Path | None = None) -> CardUse:
+    """A card named in an action: it must belong to the table's game."""
+    found = lookup(code, start)
+    if found.card.game != game:
+        raise CardError(f"card {found.card.id} belongs to {found.card.game}, but this table plays {game}")
+    return CardUse(found.card.id, found.card.revision, found.warning())
+
+
+def is_card(text: str, start: Path | None = None) -> bool:
+    """True if `text` is a known card id (used by scan mode). Never raises."""
+    try:
+        index = load_index(project_root(start))
+    except (CardError, ImportError, OSError):  # no project or broken sources: not a card
+        return False
+    return text.strip().lower() in index.cards

@@ -1,0 +1,161 @@
+"""A small cached index of every card, so a lookup does not re-read YAML.
+
+Where: `<project>/.pnp-cache/referee-cards.json`, next to pnp's own cache
+(the folder is git-ignored). The project is the nearest folder from the
+current directory upward holding `card_sources/` and `templates/`, otherwise
+the project the referee package itself sits in.
+
+Freshness: the index stores the path, mtime and size of every YAML file that
+can change a card (everything under card_sources/, and templates/icons.yaml).
+If any differs, the index is rebuilt through `pnp.sources.load_sources`,
+which is the only time PyYAML is imported. Each rebuild keeps the fields of
+every revision seen before (up to MAX_HISTORY per card), so a scan of an old
+printed card can say exactly what changed since it was printed.
+
+If the cache folder cannot be written, lookups still work; they just rebuild.
+"""
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Mapping
+
+from referee.errors import CardError
+
+CACHE_DIR = ".pnp-cache"
+INDEX_FILE = "referee-cards.json"
+INDEX_FORMAT = "referee-card-index/1"
+MAX_HISTORY = 20
+
+
+@dataclass(frozen=True)
+class CardInfo:
+    id: str
+    game: str
+    deck: str
+    name: str
+    type: str
+    quantity: int
+    revision: str
+    fields: Mapping[str, Any]
+    path: str
+    line: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id, "game": self.game, "deck": self.deck, "name": self.name,
+            "type": self.type, "quantity": self.quantity, "revision": self.revision,
+            "fields": dict(self.fields), "path": self.path, "line": self.line,
+        }
+
+
+@dataclass(frozen=True)
+class CardIndex:
+    root: Path
+    cards: Mapping[str, CardInfo]
+    history: Mapping[str, Mapping[str, Mapping[str, Any]]]  # id -> revision -> fields
+
+
+def project_root(start: Path | None = None) -> Path:
+    """The project whose card sources the referee reads."""
+    from pnp.errors import PnpError
+    from pnp.project import find_project, is_project
+
+    try:
+        return find_project(start)
+    except PnpError:
+        pass
+    import referee
+
+    installed = Path(referee.__file__).resolve().parents[1]
+    if is_project(installed):
+        return installed
+    here = (start or Path.cwd()).resolve()
+    raise CardError(
+        f"no card sources found from {here} upward or beside the installed referee; "
+        "run it inside a project with card_sources/ and templates/"
+    )
+
+
+def signature(root: Path) -> list[list[Any]]:
+    files = sorted((root / "card_sources").rglob("*.y*ml"))
+    icons = root / "templates" / "icons.yaml"
+    if icons.is_file():
+        files.append(icons)
+    out = []
+    for path in files:
+        if path.suffix not in (".yaml", ".yml") or not path.is_file():
+            continue
+        stat = path.stat()
+        out.append([path.relative_to(root).as_posix(), stat.st_mtime_ns, stat.st_size])
+    return out
+
+
+def index_path(root: Path) -> Path:
+    return root / CACHE_DIR / INDEX_FILE
+
+
+def load_index(root: Path) -> CardIndex:
+    sig = signature(root)
+    cached = _read_cached(index_path(root))
+    if cached is not None and cached.get("signature") == sig:
+        return _from_json(root, cached)
+    old_history = cached.get("history", {}) if cached else {}
+    data = _rebuild(root, sig, old_history)
+    _write_cached(index_path(root), data)
+    return _from_json(root, data)
+
+
+def _read_cached(path: Path) -> dict[str, Any] | None:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) and data.get("format") == INDEX_FORMAT else None
+
+
+def _write_cached(path: Path, data: dict[str, Any]) -> None:
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    try:
+        path.parent.mkdir(exist_ok=True)
+        tmp.write_text(json.dumps(data, ensure_ascii=False, sort_keys=True), encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError:
+        try:
+            tmp.unlink()
+        except OSError:
+            pass
+
+
+def _rebuild(root: Path, sig: list[list[Any]], old_history: dict[str, Any]) -> dict[str, Any]:
+    from pnp.errors import PnpError
+    from pnp.sources import load_sources
+
+    try:
+        sources = load_sources(root)
+    except PnpError as exc:
+        raise CardError(f"the card sources in {root} cannot be read, so no card can be looked up:\n{exc}") from None
+    cards: dict[str, Any] = {}
+    history: dict[str, dict[str, Any]] = {k: dict(v) for k, v in old_history.items()}
+    for card in sources.cards.values():
+        try:
+            rel = Path(card.path).resolve().relative_to(root.resolve()).as_posix()
+        except ValueError:
+            rel = str(card.path)
+        cards[card.id] = CardInfo(
+            card.id, card.game, card.deck, card.name, card.type, card.quantity, card.revision,
+            dict(card.fields), rel, card.line,
+        ).to_json()
+        revisions = history.setdefault(card.id, {})
+        revisions.pop(card.revision, None)
+        revisions[card.revision] = dict(card.fields)  # newest last
+        while len(revisions) > MAX_HISTORY:
+            revisions.pop(next(iter(revisions)))
+    return {"format": INDEX_FORMAT, "signature": sig, "cards": cards, "history": history}
+
+
+def _from_json(root: Path, data: Mapping[str, Any]) -> CardIndex:
+    cards = {cid: CardInfo(**c) for cid, c in data.get("cards", {}).items()}
+    return CardIndex(root, cards, data.get("history", {}))

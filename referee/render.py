@@ -1,0 +1,226 @@
+"""Text for people: tables, log lines and change summaries.
+
+Pure functions from results to strings; cli.py prints them.
+"""
+from __future__ import annotations
+
+from typing import Any, Iterable, Mapping, Sequence
+
+from referee.model import SCOREKEEPER, Event, EventKind, State
+from referee.views import ActResult, LogView, ReplayResult, RollResult, StatusView
+
+CROWD_SIDES = ("Irrational Mob", "Enlightened Citizen")
+
+
+def table(rows: Sequence[Sequence[str]], right: Iterable[int] = ()) -> list[str]:
+    """Rows aligned in columns; columns in `right` are right-aligned (numbers)."""
+    right = set(right)
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    lines = []
+    for row in rows:
+        cells = [c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in enumerate(zip(row, widths))]
+        lines.append("  ".join(cells).rstrip())
+    return lines
+
+
+def _value(value: Any) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, (list, tuple)):
+        return ", ".join(_value(v) for v in value) or "-"
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {_value(v)}" for k, v in value.items()) or "-"
+    return str(value)
+
+
+def crowd(value: int) -> str:
+    if value == 0:
+        return "0 (even)"
+    side = CROWD_SIDES[0] if value < 0 else CROWD_SIDES[1]
+    return f"{value:+d} ({side})"
+
+
+def status(view: StatusView) -> str:
+    s = view.state
+    head = f"{view.title} - turn {s.turn}, round {s.round}, " + (
+        f"won by {s.winner}" if s.winner else f"{s.active_player.name} to play"
+    )
+    columns: list[tuple[str, Any]] = [("player", None), ("faction", None)]
+    if any(p.life is not None for p in s.players):
+        columns.append(("life", "life"))
+    if any(p.capital is not None for p in s.players):
+        columns.append(("capital", "capital"))
+    extra = list(dict.fromkeys(k for p in s.players for k in p.fields))
+    rows = [["", *(name for name, _ in columns), *extra, ""]]
+    numeric = {i + 1 for i, (_, key) in enumerate(columns) if key}
+    for i, p in enumerate(s.players):
+        row = [">" if i == s.active and s.winner is None else "", p.name, p.faction or "-"]
+        row += [_value(getattr(p, key)) for _, key in columns[2:]]
+        row += [_value(p.fields.get(k)) for k in extra]
+        row.append("out" if p.eliminated else ("winner" if p.name == s.winner else ""))
+        rows.append(row)
+    lines = [head, *("  " + line for line in table(rows, numeric))]
+    if s.crowd is not None:
+        lines.append(f"crowd: {crowd(s.crowd)}")
+    for key, value in s.fields.items():
+        lines.append(f"{key}: {_value(value)}")
+    if s.winner is not None:
+        lines.append(f"winner: {s.winner}")
+    lines.append(f"{view.path} - {view.log_length} events - seed {view.seed}")
+    return "\n".join(lines)
+
+
+def _change_text(args: Mapping[str, Any]) -> str:
+    if args.get("to") is not None:
+        return f"={args['to']}"
+    if args.get("by") is not None:
+        return f"{args['by']:+d}"
+    return ""
+
+
+def describe(event: Event, target: Event | None = None) -> str:
+    """One line saying what an event did, in the words of the command."""
+    args = event.args
+    if event.kind is EventKind.SETUP:
+        players = ", ".join(f"{n} ({f})" if f else n for n, f in args["players"])
+        text = f"new {args['game']}: {players}"
+        return text + (f"; dice {_dice(event.dice)}" if event.dice else "")
+    if event.kind is EventKind.ROLL:
+        return f"roll {roll_line(event)}" + (f" - {args['reason']}" if args.get("reason") else "")
+    if event.kind in (EventKind.UNDO, EventKind.REDO):
+        what = f" ({describe(target)})" if target is not None else ""
+        return f"{event.kind.value} #{event.target}{what}"
+    parts = [event.action]
+    if "player" in args:
+        parts.append(str(args["player"]))
+    change = _change_text(args)
+    if change:
+        parts.append(change)
+    shown = {"player", "by", "to", "reason"}
+    parts += [f"{k}={_value(v)}" for k, v in args.items() if k not in shown]
+    if event.cards:
+        parts.append("card " + ", ".join(f"{c}@{r}" for c, r in event.cards.items()))
+    if event.dice:
+        parts.append(f"dice {_dice(event.dice)}")
+    text = " ".join(parts)
+    return text + (f" - {args['reason']}" if args.get("reason") else "")
+
+
+def _dice(values: Sequence[int]) -> str:
+    return ",".join(str(v) for v in values)
+
+
+def roll_line(event: Event) -> str:
+    args = event.args
+    dice, kept, total = list(event.dice), list(args["kept"]), args["total"]
+    text = f"{args['expr']}: {', '.join(map(str, dice))}"
+    if kept != dice:
+        text += f" -> keep {', '.join(map(str, kept))}"
+    modifier = total - sum(kept)
+    if modifier:
+        text += f" {'+' if modifier > 0 else '-'} {abs(modifier)}"
+    return text + f" = {total}"
+
+
+def roll(result: RollResult) -> str:
+    return roll_line(result.event)
+
+
+def changes(before: State, after: State) -> list[str]:
+    """What differs between two states, one line per change."""
+    out = []
+    for old, new in zip(before.players, after.players):
+        for key in ("life", "capital", "faction"):
+            a, b = getattr(old, key), getattr(new, key)
+            if a != b:
+                out.append(f"{new.name} {key} {_value(a)} -> {_value(b)}")
+        for key in dict.fromkeys([*old.fields, *new.fields]):
+            if old.fields.get(key) != new.fields.get(key):
+                out.append(f"{new.name} {key} {_value(old.fields.get(key))} -> {_value(new.fields.get(key))}")
+        if old.eliminated != new.eliminated:
+            out.append(f"{new.name} is out of the game" if new.eliminated else f"{new.name} is back in the game")
+    if before.crowd != after.crowd:
+        out.append(f"crowd {crowd(before.crowd or 0)} -> {crowd(after.crowd or 0)}")
+    for key in dict.fromkeys([*before.fields, *after.fields]):
+        if before.fields.get(key) != after.fields.get(key):
+            out.append(f"{key} {_value(before.fields.get(key))} -> {_value(after.fields.get(key))}")
+    if (before.turn, before.active) != (after.turn, after.active):
+        out.append(f"turn {after.turn} (round {after.round}): {after.active_player.name} to play")
+    if before.winner != after.winner:
+        out.append(f"{after.winner} wins the game" if after.winner else f"{before.winner} no longer has won")
+    return out
+
+
+def act(result: ActResult) -> str:
+    e = result.event
+    if e.kind in (EventKind.UNDO, EventKind.REDO):
+        verb = "undid" if e.kind is EventKind.UNDO else "redid"
+        head = f"#{e.seq} {verb} #{e.target} ({describe(result.undone) if result.undone else ''})"
+    else:
+        head = f"#{e.seq} {describe(e)}"
+    lines = changes(result.before, result.after) or ["no change to the table"]
+    return "\n".join([head, *("  " + line for line in lines)])
+
+
+def log(view: LogView) -> str:
+    if not view.entries:
+        return f"(no events shown; the log has {view.total})"
+    rows, last_turn = [], None
+    lines: list[str] = []
+    for entry in view.entries:
+        e = entry.event
+        if e.turn != last_turn:
+            if rows:
+                lines += table(rows, {0})
+                rows = []
+            lines.append(f"-- turn {e.turn}: {e.active} --")
+            last_turn = e.turn
+        mark = "undone" if entry.undone else ""
+        rows.append([f"#{e.seq}", e.time[11:19], e.actor or SCOREKEEPER, describe(e, entry.target), mark])
+    lines += table(rows, {0})
+    return "\n".join(lines)
+
+
+def replay(result: ReplayResult, source: str) -> str:
+    lines = []
+    for step in result.steps:
+        lines.append(f"== #{step.event.seq} {describe(step.event)}")
+        lines.append(status(step.status))
+    lines.append(f"rebuilt {result.status.path} from {source}: {result.events} events")
+    if not result.steps:
+        lines.append(status(result.status))
+    return "\n".join(lines)
+
+
+def card(found: Any) -> str:
+    """A card from the index (a cards.Lookup), its fields one per line."""
+    c = found.card
+    lines = [f"{c.name}  ({c.id})"]
+    rows = [["game", f"{c.game}, deck {c.deck}, {c.type}, {c.quantity} cop{'y' if c.quantity == 1 else 'ies'}"],
+            ["revision", c.revision]]
+    skip = {"id", "name", "type", "quantity"}
+    rows += [[k, _value(v)] for k, v in c.fields.items() if k not in skip]
+    rows.append(["source", f"{c.path}:{c.line}"])
+    lines += ["  " + line for line in table(rows)]
+    if found.out_of_date:
+        lines.append(f"OUT OF DATE: this copy was printed at revision {found.printed_revision}; "
+                     f"the sources are at {c.revision}")
+        if found.changes is None:
+            lines.append("  (the printed revision is not in the card index, so the changes are unknown)")
+        for change in found.changes or ():
+            lines.append(f"  {change.field}: {_value(change.printed)} -> {_value(change.current)}")
+    return "\n".join(lines)
+
+
+def games(rules_list: Sequence[Any]) -> str:
+    lines = []
+    for rules in rules_list:
+        span = (f"{rules.min_players}" if rules.min_players == rules.max_players
+                else f"{rules.min_players}-{rules.max_players}")
+        lines.append(f"{rules.slug.value}: {rules.title}, {span} players")
+        for key, rule in rules.house_rules.items():
+            default = "computed" if rule.default is None else rule.default
+            lines.append(f"  --house-rule {key}=...  (default {default}) {rule.help}")
+    return "\n".join(lines)

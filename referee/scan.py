@@ -1,0 +1,65 @@
+"""Scan mode: telling a scanned card from a typed command, line by line.
+
+A USB or phone scanner types a card's QR text and Enter. The scorekeeper may
+also type referee commands without the `referee` prefix. A line is:
+
+- blank or starting with `#`: ignored;
+- `quit` or `exit`: the end of the session (so is end of input);
+- a QR payload (`PNP:...`): a card to show;
+- a line whose first word is a referee command: that command;
+- a single word that is a known card id: a card to show;
+- anything else: run as a command, so the usual error explains it.
+
+Commands win over card ids, so a card can never hide a command.
+"""
+from __future__ import annotations
+
+import shlex
+from dataclasses import dataclass
+from enum import Enum
+from pathlib import Path
+from typing import Callable, Collection
+
+from referee.errors import RefereeError
+
+
+class LineKind(str, Enum):
+    SKIP = "skip"
+    QUIT = "quit"
+    CARD = "card"
+    COMMAND = "command"
+
+
+@dataclass(frozen=True)
+class ScanLine:
+    kind: LineKind
+    text: str
+    argv: tuple[str, ...] = ()
+
+
+def classify(line: str, commands: Collection[str],
+             is_card: Callable[[str], bool] | None = None) -> ScanLine:
+    text = line.strip()
+    if not text or text.startswith("#"):
+        return ScanLine(LineKind.SKIP, text)
+    if text.lower() in ("quit", "exit"):
+        return ScanLine(LineKind.QUIT, text)
+    if text.upper().startswith("PNP:"):
+        return ScanLine(LineKind.CARD, text)
+    if text.lower().startswith("referee "):  # typed out of habit
+        text = text[len("referee "):].strip()
+    try:
+        argv = tuple(shlex.split(text))
+    except ValueError as exc:
+        raise RefereeError(f"cannot read the line {line.strip()!r}: {exc}") from None
+    if argv and argv[0] not in commands and len(argv) == 1:
+        check = is_card or _known_card
+        if check(argv[0]):
+            return ScanLine(LineKind.CARD, argv[0])
+    return ScanLine(LineKind.COMMAND, text, argv)
+
+
+def _known_card(text: str) -> bool:
+    from referee.cards import is_card
+
+    return is_card(text, Path.cwd())

@@ -1,0 +1,53 @@
+import shutil
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture
+def mini_project(tmp_path: Path) -> Path:
+    """A one-game project: the real templates and a small, valid deck."""
+    shutil.copytree(ROOT / "templates", tmp_path / "templates")
+    game = tmp_path / "card_sources" / "culture-war"
+    game.mkdir(parents=True)
+    (game / "game.yaml").write_text((ROOT / "card_sources/culture-war/game.yaml").read_text().split("  - id: community")[0])
+    (game / "anarchy.yaml").write_text(MINI_DECK)
+    return tmp_path
+
+
+MINI_DECK = """\
+cards:
+  - id: test-recruit
+    name: Test Recruit
+    type: unit
+    quantity: 2
+    cost: 1
+    atk: 0
+    def: 0
+    unit_type: Recruit
+    traits: [base]
+  - id: test-brawler
+    name: Test Brawler
+    type: unit
+    cost: 2
+    atk: 2
+    def: 1
+    unit_type: Mob
+    traits: [hero]
+    text: "Hits hard: +1 {atk} when attacking."
+    flavor: "Loud."
+  - id: test-squat
+    name: Test Squat
+    type: real-estate
+    production: 1
+    text: "Nothing special."
+  - id: test-shield
+    name: Test Shield
+    type: mod
+    cost: 1
+    target: unit
+    text: "+2 {def}."
+    effects: [{stat: def, amount: 2, target: attached}]
+"""
