@@ -8,8 +8,8 @@ from pnp.layout import MARK_GAP, PRINTER_MARGIN, Box, Sheet
 from pnp.model import Size
 
 SCALE_BAR = 50.0
-BAR_ROOM = 56.0        # bar plus its "50 mm" label
-BAND = 3.4             # depth of the band the bar and note need
+BAR_ROOM = 52.0        # the bar; its "50 mm, print at 100%" label sits above it
+BAND = 3.8             # depth of the band the bar and notes need
 EDGE = 1.0             # marks stop this far from the paper's edge
 KEEP_CLEAR = 2.0       # labels keep this far from any cut mark
 
@@ -36,15 +36,8 @@ def cut_marks(sheet: Sheet, paper: Size) -> list[Segment]:
         out.append((x, ay1 + MARK_GAP, x, paper.height - EDGE))
         out.append((x, EDGE, x, ay0 - MARK_GAP))
     for y in sheet.cut_ys:
-        if sheet.fold_y is not None and abs(y - sheet.fold_y) < 10:
-            continue  # inside the gutter the fold line shows the way
         out.append((EDGE, y, ax0 - MARK_GAP, y))
         out.append((ax1 + MARK_GAP, y, paper.width - EDGE, y))
-    if sheet.fold_y is not None:
-        for y in sheet.cut_ys:
-            if abs(y - sheet.fold_y) < 10:
-                out.append((EDGE, y, ax0 - MARK_GAP, y))
-                out.append((ax1 + MARK_GAP, y, paper.width - EDGE, y))
     return [s for s in out if abs(s[2] - s[0]) + abs(s[3] - s[1]) > 0.5]
 
 

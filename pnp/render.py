@@ -154,7 +154,7 @@ def _draw_furniture(canvas: Canvas, sheet: Sheet, paper: Size, ctx: RenderContex
         canvas.setStrokeColorRGB(0.35, 0.35, 0.35)
         canvas.line(pt(ax0), pt(sheet.fold_y), pt(ax1), pt(sheet.fold_y))
         canvas.setDash([])
-    texts = {"note": "Print at 100% / actual size: the bar must measure 50 mm.", "caption": caption}
+    texts = {"note": "If the bar is not 50 mm long, turn off 'fit to page' and print again.", "caption": caption}
     items = [("bar", BAR_ROOM)] + [(k, mm(stringWidth(t, ctx.font, NOTE_FONT_SIZE)) + 1) for k, t in texts.items()]
     for label in place_labels(sheet, paper, items):
         canvas.saveState()
@@ -171,10 +171,11 @@ def _draw_furniture(canvas: Canvas, sheet: Sheet, paper: Size, ctx: RenderContex
 
 
 def _scale_bar(canvas: Canvas, font: str) -> None:
-    """A 50 mm bar, 1 mm tall, with ticks every 10 mm and its length written after it."""
-    canvas.rect(0, pt(0.6), pt(SCALE_BAR), pt(0.9), stroke=0, fill=1)
+    """A 50 mm bar, 0.9 mm tall, ticks every 10 mm, and above it what it is for,
+    so the print-at-100% instruction is on every sheet even in a cramped margin."""
+    canvas.rect(0, pt(0.3), pt(SCALE_BAR), pt(0.9), stroke=0, fill=1)
     canvas.setLineWidth(pt(0.2))
     for i in range(0, int(SCALE_BAR) + 1, 10):
-        canvas.line(pt(i), pt(0.2), pt(i), pt(2.2))
+        canvas.line(pt(i), pt(0.0), pt(i), pt(1.4))
     canvas.setFont(font, NOTE_FONT_SIZE)
-    canvas.drawString(pt(SCALE_BAR + 1.2), pt(0.8), "50 mm")
+    canvas.drawString(pt(0.6), pt(2.0), "50 mm · print at 100% / actual size")
