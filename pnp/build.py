@@ -18,7 +18,7 @@ from pnp.model import PAPERS, Card, Deck, Flip, Game, Layout, Size, Sources
 from pnp.project import TEMPLATES_DIR
 from pnp.qrpayload import format_payload
 from pnp.render import RenderContext, render_deck
-from pnp.sources import ICONS_FILE, load_sources
+from pnp.sources import icon_files, load_sources
 from pnp.templates import TemplateProblem, TemplateSet
 from pnp.textfit import FitError, fit
 from pnp.write import write_atomic, write_json
@@ -158,9 +158,9 @@ def build(
     started = time.perf_counter()
     sources = load_sources(project, games)
     register_fonts(project / TEMPLATES_DIR)
-    icons = IconSet.load(project / TEMPLATES_DIR / ICONS_FILE)
     problems = Problems(project)
-    prepared = {slug: prepare_game(game, project, icons, problems) for slug, game in sources.games.items()}
+    icon_sets = {slug: IconSet.load(*icon_files(project, slug)) for slug in sources.games}
+    prepared = {slug: prepare_game(game, project, icon_sets[slug], problems) for slug, game in sources.games.items()}
     problems.raise_if_any()
     # Everything is valid: lay out and render in memory, then write.
     outputs: list[tuple[Path, bytes, BuiltFile]] = []
@@ -171,7 +171,7 @@ def build(
     for slug, decks in prepared.items():
         game = sources.games[slug]
         style = TemplateSet.load(project, slug).style
-        ctx = ctx_cache.setdefault(slug, RenderContext(style, icons, SHEET_FONT))
+        ctx = ctx_cache.setdefault(slug, RenderContext(style, icon_sets[slug], SHEET_FONT))
         manifest = {"game": slug, "name": game.name, "pnp_version": __version__,
                     "card_size_mm": [game.card_size.width, game.card_size.height],
                     "files": [], "cards": []}
@@ -229,9 +229,8 @@ def validate(project: Path, games: list[str] | None) -> Sources:
     """Everything `build` checks, without writing."""
     sources = load_sources(project, games)
     register_fonts(project / TEMPLATES_DIR)
-    icons = IconSet.load(project / TEMPLATES_DIR / ICONS_FILE)
     problems = Problems(project)
-    for game in sources.games.values():
-        prepare_game(game, project, icons, problems)
+    for slug, game in sources.games.items():
+        prepare_game(game, project, IconSet.load(*icon_files(project, slug)), problems)
     problems.raise_if_any()
     return sources

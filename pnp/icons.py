@@ -18,14 +18,18 @@ class IconSet:
         self.shapes = shapes
 
     @classmethod
-    def load(cls, path: Path) -> "IconSet":
-        if not path.exists():
-            return cls({})
-        try:
-            data, _ = load_marked(path)
-        except YamlSyntaxError as exc:
-            raise PnpError(f"{path}:{exc.line}: -: {exc.message}") from None
-        return cls({str(k): list(v or []) for k, v in (data or {}).items()})
+    def load(cls, *paths: Path) -> "IconSet":
+        """Icons from each file in turn; a later file adds to (or overrides) earlier ones."""
+        shapes: dict[str, list] = {}
+        for path in paths:
+            if not path.exists():
+                continue
+            try:
+                data, _ = load_marked(path)
+            except YamlSyntaxError as exc:
+                raise PnpError(f"{path}:{exc.line}: -: {exc.message}") from None
+            shapes.update({str(k): list(v or []) for k, v in (data or {}).items()})
+        return cls(shapes)
 
     def __contains__(self, name: str) -> bool:
         return name in self.shapes

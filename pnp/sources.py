@@ -11,6 +11,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from pnp.composition import check_composition
 from pnp.errors import PnpError, Problems
 from pnp.model import CARD_PRESETS, Card, CardId, CardType, Deck, DeckId, Game, GameSlug, Size, Sources
 from pnp.project import SOURCES_DIR, TEMPLATES_DIR
@@ -47,24 +48,34 @@ def card_revision(fields: dict[str, Any]) -> str:
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()[:6].upper()
 
 
+def icon_files(root: Path, game: str | None = None) -> list[Path]:
+    """The shared icons file and, if it exists, the game's own (which may add icons)."""
+    files = [root / TEMPLATES_DIR / ICONS_FILE]
+    if game:
+        files.append(root / TEMPLATES_DIR / game / ICONS_FILE)
+    return [f for f in files if f.exists()]
+
+
 def source_files(root: Path) -> list[Path]:
     """Every YAML file the sources stage reads (for caching and watching)."""
     base = root / SOURCES_DIR
-    files = sorted(base.glob(f"*/*.yaml")) + sorted(base.glob("*/*.yml"))
-    icons = root / TEMPLATES_DIR / ICONS_FILE
-    return files + ([icons] if icons.exists() else [])
+    files = sorted(base.glob("*/*.yaml")) + sorted(base.glob("*/*.yml"))
+    return files + sorted((root / TEMPLATES_DIR).glob(f"**/{ICONS_FILE}"))
 
 
-def icon_names(root: Path, problems: Problems) -> set[str] | None:
-    path = root / TEMPLATES_DIR / ICONS_FILE
-    if not path.exists():
+def icon_names(root: Path, game: str, problems: Problems) -> set[str] | None:
+    files = icon_files(root, game)
+    if not files:
         return None
-    try:
-        data, _ = load_marked(path)
-    except YamlSyntaxError as exc:
-        problems.add(path, exc.line, None, exc.message)
-        return None
-    return set(data or {})
+    names: set[str] = set()
+    for path in files:
+        try:
+            data, _ = load_marked(path)
+        except YamlSyntaxError as exc:
+            problems.add(path, exc.line, None, exc.message)
+            continue
+        names |= set(data or {})
+    return names
 
 
 def load_sources(root: Path, games: list[str] | tuple[str, ...] | None = None) -> Sources:
@@ -80,10 +91,9 @@ def load_sources(root: Path, games: list[str] | tuple[str, ...] | None = None) -
             f"unknown game {', '.join(unknown)}; this project has: {', '.join(available) or 'none'}"
         )
     problems = Problems(root)
-    icons = icon_names(root, problems)
     loaded: dict[str, Game] = {}
     for slug in available:  # all games: ids must be unique across every game
-        game = _load_game(base / slug, slug, icons, problems)
+        game = _load_game(base / slug, slug, icon_names(root, slug, problems), problems)
         if game is not None:
             loaded[slug] = game
     _check_unique_ids(loaded.values(), problems)
@@ -142,8 +152,13 @@ def _load_game(folder: Path, slug: str, icons: set[str] | None, problems: Proble
     if size is None or players is None or card_types is None:
         return None
     # cards with problems were left out; the rest still take part in the id check
-    extra = {k: data[k] for k in ("composition", "notes") if k in data}
-    return Game(GameSlug(slug), data["name"], players, size, card_types, tuple(decks), extra, path)
+    extra = {k: _plain(data[k]) for k in ("composition", "notes") if k in data}
+    game = Game(GameSlug(slug), data["name"], players, size, card_types, tuple(decks), extra, path)
+    rules = data.get("composition")
+    rule_lines = getattr(rules, "item_lines", [])
+    check_composition(game, rules, problems,
+                      lambda i: rule_lines[i] if i is not None and i < len(rule_lines) else data.line_of("composition"))
+    return game
 
 
 def _players(data: MarkedDict, path: Path, problems: Problems) -> tuple[int, int] | None:

@@ -12,7 +12,9 @@ def mini_project(tmp_path: Path) -> Path:
     shutil.copytree(ROOT / "templates", tmp_path / "templates")
     game = tmp_path / "card_sources" / "culture-war"
     game.mkdir(parents=True)
-    (game / "game.yaml").write_text((ROOT / "card_sources/culture-war/game.yaml").read_text().split("  - id: community")[0])
+    text = (ROOT / "card_sources/culture-war/game.yaml").read_text().split("  - id: community")[0]
+    head, _, rest = text.partition("composition:")
+    (game / "game.yaml").write_text(head + "decks:" + rest.split("\ndecks:", 1)[1])
     (game / "anarchy.yaml").write_text(MINI_DECK)
     return tmp_path
 

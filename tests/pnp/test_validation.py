@@ -116,3 +116,28 @@ def test_failed_build_writes_nothing_and_keeps_old_output(mini_project, tmp_path
         build(mini_project, None, out, BuildOptions())
     assert pdf.read_bytes() == before
     assert sorted(p.name for p in (out / "culture-war").iterdir()) == ["deck-anarchy.pdf", "manifest.json"]
+
+
+RULES = """composition:
+  - rule: Each faction deck has at least 40 cards
+    min: 40
+  - rule: Each deck has at least 1 Hero unit
+    where: {type: unit, traits: hero}
+    min: 1
+decks:
+"""
+
+
+def test_broken_composition_rule_names_rule_deck_and_count(mini_project):
+    edit(mini_project, "card_sources/culture-war/game.yaml", "decks:\n", RULES)
+    lines = problems(mini_project)  # the mini deck has 5 copies and one hero
+    assert len(lines) == 1, lines
+    hit = [l for l in lines if "at least 40 cards" in l]
+    assert hit, lines
+    assert hit[0].startswith("card_sources/culture-war/game.yaml:")
+    assert "deck anarchy" in hit[0] and "has 5" in hit[0]
+
+
+def test_composition_rule_typo_is_reported(mini_project):
+    edit(mini_project, "card_sources/culture-war/game.yaml", "decks:\n", RULES.replace("    min: 40", "    minimum: 40"))
+    assert any("unknown key 'minimum'" in l for l in problems(mini_project))
