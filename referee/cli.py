@@ -1,21 +1,18 @@
 """The `referee` command line: parse, call one core function, print.
 
 Every RefereeError becomes a click error in RefereeGroup.invoke, the one
-place errors are translated; no traceback reaches the user.
+place errors are translated; no traceback reaches the user. The table
+commands live here; log, card, games, export, replay and scan in cli_more.
 """
 from __future__ import annotations
 
-import json
 import os
-import sys
-from pathlib import Path
 
 import click
 
-from referee import render, table
+from referee import __version__, cli_more, render, table
+from referee.cli_common import AMOUNT, db_option, db_path, emit, warn
 from referee.errors import RefereeError
-
-AMOUNT = {"ignore_unknown_options": True}  # so `life Bob -5` reads -5 as the amount
 
 
 class RefereeGroup(click.Group):
@@ -37,33 +34,9 @@ class RefereeGroup(click.Group):
             ) from None
 
 
-def _set_db(ctx: click.Context, _param: click.Parameter, value: str | None) -> None:
-    if value is not None:
-        ctx.ensure_object(dict)["db"] = value
-
-
-db_option = click.option(
-    "--db", metavar="PATH", expose_value=False, callback=_set_db, is_eager=True,
-    help="Table file (default: $REFEREE_DB, else ./table.db).",
-)
-
-
-def _db() -> Path:
-    return table.table_path((click.get_current_context().find_object(dict) or {}).get("db"))
-
-
-def _emit(data: object) -> None:
-    click.echo(json.dumps(data, indent=2, ensure_ascii=False))
-
-
-def _warn(lines) -> None:
-    for line in lines:
-        click.echo(f"warning: {line}", err=True)
-
-
 @click.group(cls=RefereeGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @db_option
-@click.version_option(package_name="pnp", message="referee %(version)s")
+@click.version_option(__version__, message="referee %(version)s")
 def cli() -> None:
     """Keep score beside a physical table: life, capital, turns, dice, cards.
 
@@ -104,7 +77,7 @@ def new(game, players, seed, life, house_rules, dice_text, force) -> None:
       referee new debate --player Ana:Lincoln --player Ben:Truman --seed 12
       referee new culture-war --player A --player B --player C --life 60 --db cw.db
     """
-    view = table.new_table(_db(), game, players, seed, life, house_rules, force, dice_text)
+    view = table.new_table(db_path(), game, players, seed, life, house_rules, force, dice_text)
     click.echo(render.status(view))
 
 
@@ -119,8 +92,8 @@ def status(as_json) -> None:
       referee status
       referee status --json --db finals.db
     """
-    view = table.status(_db())
-    _emit(view.to_json()) if as_json else click.echo(render.status(view))
+    view = table.status(db_path())
+    emit(view.to_json()) if as_json else click.echo(render.status(view))
 
 
 @cli.command()
@@ -141,8 +114,8 @@ def roll(expr, dice_text, actor, reason, as_json) -> None:
       referee roll d6 --dice 5 --by Ana --reason "attack"
       referee roll 4d6kh3 --json
     """
-    result = table.roll(_db(), expr, dice_text, actor, reason)
-    _emit(result.to_json()) if as_json else click.echo(render.roll(result))
+    result = table.roll(db_path(), expr, dice_text, actor, reason)
+    emit(result.to_json()) if as_json else click.echo(render.roll(result))
 
 
 def _change_command(stat: str, example: str):
@@ -156,8 +129,8 @@ def _change_command(stat: str, example: str):
     @db_option
     def command(player, amount, reason, cards, actor, dice_text) -> None:
         args = {"player": player, **table.parse_change(amount, f"{player}'s {stat}"), "reason": reason}
-        result = table.act(_db(), stat, args, actor, cards, dice_text)
-        _warn(result.warnings)
+        result = table.act(db_path(), stat, args, actor, cards, dice_text)
+        warn(result.warnings)
         click.echo(render.act(result))
 
     command.__doc__ = f"""Change a player's {stat}: -N takes away, +N adds, =N sets.
@@ -191,8 +164,8 @@ def crowd(amount, reason, cards, actor) -> None:
       referee crowd =5
     """
     args = {**table.parse_change(amount, "the crowd"), "reason": reason}
-    result = table.act(_db(), "crowd", args, actor, cards)
-    _warn(result.warnings)
+    result = table.act(db_path(), "crowd", args, actor, cards)
+    warn(result.warnings)
     click.echo(render.act(result))
 
 
@@ -207,7 +180,7 @@ def end_turn(actor) -> None:
       referee end-turn
       referee next --by Ana
     """
-    click.echo(render.act(table.act(_db(), "end-turn", {}, actor)))
+    click.echo(render.act(table.act(db_path(), "end-turn", {}, actor)))
 
 
 cli.add_command(end_turn, "next")
@@ -223,7 +196,7 @@ def win(player) -> None:
     Example:
       referee win Ana
     """
-    click.echo(render.act(table.act(_db(), "win", {"player": player})))
+    click.echo(render.act(table.act(db_path(), "win", {"player": player})))
 
 
 @cli.command()
@@ -238,7 +211,7 @@ def undo(actor) -> None:
     Example:
       referee undo
     """
-    click.echo(render.act(table.undo(_db(), actor)))
+    click.echo(render.act(table.undo(db_path(), actor)))
 
 
 @cli.command()
@@ -251,106 +224,10 @@ def redo(actor) -> None:
     Example:
       referee redo
     """
-    click.echo(render.act(table.redo(_db(), actor)))
+    click.echo(render.act(table.redo(db_path(), actor)))
 
 
-@cli.command("log")
-@click.option("--last", type=click.IntRange(min=0), metavar="N", help="Show only the last N events.")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
-@db_option
-def log_command(last, as_json) -> None:
-    """Show the log with turn bookmarks; undone actions are marked.
-
-    \b
-    Examples:
-      referee log
-      referee log --last 10
-      referee log --json
-    """
-    view = table.history(_db(), last)
-    _emit(view.to_json()) if as_json else click.echo(render.log(view))
-
-
-@cli.command()
-@click.argument("code")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
-def card(code, as_json) -> None:
-    """Show a card. CODE is a card id or the text of its QR code.
-
-    A scanned card printed from older sources is flagged, with what changed.
-
-    \b
-    Examples:
-      referee card anarchy-brick-courier
-      referee card PNP:CULTURE-WAR:ANARCHY-BRICK-COURIER:1A2B3C --json
-    """
-    from referee.cards import lookup
-
-    found = lookup(code)
-    _warn([found.warning()] if found.out_of_date else [])
-    _emit(found.to_json()) if as_json else click.echo(render.card(found))
-
-
-@cli.command()
-@db_option
-def games() -> None:
-    """List the games, their player counts and house rules."""
-    click.echo(render.games(table.games()))
-
-
-@cli.command()
-@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--force", is_flag=True, help="Overwrite FILE even if it is not an earlier export.")
-@db_option
-def export(file, force) -> None:
-    """Write the whole log, with every die and card revision, to FILE as JSON.
-
-    \b
-    Example:
-      referee export game-3.json
-    """
-    from referee.transfer import export as run_export
-
-    result = run_export(_db(), file, force)
-    click.echo(f"exported {result.events} events to {result.path}")
-
-
-@cli.command()
-@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--step", is_flag=True, help="Print the table after every event.")
-@click.option("--upto", type=int, metavar="SEQ", help="Stop after event SEQ.")
-@click.option("--force", is_flag=True, help="Replace an unfinished table at --db.")
-@db_option
-def replay(file, step, upto, force) -> None:
-    """Rebuild a table from an exported log into --db, checking every event.
-
-    \b
-    Examples:
-      referee replay game-3.json --db copy.db
-      referee replay game-3.json --db copy.db --step --upto 20
-    """
-    from referee.transfer import replay as run_replay
-
-    click.echo(render.replay(run_replay(file, _db(), step, force, upto), str(file)))
-
-
-@cli.command()
-@db_option
-def scan() -> None:
-    """Read scanned cards and typed commands, one per line, until end of input.
-
-    A QR scanner types a card code and Enter: the card is shown. Anything
-    else is a referee command without the word `referee`. A failing line is
-    reported and scanning goes on; `quit` or Ctrl-D ends.
-
-    \b
-    Examples:
-      referee scan
-      printf 'status\\nlife Ben -5\\nPNP:CULTURE-WAR:SOME-CARD:1A2B3C\\n' | referee scan
-    """
-    from referee.scan_loop import run_scan
-
-    run_scan(cli, _db())
+cli_more.register(cli)  # log, card, games, export, replay, scan
 
 
 def main() -> None:

@@ -109,8 +109,8 @@ def parse_entered(text: str) -> tuple[int, ...]:
 def check_entered(values: Sequence[int], faces: Sequence[int], what: str) -> tuple[int, ...]:
     """Refuse typed dice that the dice needed for `what` could not show."""
     if len(values) != len(faces):
-        needed = _describe(faces)
-        raise DiceError(f"{what} needs {needed}, so enter {len(faces)} value(s), not {len(values)}")
+        word = "die" if len(faces) == 1 else "dice"
+        raise DiceError(f"{what} needs {len(faces)} {word} ({_describe(faces)}), but --dice gave {len(values)}")
     for i, (value, face) in enumerate(zip(values, faces), start=1):
         if not 1 <= value <= face:
             raise DiceError(

@@ -109,7 +109,7 @@ def roll(conn: sqlite3.Connection, rules: GameRules, expr: dicelib.DiceExpr,
     with db.write(conn):
         last, state = _current(conn, rules)
         name = state.player(actor).name if actor is not None else None
-        rolled, rng = _dice(_seed(conn), last.rng, expr.dice_faces, entered, expr.text, stamp)
+        rolled, rng = _dice(_seed(conn), last.rng, expr.dice_faces, entered, f"roll {expr.text}", stamp)
         args: dict[str, object] = {
             "expr": expr.text, "kept": list(expr.kept(rolled)), "total": expr.total(rolled),
         }

@@ -4,10 +4,14 @@ Pure functions from results to strings; cli.py prints them.
 """
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
 from referee.model import SCOREKEEPER, Event, EventKind, State
-from referee.views import ActResult, LogView, ReplayResult, RollResult, StatusView
+
+if TYPE_CHECKING:  # only for annotations: keeps startup light
+    from referee.history import LogView
+    from referee.transfer import ReplayResult
+    from referee.views import ActResult, RollResult, StatusView
 
 CROWD_SIDES = ("Irrational Mob", "Enlightened Citizen")
 
@@ -68,7 +72,8 @@ def status(view: StatusView) -> str:
         lines.append(f"{key}: {_value(value)}")
     if s.winner is not None:
         lines.append(f"winner: {s.winner}")
-    lines.append(f"{view.path} - {view.log_length} events - seed {view.seed}")
+    events = f"{view.log_length} event" + ("" if view.log_length == 1 else "s")
+    lines.append(f"{view.path} - {events} - seed {view.seed}")
     return "\n".join(lines)
 
 

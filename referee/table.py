@@ -11,7 +11,7 @@ import re
 import sqlite3
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator, Sequence
+from typing import Callable, Iterator, Sequence
 
 from referee import dice as dicelib
 from referee import ledger
@@ -20,7 +20,7 @@ from referee.games import GameRules, rules_for
 from referee.model import Action, GameSlug, PlayerName, Setup
 from referee.store import db
 from referee.store import events as log
-from referee.views import ActResult, CardUse, LogEntry, LogView, RollResult, StatusView
+from referee.views import ActResult, CardUse, RollResult, StatusView
 
 DEFAULT_DB = "table.db"
 _CHANGE = re.compile(r"^([+\-=])\s*(\d+)$")
@@ -50,7 +50,7 @@ def opened(path: Path) -> Iterator[tuple[sqlite3.Connection, GameRules]]:
 def status_of(conn: sqlite3.Connection, rules: GameRules, path: Path) -> StatusView:
     last = log.last_event(conn)
     state, _ = log.state_at(conn, rules, last.head)
-    return StatusView(state, rules.title, log.count(conn), path, int(log.meta(conn)["seed"]))
+    return StatusView(state, rules.title, last.seq, path, int(log.meta(conn)["seed"]))
 
 
 # ---- starting a table ------------------------------------------------------
@@ -93,33 +93,55 @@ def new_table(path: Path, game: str, players: Sequence[str], seed: int | None = 
     else:
         rolled, rng = dicelib.draw(seed, 0, faces), len(faces)
     rules.setup(setup, rolled)  # raises if the setup is not allowed
-    clear_for_new(path, force)
-    conn = db.create_table(path)
+    ensure_replaceable(path, force)
+
+    def build(conn: sqlite3.Connection) -> None:
+        ledger.start(conn, rules, setup, rolled, ledger.Stamp(rng=rng))
+
+    build_then_swap(path, build)
+    return status(path)
+
+
+def build_then_swap(path: Path, build: Callable[[sqlite3.Connection], None]) -> None:
+    """Write a new table beside `path` and move it into place when complete,
+    so a refusal or a crash part-way never leaves a half-made table or loses
+    the old one."""
+    if not path.parent.is_dir():
+        raise TableError(f"cannot create {path}: folder {path.parent} does not exist")
+    building = path.with_name(f".{path.name}.new-{os.getpid()}")
+    db.remove_table(building)
     try:
-        with db.translate(path):
-            ledger.start(conn, rules, setup, rolled, ledger.Stamp(rng=rng))
-            return status_of(conn, rules, path)
-    finally:
-        conn.close()
-
-
-def clear_for_new(path: Path, force: bool) -> None:
-    if not path.exists():
-        db.remove_table(path)  # stale -wal/-shm files from an old table
-        return
-    if not force:
+        conn = db.create_table(building)
         try:
-            with opened(path) as (conn, rules):
-                status = status_of(conn, rules, path)
-        except TableError as exc:
-            raise TableError(f"{exc}; pass --force to replace the file") from None
-        if status.state.winner is None:
-            raise TableError(
-                f"{path} holds an unfinished {status.state.game.value} game "
-                f"(turn {status.state.turn}, {status.log_length} events); "
-                "finish it, choose another --db, or pass --force to replace it"
-            )
-    db.remove_table(path)
+            with db.translate(building):
+                build(conn)
+                conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        finally:
+            conn.close()
+        db.remove_table(path)
+        os.replace(building, path)
+    except OSError as exc:
+        raise TableError(f"cannot write the table {path}: {exc.strerror}") from None
+    finally:
+        db.remove_table(building)
+
+
+def ensure_replaceable(path: Path, force: bool) -> None:
+    """Refuse to replace an unfinished table, or a file that is not a table,
+    unless forced. Touches nothing."""
+    if not path.exists() or force:
+        return
+    try:
+        with opened(path) as (conn, rules):
+            status = status_of(conn, rules, path)
+    except TableError as exc:
+        raise TableError(f"{exc}; pass --force to replace the file") from None
+    if status.state.winner is None:
+        raise TableError(
+            f"{path} holds an unfinished {status.state.game.value} game "
+            f"(turn {status.state.turn}, {status.log_length} events); "
+            "finish it, choose another --db, or pass --force to replace it"
+        )
 
 
 # ---- reading ---------------------------------------------------------------
@@ -128,21 +150,6 @@ def clear_for_new(path: Path, force: bool) -> None:
 def status(path: Path) -> StatusView:
     with opened(path) as (conn, rules), db.read(conn):
         return status_of(conn, rules, path)
-
-
-def history(path: Path, last: int | None = None) -> LogView:
-    with opened(path) as (conn, rules), db.read(conn):
-        events = log.all_events(conn)
-        live = log.in_effect(conn, events[-1].head)
-        by_seq = {e.seq: e for e in events}
-        entries = [
-            LogEntry(e, e.kind.value == "action" and e.seq not in live,
-                     by_seq.get(e.target) if e.target is not None else None)
-            for e in events
-        ]
-    if last is not None:
-        entries = entries[-last:] if last > 0 else []
-    return LogView(tuple(entries), len(events))
 
 
 # ---- changing ---------------------------------------------------------------

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -20,12 +21,33 @@ from referee.games import rules_for
 from referee.model import Action, Event, EventKind, GameSlug, PlayerName, Setup
 from referee.store import db
 from referee.store import events as log
-from referee.table import clear_for_new, opened, status_of
-from referee.views import ExportResult, ReplayResult, ReplayStep
+from referee.table import build_then_swap, ensure_replaceable, opened, status_of
+from referee.views import StatusView
 
 EXPORT_FORMAT = "referee-log"
 EXPORT_VERSION = 1
 CHECKED = ("seq", "kind", "action", "head", "target", "turn", "active")
+
+
+@dataclass(frozen=True)
+class ExportResult:
+    path: Path
+    events: int
+
+
+@dataclass(frozen=True)
+class ReplayStep:
+    """One replayed event and the table right after it."""
+
+    event: Event
+    status: StatusView
+
+
+@dataclass(frozen=True)
+class ReplayResult:
+    status: StatusView
+    events: int
+    steps: tuple[ReplayStep, ...] = ()
 
 
 def export(path: Path, target: Path, force: bool = False) -> ExportResult:
@@ -69,7 +91,7 @@ def read_export(source: Path) -> dict[str, Any]:
     except FileNotFoundError:
         raise RefereeError(f"no export file at {source}") from None
     except (OSError, UnicodeDecodeError, ValueError) as exc:
-        raise RefereeError(f"{source} is not a readable referee export ({exc})") from None
+        raise RefereeError(f"{source} is not a referee export: it cannot be read as JSON ({exc})") from None
     if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
         raise RefereeError(f"{source} is JSON but not a referee export (no \"format\": \"{EXPORT_FORMAT}\")")
     if data.get("version") != EXPORT_VERSION:
@@ -91,35 +113,40 @@ def replay(source: Path, path: Path, step: bool = False, force: bool = False,
         raise RefereeError(f"{source}: the setup event cannot be read ({exc})") from None
     rules = rules_for(GameSlug.parse(setup.game.value))
     rules.setup(setup, first.get("dice", []))  # refuse a bad setup before touching files
-    clear_for_new(path, force)
-    conn = db.create_table(path)
-    steps: list[ReplayStep] = []
-    try:
-        with db.translate(path):
-            conn.execute("PRAGMA synchronous = OFF")  # a rebuilt table; made durable at the end
-            outcome = ledger.start(conn, rules, setup, first.get("dice", []), _stamp(first))
-            _agree(first, outcome.event)
-            if step:
-                steps.append(ReplayStep(outcome.event, status_of(conn, rules, path)))
-            for raw in events[1:]:
-                if upto is not None and raw.get("seq", 0) > upto:
-                    break
-                event = _replay_one(conn, rules, raw)
-                _agree(raw, event)
-                if step:
-                    steps.append(ReplayStep(event, status_of(conn, rules, path)))
-            conn.execute("PRAGMA synchronous = FULL")
-            conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-            status = status_of(conn, rules, path)
-    finally:
-        conn.close()
-    final = data.get("final")
-    if upto is None and isinstance(final, dict) and _comparable(final) != _comparable(status.to_json()):
-        raise TableError(
-            f"{source} replays to a different table than the one it recorded; "
-            f"the rebuilt table at {path} shows what the rules make of it"
-        )
+    ensure_replaceable(path, force)
+    result: list = []
+
+    def build(conn) -> None:
+        result.extend(_rebuild(conn, path, rules, setup, events, step, upto))
+        status = result[0]
+        final = data.get("final")
+        if upto is None and isinstance(final, dict) and _comparable(final) != _comparable(status.to_json()):
+            raise TableError(f"{source} replays to a different table than the one it recorded")
+
+    build_then_swap(path, build)
+    status, steps = result
     return ReplayResult(status, status.log_length, tuple(steps))
+
+
+def _rebuild(conn, path: Path, rules, setup: Setup, events: list, step: bool,
+             upto: int | None) -> tuple[StatusView, list[ReplayStep]]:
+    """Append every recorded event to a fresh table, checking each one."""
+    steps: list[ReplayStep] = []
+    conn.execute("PRAGMA synchronous = OFF")  # a rebuilt table; made durable at the end
+    first = events[0]
+    outcome = ledger.start(conn, rules, setup, first.get("dice", []), _stamp(first))
+    _agree(first, outcome.event)
+    if step:
+        steps.append(ReplayStep(outcome.event, status_of(conn, rules, path)))
+    for raw in events[1:]:
+        if upto is not None and raw.get("seq", 0) > upto:
+            break
+        event = _replay_one(conn, rules, raw)
+        _agree(raw, event)
+        if step:
+            steps.append(ReplayStep(event, status_of(conn, rules, path)))
+    conn.execute("PRAGMA synchronous = FULL")
+    return status_of(conn, rules, path), steps
 
 
 def _stamp(raw: Mapping[str, Any]) -> ledger.Stamp:

@@ -4,17 +4,16 @@ Each result knows its JSON form; render.py turns it into text for a person.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from referee.model import Event, EventKind, State
-
-CORE_KEYS = ("game", "title", "turn", "round", "active", "winner", "crowd", "log_length", "players")
-
+from referee.model import Event, State
 
 @dataclass(frozen=True)
 class StatusView:
+    """The table as `status` shows it."""
+
     state: State
     title: str
     log_length: int
@@ -64,6 +63,8 @@ class CardUse:
 
 @dataclass(frozen=True)
 class ActResult:
+    """One appended row and the states either side of it."""
+
     event: Event
     before: State
     after: State
@@ -73,6 +74,8 @@ class ActResult:
 
 @dataclass(frozen=True)
 class RollResult:
+    """A logged roll; its row carries the dice, kept dice and total."""
+
     event: Event
 
     def to_json(self) -> dict[str, Any]:
@@ -84,61 +87,3 @@ class RollResult:
             "total": args["total"],
             "seq": self.event.seq,
         }
-
-
-@dataclass(frozen=True)
-class LogEntry:
-    event: Event
-    undone: bool = False
-    target: Event | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        data = self.event.to_dict()
-        data["undone"] = self.undone
-        return data
-
-
-@dataclass(frozen=True)
-class LogView:
-    entries: tuple[LogEntry, ...]
-    total: int
-
-    def bookmarks(self) -> list[dict[str, Any]]:
-        """Where each turn begins: the first row showing a new turn number."""
-        marks, last = [], None
-        for entry in self.entries:
-            e = entry.event
-            if e.turn != last:
-                marks.append({"turn": e.turn, "active": e.active, "seq": e.seq})
-                last = e.turn
-        return marks
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "log_length": self.total,
-            "bookmarks": self.bookmarks(),
-            "events": [e.to_json() for e in self.entries],
-        }
-
-
-@dataclass(frozen=True)
-class ExportResult:
-    path: Path
-    events: int
-
-
-@dataclass(frozen=True)
-class ReplayStep:
-    event: Event
-    status: StatusView
-
-
-@dataclass(frozen=True)
-class ReplayResult:
-    status: StatusView
-    events: int
-    steps: tuple[ReplayStep, ...] = field(default=())
-
-
-def is_state_node(event: Event) -> bool:
-    return event.kind in (EventKind.SETUP, EventKind.ACTION)

@@ -12,12 +12,17 @@ which is the only time PyYAML is imported. Each rebuild keeps the fields of
 every revision seen before (up to MAX_HISTORY per card), so a scan of an old
 printed card can say exactly what changed since it was printed.
 
+A file changed within RACY_NS of a rebuild could change again without its
+mtime moving (filesystem clocks are coarse), so such an index is marked
+racy and not trusted next time; it settles once the files are left alone.
+
 If the cache folder cannot be written, lookups still work; they just rebuild.
 """
 from __future__ import annotations
 
 import json
 import os
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
@@ -28,6 +33,7 @@ CACHE_DIR = ".pnp-cache"
 INDEX_FILE = "referee-cards.json"
 INDEX_FORMAT = "referee-card-index/1"
 MAX_HISTORY = 20
+RACY_NS = 2_000_000_000
 
 
 @dataclass(frozen=True)
@@ -100,10 +106,11 @@ def index_path(root: Path) -> Path:
 def load_index(root: Path) -> CardIndex:
     sig = signature(root)
     cached = _read_cached(index_path(root))
-    if cached is not None and cached.get("signature") == sig:
+    if cached is not None and cached.get("signature") == sig and not cached.get("racy"):
         return _from_json(root, cached)
     old_history = cached.get("history", {}) if cached else {}
     data = _rebuild(root, sig, old_history)
+    data["racy"] = any(mtime > time.time_ns() - RACY_NS for _, mtime, _ in sig)
     _write_cached(index_path(root), data)
     return _from_json(root, data)
 

@@ -46,6 +46,8 @@ class GenericRules:
         rules = self._house_rules(setup)
         life = self.starting_life(setup, rules)
         capital = self.starting_capital(rules)
+        if "starting-life" in rules:
+            rules["starting-life"] = life  # record the value in force, however it was chosen
         players = tuple(
             Player(PlayerName(name), self._faction(faction), life, capital) for name, faction in setup.players
         )

@@ -23,6 +23,7 @@ class PetriDishRules(GenericRules):
 
     def setup(self, setup: Setup, dice: Sequence[int]) -> State:
         """Unnamed colours go in listed order (first listed is white); white starts."""
+        self._check_players(setup)
         given = [self._faction(f) for _, f in setup.players]
         named = [c for c in given if c]
         if len(set(named)) != len(named):

@@ -56,9 +56,13 @@ def _connect(path: Path, mode: str) -> sqlite3.Connection:
     uri = f"{path.resolve().as_uri()}?mode={mode}"
     conn = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_S, isolation_level=None)
     conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
+    return conn
+
+
+def _settle(conn: sqlite3.Connection) -> None:
+    """WAL and full syncing; only on files known to be tables (this writes the header)."""
     conn.execute("PRAGMA journal_mode = WAL")
     conn.execute("PRAGMA synchronous = FULL")
-    return conn
 
 
 def open_table(path: Path) -> sqlite3.Connection:
@@ -83,6 +87,8 @@ def open_table(path: Path) -> sqlite3.Connection:
             f"{path} was written by a different referee (table schema {rows.get('schema')}, "
             f"this referee reads {SCHEMA_VERSION})"
         )
+    with translate(path):
+        _settle(conn)
     return conn
 
 
@@ -93,7 +99,9 @@ def create_table(path: Path) -> sqlite3.Connection:
     if not path.parent.exists():
         raise TableError(f"cannot create {path}: folder {path.parent} does not exist")
     with translate(path):
-        return _connect(path, "rwc")
+        conn = _connect(path, "rwc")
+        _settle(conn)
+        return conn
 
 
 def init_schema(conn: sqlite3.Connection, meta: dict[str, str]) -> None:

@@ -1,0 +1,123 @@
+"""The commands around the table: log, card, games, export, replay, scan.
+
+Registered on the group by cli.py; errors are translated there.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from referee import render, table
+from referee.cli_common import db_option, db_path, emit, warn
+
+
+@click.command("log")
+@click.option("--last", type=click.IntRange(min=0), metavar="N", help="Show only the last N events.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
+@db_option
+def log_command(last, as_json) -> None:
+    """Show the log with turn bookmarks; undone actions are marked.
+
+    \b
+    Examples:
+      referee log
+      referee log --last 10
+      referee log --json
+    """
+    from referee.history import history
+
+    view = history(db_path(), last)
+    emit(view.to_json()) if as_json else click.echo(render.log(view))
+
+
+@click.command()
+@click.argument("code")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
+def card(code, as_json) -> None:
+    """Show a card. CODE is a card id or the text of its QR code.
+
+    A scanned card printed from older sources is flagged, with what changed.
+
+    \b
+    Examples:
+      referee card anarchy-brick-courier
+      referee card PNP:CULTURE-WAR:ANARCHY-BRICK-COURIER:1A2B3C --json
+    """
+    from referee.cards import lookup
+
+    found = lookup(code)
+    warn([found.warning()] if found.out_of_date else [])
+    emit(found.to_json()) if as_json else click.echo(render.card(found))
+
+
+@click.command()
+@db_option
+def games() -> None:
+    """List the games, their player counts and house rules.
+
+    \b
+    Example:
+      referee games
+    """
+    click.echo(render.games(table.games()))
+
+
+@click.command()
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--force", is_flag=True, help="Overwrite FILE even if it is not an earlier export.")
+@db_option
+def export(file, force) -> None:
+    """Write the whole log, with every die and card revision, to FILE as JSON.
+
+    \b
+    Example:
+      referee export game-3.json
+    """
+    from referee.transfer import export as run_export
+
+    result = run_export(db_path(), file, force)
+    click.echo(f"exported {result.events} events to {result.path}")
+
+
+@click.command()
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--step", is_flag=True, help="Print the table after every event.")
+@click.option("--upto", type=int, metavar="SEQ", help="Stop after event SEQ.")
+@click.option("--force", is_flag=True, help="Replace an unfinished table at --db.")
+@db_option
+def replay(file, step, upto, force) -> None:
+    """Rebuild a table from an exported log into --db, checking every event.
+
+    \b
+    Examples:
+      referee replay game-3.json --db copy.db
+      referee replay game-3.json --db copy.db --step --upto 20
+    """
+    from referee.transfer import replay as run_replay
+
+    click.echo(render.replay(run_replay(file, db_path(), step, force, upto), str(file)))
+
+
+@click.command()
+@db_option
+def scan() -> None:
+    """Read scanned cards and typed commands, one per line, until end of input.
+
+    A QR scanner types a card code and Enter: the card is shown. Anything
+    else is a referee command without the word `referee`. A failing line is
+    reported and scanning goes on; `quit` or Ctrl-D ends.
+
+    \b
+    Examples:
+      referee scan
+      printf 'status\\nlife Ben -5\\nPNP:CULTURE-WAR:SOME-CARD:1A2B3C\\n' | referee scan
+    """
+    from referee.cli_scan import run_scan
+
+    run_scan(click.get_current_context().find_root().command, db_path())
+
+
+def register(group: click.Group) -> None:
+    for command in (log_command, card, games, export, replay, scan):
+        group.add_command(command)
