@@ -15,7 +15,78 @@ from referee.cli_common import AMOUNT, db_option, db_path, emit, warn
 from referee.errors import RefereeError
 
 
+GAME_CLI = {  # each game's own commands live in its own module, loaded only for its tables
+    "culture-war": "referee.cli_games.culture_war",
+    "divide-and-conquer": "referee.cli_games.divide_and_conquer",
+    "petri-dish": "referee.cli_games.petri_dish",
+    "debate": "referee.cli_games.debate",
+    "cold-war": "referee.cli_games.cold_war",
+}
+
+
+def game_commands(game: str) -> dict[str, click.Command]:
+    """The commands a game adds (`COMMANDS` in its module), or none yet."""
+    import importlib
+
+    module = GAME_CLI.get(game)
+    if not module:
+        return {}
+    try:
+        return dict(importlib.import_module(module).COMMANDS)
+    except ModuleNotFoundError as exc:
+        if exc.name == module:
+            return {}
+        raise
+
+
+def _peek_game(ctx: click.Context, args: list[str]) -> str | None:
+    """The game of the table a command line names (by --db, $REFEREE_DB or ./table.db)."""
+    import sqlite3
+
+    db = (ctx.find_object(dict) or {}).get("db")
+    for i, arg in enumerate(args):
+        if arg == "--db" and i + 1 < len(args):
+            db = args[i + 1]
+        elif arg.startswith("--db="):
+            db = arg[5:]
+    path = table.table_path(db)
+    if not path.is_file():
+        return None
+    try:
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5)
+        try:
+            row = conn.execute("SELECT value FROM meta WHERE key = 'game'").fetchone()
+        finally:
+            conn.close()
+    except sqlite3.Error:
+        return None
+    return row[0] if row else None
+
+
 class RefereeGroup(click.Group):
+    """Core commands, plus the commands of the game being played at the table."""
+
+    def resolve_command(self, ctx: click.Context, args: list[str]):
+        name = args[0] if args else None
+        if name and name not in self.commands and not name.startswith("-"):
+            game = _peek_game(ctx, args[1:])
+            command = game_commands(game).get(name) if game else None
+            if command is not None:
+                return name, command, args[1:]
+            if game is None:
+                for slug in GAME_CLI:  # no table yet: still say which game has the command
+                    if name in game_commands(slug):
+                        raise RefereeError(f"`{name}` is a {slug} command, and there is no {slug} table here; start one with `referee new {slug} ...`")
+        return super().resolve_command(ctx, args)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        super().format_commands(ctx, formatter)
+        game = _peek_game(ctx, [])
+        extra = game_commands(game) if game else {}
+        if extra:
+            with formatter.section(f"Commands of {game} (the table in use)"):
+                formatter.write_dl([(n, c.get_short_help_str(60)) for n, c in sorted(extra.items())])
+
     def invoke(self, ctx: click.Context):
         try:
             return super().invoke(ctx)

@@ -68,8 +68,14 @@ def status(view: StatusView) -> str:
     lines = [head, *("  " + line for line in table(rows, numeric))]
     if s.crowd is not None:
         lines.append(f"crowd: {crowd(s.crowd)}")
-    for key, value in s.fields.items():
-        lines.append(f"{key}: {_value(value)}")
+    from referee.games import rules_for
+
+    game_lines = getattr(rules_for(s.game), "render_lines", None)  # a game may draw its own part
+    if game_lines is not None:
+        lines.extend(game_lines(s))
+    else:
+        for key, value in s.fields.items():
+            lines.append(f"{key}: {_value(value)}")
     if s.winner is not None:
         lines.append(f"winner: {s.winner}")
     events = f"{view.log_length} event" + ("" if view.log_length == 1 else "s")
