@@ -10,6 +10,7 @@ from typing import Callable
 
 from pnp import __version__
 from pnp.elements import Face, Icon, Text
+from pnp.documents import prepare_documents, render_documents
 from pnp.errors import PnpError, Problems
 from pnp.fonts import register_fonts
 from pnp.icons import IconSet
@@ -38,7 +39,7 @@ class BuildOptions:
 class DeckFaces:
     deck: Deck
     fronts: dict[str, Face]   # by card id
-    back: Face
+    back: Face | None
 
 
 @dataclass
@@ -64,24 +65,30 @@ class BuildReport:
         return sum(f.cards for f in self.files)
 
 
+def deck_size(deck: Deck, game: Game) -> Size:
+    return deck.size or game.card_size
+
+
 def card_context(card: Card, deck: Deck, game: Game) -> dict:
     payload = format_payload(game.slug, card.id, card.revision)
+    size = deck_size(deck, game)
     fields = dict(card.fields)
     fields.update(id=card.id, revision=card.revision, deck=deck.id)
     return {
         "card": fields,
         "deck": {"id": deck.id, "name": deck.name, "color": deck.color, "icon": deck.icon},
         "game": {"slug": game.slug, "name": game.name, "players": list(game.players)},
-        "size": {"w": game.card_size.width, "h": game.card_size.height},
+        "size": {"w": size.width, "h": size.height},
         "payload": payload,
     }
 
 
 def back_context(deck: Deck, game: Game) -> dict:
+    size = deck_size(deck, game)
     return {
         "deck": {"id": deck.id, "name": deck.name, "color": deck.color, "icon": deck.icon},
         "game": {"slug": game.slug, "name": game.name, "players": list(game.players)},
-        "size": {"w": game.card_size.width, "h": game.card_size.height},
+        "size": {"w": size.width, "h": size.height},
         "payload": "",
     }
 
@@ -97,9 +104,15 @@ def _fit_face(face: Face, style: dict, icons: IconSet) -> Face:
     return replace(face, elements=tuple(out))
 
 
-def prepare_game(game: Game, project: Path, icons: IconSet, problems: Problems) -> list[DeckFaces]:
-    """Render and fit every face of every deck, collecting every problem."""
+def prepare_game(game: Game, project: Path, icons: IconSet, problems: Problems,
+                 paper: Size = PAPERS["a4"]) -> tuple[list[DeckFaces], list]:
+    """Render and fit every face of every deck and document, collecting every problem."""
     templates = TemplateSet.load(project, game.slug)
+    docs = prepare_documents(game, templates, paper, lambda face: _fit_face(face, templates.style, icons), problems)
+    return _prepare_decks(game, templates, icons, problems), docs
+
+
+def _prepare_decks(game: Game, templates: TemplateSet, icons: IconSet, problems: Problems) -> list[DeckFaces]:
     result = []
     for deck in game.decks:
         fronts: dict[str, Face] = {}
@@ -116,6 +129,9 @@ def prepare_game(game: Game, project: Path, icons: IconSet, problems: Problems) 
                 field = _failing_field(face, templates.style, icons)
                 problems.add(card.path, _line_of(card, field), card.id,
                              f"{field or 'text'}: {exc}" if field else str(exc))
+        if deck.back is None:
+            result.append(DeckFaces(deck, fronts, None))
+            continue
         try:
             back = _fit_face(templates.render(deck.back, back_context(deck, game)), templates.style, icons)
         except TemplateProblem as exc:
@@ -160,7 +176,9 @@ def build(
     register_fonts(project / TEMPLATES_DIR)
     problems = Problems(project)
     icon_sets = {slug: IconSet.load(*icon_files(project, slug)) for slug in sources.games}
-    prepared = {slug: prepare_game(game, project, icon_sets[slug], problems) for slug, game in sources.games.items()}
+    prepared_all = {slug: prepare_game(game, project, icon_sets[slug], problems, options.paper)
+                    for slug, game in sources.games.items()}
+    prepared = {slug: decks for slug, (decks, _) in prepared_all.items()}
     problems.raise_if_any()
     # Everything is valid: lay out and render in memory, then write.
     outputs: list[tuple[Path, bytes, BuiltFile]] = []
@@ -180,13 +198,19 @@ def build(
                 progress(done, total, f"{slug}/{faces.deck.id}")
             done += 1
             copies = [card for card in faces.deck.cards for _ in range(card.quantity)]
-            plan = plan_deck(len(copies), game.card_size, options.paper, options.layout, options.flip)
-            data = render_deck(f"{game.name} — {faces.deck.name}", plan, game.card_size,
+            size = deck_size(faces.deck, game)
+            plan = plan_deck(len(copies), size, options.paper, options.layout, options.flip, faces.back is not None)
+            data = render_deck(f"{game.name} — {faces.deck.name}", plan, size,
                                [faces.fronts[c.id] for c in copies], faces.back, ctx)
             path = out_dir / slug / deck_filename(faces.deck)
             outputs.append((path, data, BuiltFile(slug, path, "deck", plan.pages, len(copies))))
             manifest["files"].append(_file_entry(path, faces.deck, plan, options))
             manifest["cards"].extend(_card_entries(path, copies, plan, game))
+        accent = game.decks[0].color if game.decks else "#333333"
+        for name, data, entry in render_documents(prepared_all[slug][1], game, options.paper, ctx, accent):
+            path = out_dir / slug / name
+            outputs.append((path, data, BuiltFile(slug, path, entry["kind"], entry.get("pages") or 0, 0)))
+            manifest["files"].append({"file": name, **entry})
         manifests[slug] = manifest
     if progress:
         progress(total, total, "writing")
@@ -211,7 +235,8 @@ def _file_entry(path: Path, deck: Deck, plan: DeckLayout, options: BuildOptions)
 def _card_entries(path: Path, copies: list[Card], plan: DeckLayout, game: Game) -> list[dict]:
     out = []
     seen: dict[str, int] = {}
-    for front, back in zip(plan.fronts, plan.backs):
+    backs = plan.backs or [None] * len(plan.fronts)
+    for front, back in zip(plan.fronts, backs):
         card = copies[front.copy]
         seen[card.id] = seen.get(card.id, 0) + 1
         out.append({
@@ -219,8 +244,8 @@ def _card_entries(path: Path, copies: list[Card], plan: DeckLayout, game: Game) 
             "qr": format_payload(game.slug, card.id, card.revision),
             "file": path.name,
             "front": {"page": front.page, "trim_mm": [round(v, 3) for v in front.slot.trim]},
-            "back": {"page": back.page, "trim_mm": [round(v, 3) for v in back.slot.trim],
-                     "rotation": back.slot.rotate},
+            "back": None if back is None else {"page": back.page, "trim_mm": [round(v, 3) for v in back.slot.trim],
+                                               "rotation": back.slot.rotate},
         })
     return out
 
@@ -231,6 +256,6 @@ def validate(project: Path, games: list[str] | None) -> Sources:
     register_fonts(project / TEMPLATES_DIR)
     problems = Problems(project)
     for slug, game in sources.games.items():
-        prepare_game(game, project, IconSet.load(*icon_files(project, slug)), problems)
+        prepare_game(game, project, IconSet.load(*icon_files(project, slug)), problems)  # decks and documents
     problems.raise_if_any()
     return sources

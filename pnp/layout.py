@@ -131,13 +131,14 @@ def mirror(box: Box, paper: Size, flip: Flip) -> Box:
     return (x0, paper.height - y1, x1, paper.height - y0)
 
 
-def plan_deck(copies: int, card: Size, paper: Size, layout: Layout, flip: Flip) -> DeckLayout:
-    if layout is Layout.GUTTERFOLD:
+def plan_deck(copies: int, card: Size, paper: Size, layout: Layout, flip: Flip, backs: bool = True) -> DeckLayout:
+    """Without backs (tokens, counters) every page is a fronts page."""
+    if layout is Layout.GUTTERFOLD and backs:
         return _plan_gutterfold(copies, card, paper, flip)
-    return _plan_duplex(copies, card, paper, flip)
+    return _plan_duplex(copies, card, paper, flip, backs)
 
 
-def _plan_duplex(copies: int, card: Size, paper: Size, flip: Flip) -> DeckLayout:
+def _plan_duplex(copies: int, card: Size, paper: Size, flip: Flip, backs_too: bool = True) -> DeckLayout:
     grids = [_grid(p, card) for p in _orientations(paper)]
     grid = max(grids, key=lambda g: g.cols * g.rows)  # portrait wins a tie
     per_page = grid.cols * grid.rows
@@ -146,20 +147,23 @@ def _plan_duplex(copies: int, card: Size, paper: Size, flip: Flip) -> DeckLayout
     sheets, fronts, backs = [], [], []
     n_sheets = max(1, math.ceil(copies / per_page))
     back_art = mirror(grid.art_box(), grid.paper, flip)
+    step = 2 if backs_too else 1
     for s in range(n_sheets):
-        front_page, back_page = 2 * s + 1, 2 * s + 2
-        sheets.append(Sheet(front_page, "fronts", grid.cut_xs(), grid.cut_ys(), grid.art_box()))
-        xs = tuple(sorted(mirror((x, 0, x, 0), grid.paper, flip)[0] for x in grid.cut_xs()))
-        ys = tuple(sorted(mirror((0, y, 0, y), grid.paper, flip)[1] for y in grid.cut_ys()))
-        sheets.append(Sheet(back_page, "backs", xs, ys, back_art))
+        front_page, back_page = step * s + 1, step * s + 2
+        sheets.append(Sheet(front_page, "fronts" if backs_too else "sheet", grid.cut_xs(), grid.cut_ys(), grid.art_box()))
+        if backs_too:
+            xs = tuple(sorted(mirror((x, 0, x, 0), grid.paper, flip)[0] for x in grid.cut_xs()))
+            ys = tuple(sorted(mirror((0, y, 0, y), grid.paper, flip)[1] for y in grid.cut_ys()))
+            sheets.append(Sheet(back_page, "backs", xs, ys, back_art))
         for i in range(per_page):
             copy = s * per_page + i
             if copy >= copies:
                 break
             slot = grid.slot(i // grid.cols, i % grid.cols)
             fronts.append(Placement(copy, front_page, slot))
-            back = Slot(mirror(slot.trim, grid.paper, flip), mirror(slot.clip, grid.paper, flip))
-            backs.append(Placement(copy, back_page, back))
+            if backs_too:
+                back = Slot(mirror(slot.trim, grid.paper, flip), mirror(slot.clip, grid.paper, flip))
+                backs.append(Placement(copy, back_page, back))
     return DeckLayout(grid.paper, Layout.DUPLEX, flip, tuple(sheets), tuple(fronts), tuple(backs), per_page)
 
 

@@ -92,16 +92,37 @@ CardSource = Card  # the name the referee uses for a card read from sources
 class Deck:
     id: DeckId
     name: str
-    back: str
+    back: str | None            # None: printed one-sided (tokens, sheets of counters)
     color: str
     icon: str
     cards: tuple[Card, ...]
     path: Path = Path()
     line: int = 0
+    size: Size | None = None    # overrides the game's card size (tokens, reference cards)
 
     @property
     def copies(self) -> int:
         return sum(c.quantity for c in self.cards)
+
+
+class DocKind(str, Enum):
+    BOARD = "board"    # drawn at true size; tiled over several sheets when larger than the paper
+    PAGE = "page"      # one sheet sized to the paper: score sheets, mats
+    RULES = "rules"    # a typeset rule sheet from Markdown
+
+
+@dataclass(frozen=True)
+class Document:
+    """Anything printed that is not a deck of cards."""
+
+    id: str
+    kind: DocKind
+    name: str
+    template: str                       # board/page: templates/<game>/<template>.xml.j2; rules: a .md source
+    size: Size | None = None            # boards only
+    data: dict[str, Any] = field(default_factory=dict, hash=False, compare=False)
+    path: Path = Path()
+    line: int = 0
 
 
 @dataclass(frozen=True)
@@ -114,6 +135,7 @@ class Game:
     decks: tuple[Deck, ...]
     extra: dict[str, Any] = field(hash=False, compare=False)
     path: Path = Path()
+    documents: tuple[Document, ...] = ()
 
     @property
     def cards(self) -> tuple[Card, ...]:

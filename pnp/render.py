@@ -84,11 +84,11 @@ def render_deck(
     plan: DeckLayout,
     card: Size,
     fronts: Sequence[Face],        # one per printed copy (shared objects for identical cards)
-    back: Face,
+    back: Face | None,
     ctx: RenderContext,
 ) -> bytes:
     buffer = io.BytesIO()
-    flip = plan.flip if plan.layout is Layout.DUPLEX else None
+    flip = plan.flip if plan.layout is Layout.DUPLEX and back is not None else None
     canvas = new_canvas(buffer, plan.paper, ctx, title, flip)
     forms: dict[int, str] = {}
 
@@ -123,7 +123,8 @@ def render_deck(
 
 
 def _kind(sheet: Sheet) -> str:
-    return {"fronts": "fronts", "backs": "backs", "gutterfold": "fold on the dashed line"}[sheet.kind]
+    return {"fronts": "fronts", "backs": "backs", "gutterfold": "fold on the dashed line",
+            "sheet": "one-sided"}[sheet.kind]
 
 
 def _place(canvas: Canvas, form: str, placement: Placement) -> None:

@@ -13,7 +13,7 @@ from typing import Any
 
 from pnp.composition import check_composition
 from pnp.errors import PnpError, Problems
-from pnp.model import CARD_PRESETS, Card, CardId, CardType, Deck, DeckId, Game, GameSlug, Size, Sources
+from pnp.model import CARD_PRESETS, Card, CardId, CardType, Deck, DeckId, DocKind, Document, Game, GameSlug, Size, Sources
 from pnp.project import SOURCES_DIR, TEMPLATES_DIR
 from pnp.qrpayload import format_payload
 from pnp.schema import FieldType, SchemaError, check_value, parse_type
@@ -34,9 +34,10 @@ COMMON_FIELDS: dict[str, FieldType] = {
     "text": parse_type("str?"),
     "flavor": parse_type("str?"),
 }
-GAME_KEYS = {"name", "players", "card_size", "card_types", "decks", "composition", "notes"}
+GAME_KEYS = {"name", "players", "card_size", "card_types", "decks", "composition", "notes", "documents"}
 GAME_REQUIRED = ("name", "players", "card_size", "card_types", "decks")
-DECK_KEYS = {"id", "name", "file", "back", "color", "icon", "notes"}
+DECK_KEYS = {"id", "name", "file", "back", "color", "icon", "notes", "card_size"}
+DOC_KEYS = {"id", "kind", "name", "template", "source", "size", "data", "notes"}
 DECK_REQUIRED = ("id", "name", "file", "back")
 TEXT_FIELDS = ("text", "flavor")
 
@@ -153,12 +154,64 @@ def _load_game(folder: Path, slug: str, icons: set[str] | None, problems: Proble
         return None
     # cards with problems were left out; the rest still take part in the id check
     extra = {k: _plain(data[k]) for k in ("composition", "notes") if k in data}
-    game = Game(GameSlug(slug), data["name"], players, size, card_types, tuple(decks), extra, path)
+    documents = _documents(data.get("documents"), folder, path, data.line_of("documents"), problems)
+    game = Game(GameSlug(slug), data["name"], players, size, card_types, tuple(decks), extra, path, documents)
     rules = data.get("composition")
     rule_lines = getattr(rules, "item_lines", [])
     check_composition(game, rules, problems,
                       lambda i: rule_lines[i] if i is not None and i < len(rule_lines) else data.line_of("composition"))
     return game
+
+
+def _documents(raw: Any, folder: Path, path: Path, line: int, problems: Problems) -> tuple[Document, ...]:
+    """Boards, pages and rule sheets: `documents:` in the game file."""
+    if raw is None:
+        return ()
+    if not isinstance(raw, list):
+        problems.add(path, line, None, "documents must be a list")
+        return ()
+    out = []
+    for item in raw:
+        iline = getattr(item, "line", line)
+        if not isinstance(item, MarkedDict):
+            problems.add(path, iline, None, "each document must be a mapping with id, kind and name")
+            continue
+        doc_id = str(item.get("id", ""))
+        bad = [k for k in item if k not in DOC_KEYS]
+        for k in bad:
+            problems.add(path, item.line_of(k), doc_id, f"unknown document field {k!r} (allowed: {', '.join(sorted(DOC_KEYS))})")
+        try:
+            kind = DocKind(item.get("kind"))
+        except ValueError:
+            problems.add(path, item.line_of("kind"), doc_id, f"document kind must be one of {', '.join(k.value for k in DocKind)}")
+            continue
+        if not ID_PATTERN.match(doc_id) or "name" not in item:
+            problems.add(path, iline, doc_id, "a document needs a slug id and a name")
+            continue
+        size = None
+        if kind is DocKind.BOARD:
+            size = _card_size(item.get("size"), path, item.line_of("size"), problems) if "size" in item else None
+            if size is None:
+                problems.add(path, iline, doc_id, "a board needs size: {width: MM, height: MM}")
+                continue
+        if kind is DocKind.RULES:
+            template = str(item.get("source", ""))
+            if not (folder / template).is_file():
+                problems.add(path, item.line_of("source"), doc_id, f"rule sheet source {template!r} not found next to the game file")
+                continue
+        else:
+            template = str(item.get("template", ""))
+            if not template:
+                problems.add(path, iline, doc_id, f"a {kind.value} document needs a template")
+                continue
+        data = item.get("data", {})
+        if not isinstance(data, dict):
+            problems.add(path, item.line_of("data"), doc_id, "data must be a mapping")
+            continue
+        if bad:
+            continue
+        out.append(Document(doc_id, kind, str(item["name"]), template, size, _plain(data), path, iline))
+    return tuple(out)
 
 
 def _players(data: MarkedDict, path: Path, problems: Problems) -> tuple[int, int] | None:
@@ -180,9 +233,9 @@ def _card_size(raw: Any, path: Path, line: int, problems: Problems) -> Size | No
         return None
     if isinstance(raw, dict) and set(raw) == {"width", "height"}:
         w, h = raw["width"], raw["height"]
-        if all(isinstance(v, (int, float)) and not isinstance(v, bool) and 20 <= v <= 300 for v in (w, h)):
+        if all(isinstance(v, (int, float)) and not isinstance(v, bool) and 10 <= v <= 2000 for v in (w, h)):
             return Size(float(w), float(h), "custom")
-    problems.add(path, line, None, "card_size must be a preset name or {width: MM, height: MM} (20-300 mm)")
+    problems.add(path, line, None, "size must be a preset name or {width: MM, height: MM} (10-2000 mm)")
     return None
 
 
@@ -243,8 +296,14 @@ def _load_deck(folder, slug, raw, game_path, card_types, icons, problems) -> Dec
         card = _load_card(raw_card, deck_path, slug, DeckId(raw["id"]), card_types, icons, problems)
         if card is not None:
             cards.append(card)
-    return Deck(DeckId(str(raw["id"])), str(raw["name"]), str(raw["back"]), str(raw.get("color", "#333333")),
-                str(raw.get("icon", "")), tuple(cards), deck_path, line)
+    size = None
+    if "card_size" in raw:
+        size = _card_size(raw["card_size"], game_path, raw.line_of("card_size"), problems)
+        if size is None:
+            return None
+    back = raw["back"]
+    return Deck(DeckId(str(raw["id"])), str(raw["name"]), None if back in (None, "none") else str(back),
+                str(raw.get("color", "#333333")), str(raw.get("icon", "")), tuple(cards), deck_path, line, size)
 
 
 def _load_card(raw, path, game, deck, card_types, icons, problems) -> Card | None:
