@@ -8,21 +8,20 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable
 
+from typing import Any
+
 from pnp import __version__
-from pnp.elements import Face, Icon, Text
-from pnp.documents import prepare_documents, render_documents
 from pnp.errors import PnpError, Problems
-from pnp.fonts import register_fonts
-from pnp.icons import IconSet
+from pnp.incremental import BuildState, game_digest, output_key, template_variables
 from pnp.layout import DeckLayout, plan_deck
 from pnp.model import PAPERS, Card, Deck, Flip, Game, Layout, Size, Sources
 from pnp.project import TEMPLATES_DIR
 from pnp.qrpayload import format_payload
-from pnp.render import RenderContext, render_deck
 from pnp.sources import icon_files, load_sources
-from pnp.templates import TemplateProblem, TemplateSet
-from pnp.textfit import FitError, fit
 from pnp.write import write_atomic, write_json
+
+# ReportLab, Jinja and the drawing modules are imported where they are used,
+# so an up-to-date build never loads them.
 
 MANIFEST = "manifest.json"
 SHEET_FONT = "RobotoCondensed-Regular"
@@ -38,8 +37,8 @@ class BuildOptions:
 @dataclass
 class DeckFaces:
     deck: Deck
-    fronts: dict[str, Face]   # by card id
-    back: Face | None
+    fronts: dict[str, Any]    # card id -> Face
+    back: Any                 # Face, or None for a one-sided deck
 
 
 @dataclass
@@ -55,6 +54,7 @@ class BuiltFile:
 class BuildReport:
     files: list[BuiltFile] = field(default_factory=list)
     seconds: float = 0.0
+    up_to_date: list[str] = field(default_factory=list)  # "game/file" left as they were
 
     @property
     def pages(self) -> int:
@@ -93,7 +93,10 @@ def back_context(deck: Deck, game: Game) -> dict:
     }
 
 
-def _fit_face(face: Face, style: dict, icons: IconSet) -> Face:
+def _fit_face(face, style: dict, icons):
+    from pnp.elements import Icon, Text
+    from pnp.textfit import FitError, fit
+
     out = []
     for el in face.elements:
         if isinstance(el, Text):
@@ -104,17 +107,23 @@ def _fit_face(face: Face, style: dict, icons: IconSet) -> Face:
     return replace(face, elements=tuple(out))
 
 
-def prepare_game(game: Game, project: Path, icons: IconSet, problems: Problems,
+def prepare_game(game: Game, project: Path, icons, problems: Problems,
                  paper: Size = PAPERS["a4"]) -> tuple[list[DeckFaces], list]:
     """Render and fit every face of every deck and document, collecting every problem."""
+    from pnp.documents import prepare_documents
+    from pnp.templates import TemplateSet
+
     templates = TemplateSet.load(project, game.slug)
     docs = prepare_documents(game, templates, paper, lambda face: _fit_face(face, templates.style, icons), problems)
     return _prepare_decks(game, templates, icons, problems), docs
 
 
-def _prepare_decks(game: Game, templates: TemplateSet, icons: IconSet, problems: Problems) -> list[DeckFaces]:
+def _prepare_decks(game: Game, templates, icons, problems: Problems, decks=None) -> list[DeckFaces]:
+    from pnp.templates import TemplateProblem
+    from pnp.textfit import FitError
+
     result = []
-    for deck in game.decks:
+    for deck in game.decks if decks is None else decks:
         fronts: dict[str, Face] = {}
         for card in deck.cards:
             ctype = game.card_types[card.type]
@@ -144,7 +153,10 @@ def _prepare_decks(game: Game, templates: TemplateSet, icons: IconSet, problems:
     return result
 
 
-def _failing_field(face: Face, style: dict, icons: IconSet) -> str:
+def _failing_field(face, style: dict, icons) -> str:
+    from pnp.elements import Icon, Text
+    from pnp.textfit import FitError, fit
+
     for el in face.elements:
         if isinstance(el, Text):
             try:
@@ -164,63 +176,165 @@ def deck_filename(deck: Deck) -> str:
     return f"deck-{deck.id}.pdf"
 
 
+def _deck_key(project: Path, game: Game, deck: Deck, options: BuildOptions) -> str:
+    types = sorted({c.type for c in deck.cards})
+    content = {
+        "game": [game.name, game.card_size, list(game.players)],
+        "deck": [deck.id, deck.name, deck.back, deck.color, deck.icon, deck.size],
+        "types": {t: [game.card_types[t].template, repr(game.card_types[t].fields)] for t in types},
+        "cards": [[c.fields, c.revision] for c in deck.cards],
+    }
+    names = [game.card_types[t].template for t in types] + ([deck.back] if deck.back else [])
+    return output_key(project, game.slug, options, content, names)
+
+
+def _doc_key(project: Path, game: Game, doc, options: BuildOptions) -> str:
+    from pnp.model import DocKind
+
+    content = {"game": [game.name, list(game.players)],
+               "doc": [doc.id, doc.kind.value, doc.name, doc.template, doc.size, doc.data]}
+    if doc.kind is not DocKind.RULES and template_variables(project, game.slug, [doc.template]) & {"decks", "*"}:
+        content["decks"] = [(d.id, d.name, d.color, d.icon) for d in game.decks]  # only if the template reads them
+    if doc.kind is DocKind.RULES:
+        source = doc.path.parent / doc.template
+        text = source.read_text(encoding="utf-8") if source.is_file() else ""
+        diagrams = [line.split()[1] for line in text.splitlines() if line.strip().startswith("@diagram ") and len(line.split()) > 1]
+        return output_key(project, game.slug, options, content, diagrams, [source])
+    return output_key(project, game.slug, options, content, [doc.template])
+
+
+def doc_filenames(doc) -> list[str]:
+    from pnp.model import DocKind
+
+    if doc.kind is DocKind.RULES:
+        return [f"rules-{doc.id}.pdf"]
+    return [f"{doc.kind.value}-{doc.id}.pdf"]
+
+
 def build(
     project: Path,
     games: list[str] | None,
     out_dir: Path,
     options: BuildOptions,
     progress: Callable[[int, int, str], None] | None = None,
+    force: bool = False,
 ) -> BuildReport:
+    """Build what changed since the last build (everything with `force`)."""
     started = time.perf_counter()
-    sources = load_sources(project, games)
-    register_fonts(project / TEMPLATES_DIR)
-    problems = Problems(project)
-    icon_sets = {slug: IconSet.load(*icon_files(project, slug)) for slug in sources.games}
-    prepared_all = {slug: prepare_game(game, project, icon_sets[slug], problems, options.paper)
-                    for slug, game in sources.games.items()}
-    prepared = {slug: decks for slug, (decks, _) in prepared_all.items()}
-    problems.raise_if_any()
-    # Everything is valid: lay out and render in memory, then write.
-    outputs: list[tuple[Path, bytes, BuiltFile]] = []
-    manifests: dict[str, dict] = {}
-    ctx_cache: dict[str, RenderContext] = {}
-    total = sum(len(d) for d in prepared.values())
-    done = 0
-    for slug, decks in prepared.items():
-        game = sources.games[slug]
-        style = TemplateSet.load(project, slug).style
-        ctx = ctx_cache.setdefault(slug, RenderContext(style, icon_sets[slug], SHEET_FONT))
-        manifest = {"game": slug, "name": game.name, "pnp_version": __version__,
-                    "card_size_mm": [game.card_size.width, game.card_size.height],
-                    "files": [], "cards": []}
-        for faces in decks:
-            if progress:
-                progress(done, total, f"{slug}/{faces.deck.id}")
-            done += 1
-            copies = [card for card in faces.deck.cards for _ in range(card.quantity)]
-            size = deck_size(faces.deck, game)
-            plan = plan_deck(len(copies), size, options.paper, options.layout, options.flip, faces.back is not None)
-            data = render_deck(f"{game.name} — {faces.deck.name}", plan, size,
-                               [faces.fronts[c.id] for c in copies], faces.back, ctx)
-            path = out_dir / slug / deck_filename(faces.deck)
-            outputs.append((path, data, BuiltFile(slug, path, "deck", plan.pages, len(copies))))
-            manifest["files"].append(_file_entry(path, faces.deck, plan, options))
-            manifest["cards"].extend(_card_entries(path, copies, plan, game))
-        accent = game.decks[0].color if game.decks else "#333333"
-        for name, data, entry in render_documents(prepared_all[slug][1], game, options.paper, ctx, accent):
-            path = out_dir / slug / name
-            outputs.append((path, data, BuiltFile(slug, path, entry["kind"], entry.get("pages") or 0, 0)))
-            manifest["files"].append({"file": name, **entry})
-        manifests[slug] = manifest
-    if progress:
-        progress(total, total, "writing")
-    for path, data, _ in outputs:
+    report = BuildReport()
+    wanted = check_games(project, games)
+    states = {slug: BuildState.load(out_dir / slug) for slug in wanted}
+    digests = {slug: game_digest(project, slug, options) for slug in wanted}
+    todo = [slug for slug in wanted if force or not states[slug].up_to_date(digests[slug], out_dir / slug)]
+    report.up_to_date = [f"{slug}/{name}" for slug in wanted if slug not in todo for name in states[slug].outputs]
+    if not todo:
+        report.seconds = time.perf_counter() - started
+        return report
+    sources = load_sources(project, todo)
+    plans = []
+    for slug in todo:
+        game, state, game_out = sources.games[slug], states[slug], out_dir / slug
+        decks = [d for d in game.decks if force or not state.fresh(deck_filename(d), _deck_key(project, game, d, options), game_out)]
+        docs = [d for d in game.documents
+                if force or not all(state.fresh(n, _doc_key(project, game, d, options), game_out) for n in doc_filenames(d))]
+        plans.append((slug, decks, docs))
+    outputs, manifests, new_states = _render_changed(project, sources, plans, states, digests, out_dir, options, progress)
+    for path, data, built in outputs:
         write_atomic(path, data)
+        report.files.append(built)
     for slug, manifest in manifests.items():
         write_json(out_dir / slug / MANIFEST, manifest)
-    report = BuildReport([b for _, _, b in outputs])
+        for stale in set(states[slug].outputs) - set(new_states[slug].outputs):
+            (out_dir / slug / stale).unlink(missing_ok=True)
+        write_json(new_states[slug].path, new_states[slug].to_json())
+    report.up_to_date += [f"{slug}/{n}" for slug in todo for n in new_states[slug].outputs
+                          if n not in {b.path.name for b in report.files if b.game == slug}]
     report.seconds = time.perf_counter() - started
     return report
+
+
+def _belongs(name: str, doc) -> bool:
+    """Whether output file `name` is one of `doc`'s (its main file or a paper variant)."""
+    main = doc_filenames(doc)[0]
+    return name == main or name.startswith(main[:-4] + "-")
+
+
+def check_games(project: Path, games: list[str] | None) -> list[str]:
+    from pnp.sources import available_games
+
+    available = available_games(project)
+    unknown = [g for g in games or [] if g not in available]
+    if unknown:
+        raise PnpError(f"unknown game {', '.join(unknown)}; this project has: {', '.join(available) or 'none'}")
+    return list(games) if games else available
+
+
+def _render_changed(project, sources, plans, states, digests, out_dir, options, progress):
+    """Validate, lay out and render the changed outputs, all in memory."""
+    from pnp.documents import prepare_documents, render_documents
+    from pnp.fonts import register_fonts
+    from pnp.icons import IconSet
+    from pnp.render import RenderContext, render_deck
+    from pnp.templates import TemplateSet
+
+    register_fonts(project / TEMPLATES_DIR)
+    problems = Problems(project)
+    prepared = {}
+    for slug, decks, docs in plans:
+        game = sources.games[slug]
+        icons = IconSet.load(*icon_files(project, slug))
+        templates = TemplateSet.load(project, slug)
+        faces = _prepare_decks(game, templates, icons, problems, decks)
+        prepared_docs = prepare_documents(game, templates, options.paper,
+                                          lambda face, t=templates, i=icons: _fit_face(face, t.style, i), problems, docs)
+        prepared[slug] = (faces, prepared_docs, RenderContext(templates.style, icons, SHEET_FONT))
+    problems.raise_if_any()
+    outputs, manifests, new_states = [], {}, {}
+    total = sum(len(f) + len(d) for f, d, _ in prepared.values())
+    done = 0
+    for slug, _, _ in plans:
+        game, old = sources.games[slug], states[slug]
+        faces, prepared_docs, ctx = prepared[slug]
+        fresh: dict[str, dict] = {}
+        for f in faces:
+            if progress:
+                progress(done, total, f"{slug}/{f.deck.id}")
+            done += 1
+            copies = [card for card in f.deck.cards for _ in range(card.quantity)]
+            size = deck_size(f.deck, game)
+            plan = plan_deck(len(copies), size, options.paper, options.layout, options.flip, f.back is not None)
+            data = render_deck(f"{game.name} — {f.deck.name}", plan, size, [f.fronts[c.id] for c in copies], f.back, ctx)
+            path = out_dir / slug / deck_filename(f.deck)
+            outputs.append((path, data, BuiltFile(slug, path, "deck", plan.pages, len(copies))))
+            fresh[path.name] = {"key": _deck_key(project, game, f.deck, options),
+                                "file": _file_entry(path, f.deck, plan, options),
+                                "cards": _card_entries(path, copies, plan, game)}
+        accent = game.decks[0].color if game.decks else "#333333"
+        for doc_prep in prepared_docs:
+            if progress:
+                progress(done, total, f"{slug}/{doc_prep.doc.id}")
+            done += 1
+            key = _doc_key(project, game, doc_prep.doc, options)
+            for name, data, entry in render_documents([doc_prep], game, options.paper, ctx, accent):
+                path = out_dir / slug / name
+                outputs.append((path, data, BuiltFile(slug, path, entry["kind"], entry.get("pages") or 0, 0)))
+                fresh[name] = {"key": key, "file": {"file": name, **entry}, "cards": []}
+        state = BuildState(old.path, {"digest": digests[slug], "outputs": {}})
+        names = [deck_filename(d) for d in game.decks]
+        for d in game.documents:
+            names += [n for n in [*fresh, *old.outputs] if _belongs(n, d)]
+        for name in dict.fromkeys(names):
+            entry = fresh.get(name) or old.outputs.get(name)
+            if entry:
+                state.outputs[name] = entry
+        manifests[slug] = {"game": slug, "name": game.name, "pnp_version": __version__,
+                           "card_size_mm": [game.card_size.width, game.card_size.height],
+                           "files": [e["file"] for e in state.outputs.values()],
+                           "cards": [c for e in state.outputs.values() for c in e["cards"]]}
+        new_states[slug] = state
+    if progress:
+        progress(total, total, "writing")
+    return outputs, manifests, new_states
 
 
 def _file_entry(path: Path, deck: Deck, plan: DeckLayout, options: BuildOptions) -> dict:
@@ -252,6 +366,9 @@ def _card_entries(path: Path, copies: list[Card], plan: DeckLayout, game: Game) 
 
 def validate(project: Path, games: list[str] | None) -> Sources:
     """Everything `build` checks, without writing."""
+    from pnp.fonts import register_fonts
+    from pnp.icons import IconSet
+
     sources = load_sources(project, games)
     register_fonts(project / TEMPLATES_DIR)
     problems = Problems(project)

@@ -56,8 +56,9 @@ def main(ctx: click.Context, project: str | None) -> None:
 @click.option("--flip", type=click.Choice([f.value for f in Flip]), default="long", show_default=True,
               help="How your printer turns the sheet for duplex printing.")
 @click.option("--out", type=click.Path(file_okay=False), help="Write to DIR/<game>/ instead of output/<game>/.")
+@click.option("--force", is_flag=True, help="Rebuild every file, even those whose inputs did not change.")
 @click.pass_context
-def build(ctx, games, paper, layout, flip, out):
+def build(ctx, games, paper, layout, flip, out, force):
     """Build the PDFs of GAMES (default: every game).
 
     \b
@@ -65,6 +66,10 @@ def build(ctx, games, paper, layout, flip, out):
       pnp build
       pnp build culture-war --paper letter
       pnp build --layout gutterfold --out /tmp/print
+      pnp build --force              # rebuild even what is up to date
+
+    Only files whose inputs changed (cards, templates, styles, fonts,
+    options, pnp itself) are rebuilt; the summary says which.
     """
     from pnp.build import BuildOptions, build as run_build
 
@@ -72,12 +77,19 @@ def build(ctx, games, paper, layout, flip, out):
     out_dir = Path(out) if out else project / "output"
     options = BuildOptions(PAPERS[paper], Layout(layout), Flip(flip))
     report = run_build(project, list(games) or None, out_dir, options,
-                       progress=_progress_bar if sys.stderr.isatty() else None)
-    if sys.stderr.isatty():
+                       progress=_progress_bar if sys.stderr.isatty() else None, force=force)
+    if sys.stderr.isatty() and report.files:
         click.echo("", err=True)
-    for f in report.files:
-        click.echo(f"{f.path}  ({f.pages} pages, {f.cards} cards)")
-    click.echo(f"built {len(report.files)} files, {report.pages} pages, {report.cards} cards in {report.seconds:.2f} s")
+    click.echo(summary(report))
+
+
+def summary(report) -> str:
+    lines = [f"rebuilt {f.path}  ({f.pages} pages" + (f", {f.cards} cards)" if f.cards else ")") for f in report.files]
+    if report.up_to_date:
+        lines.append(f"up to date: {len(report.up_to_date)} files" + (
+            "" if len(report.up_to_date) > 6 else " (" + ", ".join(report.up_to_date) + ")"))
+    lines.append(f"built {len(report.files)} files, {report.pages} pages, {report.cards} cards in {report.seconds:.2f} s")
+    return "\n".join(lines)
 
 
 def _progress_bar(done: int, total: int, label: str) -> None:

@@ -53,9 +53,10 @@ def _markdown_env(templates: TemplateSet) -> SandboxedEnvironment:
                                 autoescape=False, keep_trailing_newline=True)
 
 
-def prepare_documents(game: Game, templates: TemplateSet, paper: Size, fit_face, problems: Problems) -> list[PreparedDoc]:
+def prepare_documents(game: Game, templates: TemplateSet, paper: Size, fit_face, problems: Problems,
+                      docs=None) -> list[PreparedDoc]:
     out = []
-    for doc in game.documents:
+    for doc in game.documents if docs is None else docs:
         try:
             if doc.kind is DocKind.RULES:
                 out.append(_prepare_rules(doc, game, templates, fit_face))

@@ -79,6 +79,13 @@ def icon_names(root: Path, game: str, problems: Problems) -> set[str] | None:
     return names
 
 
+def available_games(root: Path) -> list[str]:
+    base = root / SOURCES_DIR
+    if not base.is_dir():
+        raise PnpError(f"{base}: no card_sources folder")
+    return sorted(p.name for p in base.iterdir() if (p / GAME_FILE).is_file())
+
+
 def load_sources(root: Path, games: list[str] | tuple[str, ...] | None = None) -> Sources:
     """Read and check all card sources under `root`. Raises ValidationFailed."""
     base = root / SOURCES_DIR

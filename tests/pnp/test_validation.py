@@ -115,7 +115,7 @@ def test_failed_build_writes_nothing_and_keeps_old_output(mini_project, tmp_path
     with pytest.raises(ValidationFailed):
         build(mini_project, None, out, BuildOptions())
     assert pdf.read_bytes() == before
-    assert sorted(p.name for p in (out / "culture-war").iterdir()) == ["deck-anarchy.pdf", "manifest.json"]
+    assert sorted(p.name for p in (out / "culture-war").iterdir() if not p.name.startswith(".")) == ["deck-anarchy.pdf", "manifest.json"]
 
 
 RULES = """composition:

@@ -1,0 +1,136 @@
+"""What each output depends on, as hashes, so a build redoes only what changed.
+
+Two levels:
+- a game digest over the bytes of every input file (cheap: no YAML parsing,
+  no ReportLab), which lets an unchanged rebuild stop at once;
+- a key per output file over exactly what goes into it: its cards as parsed,
+  the templates it renders (with their includes), styles, icons, fonts,
+  the build options and pnp's own code.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any, Iterable
+
+from pnp import __version__
+from pnp.project import SOURCES_DIR, TEMPLATES_DIR
+
+STATE_FILE = ".pnp-build.json"
+_code_digest: str | None = None
+
+
+def _h(*parts: Any) -> str:
+    blob = json.dumps(parts, sort_keys=True, separators=(",", ":"), default=str, ensure_ascii=False)
+    return hashlib.sha256(blob.encode("utf-8")).hexdigest()
+
+
+def file_digest(paths: Iterable[Path], root: Path) -> str:
+    sha = hashlib.sha256()
+    for path in sorted(set(paths)):
+        if path.is_file():
+            sha.update(str(path.relative_to(root)).encode() + b"\0")
+            sha.update(path.read_bytes())
+            sha.update(b"\0")
+    return sha.hexdigest()
+
+
+def code_digest() -> str:
+    """pnp's own source: a new pnp (or a local edit to it) rebuilds everything."""
+    global _code_digest
+    if _code_digest is None:
+        here = Path(__file__).parent
+        _code_digest = file_digest(list(here.glob("*.py")) + list(here.glob("assets/*")), here) + __version__
+    return _code_digest
+
+
+def shared_template_files(project: Path, game: str) -> list[Path]:
+    """Files every output of a game depends on: styles, icons, fonts."""
+    t = project / TEMPLATES_DIR
+    files = [t / "style.yaml", t / "icons.yaml", t / game / "style.yaml", t / game / "icons.yaml"]
+    return files + sorted((t / "fonts").glob("*.ttf"))
+
+
+def game_inputs(project: Path, game: str) -> list[Path]:
+    t = project / TEMPLATES_DIR
+    return (sorted((project / SOURCES_DIR / game).rglob("*")) + sorted((t / game).rglob("*"))
+            + sorted((t / "common").rglob("*")) + shared_template_files(project, game))
+
+
+def game_digest(project: Path, game: str, options: Any) -> str:
+    return _h(code_digest(), repr(options), file_digest(game_inputs(project, game), project))
+
+
+def template_closure(project: Path, game: str, names: Iterable[str]) -> list[Path]:
+    """The template files `names` render, following {% include %}/{% extends %}/{% import %}."""
+    import jinja2
+    from jinja2 import meta
+
+    t = project / TEMPLATES_DIR
+    env = jinja2.Environment()
+    seen: dict[str, Path] = {}
+    todo = [n if n.endswith(".xml.j2") else f"{n}.xml.j2" for n in names]
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        path = next((d / name for d in (t / game, t / "common") if (d / name).is_file()), t / game / name)
+        seen[name] = path
+        if path.is_file():
+            try:
+                ast = env.parse(path.read_text(encoding="utf-8"))
+            except jinja2.TemplateSyntaxError:
+                continue  # the build itself reports it
+            todo += [r for r in meta.find_referenced_templates(ast) if r]
+    return sorted(seen.values())
+
+
+def template_variables(project: Path, game: str, names: Iterable[str]) -> set[str]:
+    """Top-level variables the templates (and what they include) read."""
+    import jinja2
+    from jinja2 import meta
+
+    env = jinja2.Environment()
+    found: set[str] = set()
+    for path in template_closure(project, game, names):
+        if path.is_file():
+            try:
+                found |= meta.find_undeclared_variables(env.parse(path.read_text(encoding="utf-8")))
+            except jinja2.TemplateSyntaxError:
+                found.add("*")
+    return found
+
+
+def output_key(project: Path, game: str, options: Any, content: Any, templates: Iterable[str],
+               extra_files: Iterable[Path] = ()) -> str:
+    files = template_closure(project, game, templates) + shared_template_files(project, game) + list(extra_files)
+    return _h(code_digest(), repr(options), content, file_digest(files, project))
+
+
+class BuildState:
+    """What the last build of a game wrote, kept next to its outputs."""
+
+    def __init__(self, path: Path, data: dict[str, Any]):
+        self.path = path
+        self.digest: str = data.get("digest", "")
+        self.outputs: dict[str, dict[str, Any]] = data.get("outputs", {})
+
+    @classmethod
+    def load(cls, out_dir: Path) -> "BuildState":
+        path = out_dir / STATE_FILE
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            data = {}
+        return cls(path, data if isinstance(data, dict) else {})
+
+    def up_to_date(self, digest: str, out_dir: Path) -> bool:
+        return bool(self.outputs) and digest == self.digest and all((out_dir / f).is_file() for f in self.outputs)
+
+    def fresh(self, name: str, key: str, out_dir: Path) -> bool:
+        entry = self.outputs.get(name)
+        return entry is not None and entry.get("key") == key and (out_dir / name).is_file()
+
+    def to_json(self) -> dict[str, Any]:
+        return {"digest": self.digest, "outputs": self.outputs}
