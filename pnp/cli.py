@@ -98,6 +98,80 @@ def _progress_bar(done: int, total: int, label: str) -> None:
     click.echo(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {label:<40}", err=True, nl=False)
 
 
+@main.command("watch")
+@click.argument("games", nargs=-1)
+@click.option("--paper", type=click.Choice(sorted(PAPERS)), default="a4", show_default=True)
+@click.option("--layout", type=click.Choice([l.value for l in Layout]), default="duplex", show_default=True)
+@click.option("--flip", type=click.Choice([f.value for f in Flip]), default="long", show_default=True)
+@click.option("--out", type=click.Path(file_okay=False), help="Write to DIR/<game>/ instead of output/<game>/.")
+@click.pass_context
+def watch_command(ctx, games, paper, layout, flip, out):
+    """Rebuild GAMES (default: all) whenever a source or template is saved.
+
+    Only the files that depend on what changed are rebuilt. A validation
+    error is printed and watching goes on; the last good PDFs stay. Ctrl-C
+    stops.
+
+    \b
+    Examples:
+      pnp watch
+      pnp watch culture-war --paper letter
+    """
+    from pnp.build import BuildOptions
+    from pnp.errors import PnpError
+    from pnp.watch import watch
+
+    project = _project(ctx)
+    out_dir = Path(out) if out else project / "output"
+
+    def show(outcome, changed):
+        if changed:
+            click.echo(f"changed: {', '.join(changed)}")
+        if isinstance(outcome, PnpError):
+            click.echo(f"error (previous PDFs kept):\n{outcome}", err=True)
+        else:
+            click.echo(summary(outcome))
+        click.echo("watching card_sources/ and templates/ (Ctrl-C to stop)")
+
+    watch(project, list(games) or None, out_dir, BuildOptions(PAPERS[paper], Layout(layout), Flip(flip)), show)
+
+
+@main.command()
+@click.argument("card", required=False)
+@click.option("--sheet", "sheet_game", metavar="GAME", help="Preview the first sheet of GAME's first deck instead.")
+@click.option("--dpi", type=click.IntRange(30, 600), default=150, show_default=True)
+@click.option("--out", "out_file", type=click.Path(dir_okay=False), help="PNG file (default: output/<game>/preview-<id>.png).")
+@click.pass_context
+def preview(ctx, card, sheet_game, dpi, out_file):
+    """Render one CARD (id or QR text), face and back side by side, to PNG,
+    without building its deck.
+
+    \b
+    Examples:
+      pnp preview anarchy-window-smasher
+      pnp preview anarchy-window-smasher --dpi 300 --out /tmp/card.png
+      pnp preview --sheet culture-war
+    """
+    from pnp.preview import preview_card, preview_sheet
+
+    project = _project(ctx)
+    if bool(card) == bool(sheet_game):
+        raise click.UsageError("give a CARD id, or --sheet GAME")
+    if sheet_game:
+        image = preview_sheet(project, sheet_game, dpi)
+        target = Path(out_file) if out_file else project / "output" / sheet_game / "preview-sheet.png"
+    else:
+        image, found = preview_card(project, card, dpi)
+        target = Path(out_file) if out_file else project / "output" / found.game / f"preview-{found.id}.png"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    buffer = __import__("io").BytesIO()
+    image.save(buffer, format="PNG")
+    from pnp.write import write_atomic
+
+    write_atomic(target, buffer.getvalue())
+    click.echo(f"{target}  ({image.width} x {image.height} px at {dpi} dpi)")
+
+
 @main.command()
 @click.argument("games", nargs=-1)
 @click.pass_context
