@@ -11,7 +11,7 @@ from typing import Callable
 from typing import Any
 
 from pnp import __version__
-from pnp.errors import PnpError, Problems
+from pnp.errors import PnpError, Problems, ValidationFailed
 from pnp.incremental import BuildState, game_digest, output_key, template_variables
 from pnp.layout import DeckLayout, plan_deck
 from pnp.model import PAPERS, Card, Deck, Flip, Game, Layout, Size, Sources
@@ -271,54 +271,29 @@ def check_games(project: Path, games: list[str] | None) -> list[str]:
 
 def _render_changed(project, sources, plans, states, digests, out_dir, options, progress):
     """Validate, lay out and render the changed outputs, all in memory."""
-    from pnp.documents import prepare_documents, render_documents
-    from pnp.fonts import register_fonts
-    from pnp.icons import IconSet
-    from pnp.render import RenderContext, render_deck
-    from pnp.templates import TemplateSet
+    from pnp.jobs import Task, run_tasks
 
-    register_fonts(project / TEMPLATES_DIR)
-    problems = Problems(project)
-    prepared = {}
+    tasks = []
     for slug, decks, docs in plans:
-        game = sources.games[slug]
-        icons = IconSet.load(*icon_files(project, slug))
-        templates = TemplateSet.load(project, slug)
-        faces = _prepare_decks(game, templates, icons, problems, decks)
-        prepared_docs = prepare_documents(game, templates, options.paper,
-                                          lambda face, t=templates, i=icons: _fit_face(face, t.style, i), problems, docs)
-        prepared[slug] = (faces, prepared_docs, RenderContext(templates.style, icons, SHEET_FONT))
-    problems.raise_if_any()
+        tasks += [Task(slug, "deck", i, f"{slug}/{d.id}") for i, d in enumerate(decks)]
+        tasks += [Task(slug, "doc", i, f"{slug}/{d.id}") for i, d in enumerate(docs)]
+    job = {"project": project, "sources": sources, "options": options, "out_dir": out_dir,
+           "decks": {slug: decks for slug, decks, _ in plans}, "docs": {slug: docs for slug, _, docs in plans}}
+    results = run_tasks(job, tasks, progress)
+    problems = [p for found, _ in results for p in found]
+    if problems:
+        raise ValidationFailed(problems)
     outputs, manifests, new_states = [], {}, {}
-    total = sum(len(f) + len(d) for f, d, _ in prepared.values())
-    done = 0
     for slug, _, _ in plans:
         game, old = sources.games[slug], states[slug]
-        faces, prepared_docs, ctx = prepared[slug]
         fresh: dict[str, dict] = {}
-        for f in faces:
-            if progress:
-                progress(done, total, f"{slug}/{f.deck.id}")
-            done += 1
-            copies = [card for card in f.deck.cards for _ in range(card.quantity)]
-            size = deck_size(f.deck, game)
-            plan = plan_deck(len(copies), size, options.paper, options.layout, options.flip, f.back is not None)
-            data = render_deck(f"{game.name} — {f.deck.name}", plan, size, [f.fronts[c.id] for c in copies], f.back, ctx)
-            path = out_dir / slug / deck_filename(f.deck)
-            outputs.append((path, data, BuiltFile(slug, path, "deck", plan.pages, len(copies))))
-            fresh[path.name] = {"key": _deck_key(project, game, f.deck, options),
-                                "file": _file_entry(path, f.deck, plan, options),
-                                "cards": _card_entries(path, copies, plan, game)}
-        accent = game.decks[0].color if game.decks else "#333333"
-        for doc_prep in prepared_docs:
-            if progress:
-                progress(done, total, f"{slug}/{doc_prep.doc.id}")
-            done += 1
-            key = _doc_key(project, game, doc_prep.doc, options)
-            for name, data, entry in render_documents([doc_prep], game, options.paper, ctx, accent):
+        for task, (_, files) in zip(tasks, results):
+            if task.game != slug:
+                continue
+            for name, data, info, entry in files:
                 path = out_dir / slug / name
-                outputs.append((path, data, BuiltFile(slug, path, entry["kind"], entry.get("pages") or 0, 0)))
-                fresh[name] = {"key": key, "file": {"file": name, **entry}, "cards": []}
+                outputs.append((path, data, BuiltFile(slug, path, info["kind"], info["pages"], info["cards"])))
+                fresh[name] = entry
         state = BuildState(old.path, {"digest": digests[slug], "outputs": {}})
         names = [deck_filename(d) for d in game.decks]
         for d in game.documents:
@@ -333,7 +308,7 @@ def _render_changed(project, sources, plans, states, digests, out_dir, options, 
                            "cards": [c for e in state.outputs.values() for c in e["cards"]]}
         new_states[slug] = state
     if progress:
-        progress(total, total, "writing")
+        progress(len(tasks), len(tasks), "writing")
     return outputs, manifests, new_states
 
 

@@ -20,6 +20,18 @@ class PnpGroup(click.Group):
             return super().invoke(ctx)
         except PnpError as exc:
             raise click.ClickException(str(exc)) from None
+        except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):
+            raise
+        except KeyboardInterrupt:
+            raise click.Abort() from None
+        except Exception as exc:  # a bug in pnp: one line for the user, the traceback with PNP_DEBUG=1
+            import os
+
+            if os.environ.get("PNP_DEBUG"):
+                raise
+            raise click.ClickException(
+                f"pnp hit an internal error ({type(exc).__name__}: {exc}); run again with PNP_DEBUG=1 to see where"
+            ) from None
 
 
 def _project(ctx: click.Context) -> Path:

@@ -62,13 +62,44 @@ def game_digest(project: Path, game: str, options: Any) -> str:
     return _h(code_digest(), repr(options), file_digest(game_inputs(project, game), project))
 
 
-def template_closure(project: Path, game: str, names: Iterable[str]) -> list[Path]:
-    """The template files `names` render, following {% include %}/{% extends %}/{% import %}."""
+from functools import lru_cache
+
+
+@lru_cache(maxsize=None)
+def _referenced(path: str, mtime_ns: int, size: int) -> tuple[str, ...]:
+    """The templates a template includes, extends or imports (a cheap AST walk)."""
     import jinja2
     from jinja2 import meta
 
-    t = project / TEMPLATES_DIR
+    try:
+        ast = jinja2.Environment().parse(Path(path).read_text(encoding="utf-8"))
+    except jinja2.TemplateError:
+        return ()  # the build itself reports it
+    return tuple(r for r in meta.find_referenced_templates(ast) if r)
+
+
+@lru_cache(maxsize=None)
+def _free_variables(path: str, mtime_ns: int, size: int) -> frozenset[str]:
+    """The variables a template reads from its context (needs a compile: slower)."""
+    import jinja2
+    from jinja2 import meta
+
     env = jinja2.Environment()
+    env.filters.update(rich=str, mm=str)  # the build's own filters, for the analysis only
+    try:
+        return frozenset(meta.find_undeclared_variables(env.parse(Path(path).read_text(encoding="utf-8"))))
+    except jinja2.TemplateError:
+        return frozenset({"*"})
+
+
+def _stamp(path: Path) -> tuple[str, int, int]:
+    st = path.stat()
+    return str(path), st.st_mtime_ns, st.st_size
+
+
+def template_closure(project: Path, game: str, names: Iterable[str]) -> list[Path]:
+    """The template files `names` render, following {% include %}/{% extends %}/{% import %}."""
+    t = project / TEMPLATES_DIR
     seen: dict[str, Path] = {}
     todo = [n if n.endswith(".xml.j2") else f"{n}.xml.j2" for n in names]
     while todo:
@@ -78,27 +109,16 @@ def template_closure(project: Path, game: str, names: Iterable[str]) -> list[Pat
         path = next((d / name for d in (t / game, t / "common") if (d / name).is_file()), t / game / name)
         seen[name] = path
         if path.is_file():
-            try:
-                ast = env.parse(path.read_text(encoding="utf-8"))
-            except jinja2.TemplateSyntaxError:
-                continue  # the build itself reports it
-            todo += [r for r in meta.find_referenced_templates(ast) if r]
+            todo += list(_referenced(*_stamp(path)))
     return sorted(seen.values())
 
 
 def template_variables(project: Path, game: str, names: Iterable[str]) -> set[str]:
     """Top-level variables the templates (and what they include) read."""
-    import jinja2
-    from jinja2 import meta
-
-    env = jinja2.Environment()
     found: set[str] = set()
     for path in template_closure(project, game, names):
         if path.is_file():
-            try:
-                found |= meta.find_undeclared_variables(env.parse(path.read_text(encoding="utf-8")))
-            except jinja2.TemplateSyntaxError:
-                found.add("*")
+            found |= _free_variables(*_stamp(path))
     return found
 
 

@@ -10,12 +10,13 @@ from pnp.errors import PnpError
 
 QUIET_MODULES = 4
 MAX_VERSION = 3
+MASK = 2  # a fixed mask: any of the eight is valid QR, and skipping the search makes codes ~8x cheaper
 
 
 @lru_cache(maxsize=None)
 def qr_matrix(payload: str) -> tuple[tuple[bool, ...], ...]:
     """The module matrix without quiet zone. Refuses payloads above version 3."""
-    code = qrcode.QRCode(error_correction=ERROR_CORRECT_M, border=0)
+    code = qrcode.QRCode(error_correction=ERROR_CORRECT_M, border=0, mask_pattern=MASK)
     code.add_data(payload)
     code.make(fit=True)
     if code.version > MAX_VERSION:

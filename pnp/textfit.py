@@ -4,6 +4,7 @@ Text may shrink down to MIN_SIZE points; below that it is a validation error.
 """
 from __future__ import annotations
 
+import html
 import re
 from dataclasses import replace
 from functools import lru_cache
@@ -13,6 +14,7 @@ from typing import Any
 from reportlab.lib.colors import HexColor
 from reportlab.lib.enums import TA_CENTER, TA_JUSTIFY, TA_LEFT, TA_RIGHT
 from reportlab.lib.styles import ParagraphStyle
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import Paragraph
 
 from pnp.elements import Text
@@ -61,10 +63,51 @@ def icon_markup(markup: str, size: float, color: str) -> str:
     return _ICON_TAG.sub(repl, markup)
 
 
+_wrapped: dict[tuple, tuple[Paragraph, float]] = {}
+
+
 def make_paragraph(text: Text, style: dict[str, Any], size: float) -> Paragraph:
     pstyle = paragraph_style(style, text.style, size, text.align)
     color = pstyle.textColor.hexval().replace("0x", "#")
     return Paragraph(icon_markup(text.markup, size, color), pstyle)
+
+
+def wrapped(text: Text, style: dict[str, Any], size: float) -> tuple[Paragraph, float]:
+    """The paragraph set at `size` in the text's box, and its height in points.
+    Fitting and drawing ask for the same paragraph, so it is made once."""
+    spec = style.get("paragraph_styles", {}).get(text.style, {})
+    key = (text.markup, text.style, repr(sorted(spec.items())), text.align, size, text.w, text.h)
+    hit = _wrapped.get(key)
+    if hit is None:
+        para = make_paragraph(text, style, size)
+        _, h = para.wrap(pt(text.w), pt(text.h))
+        hit = _wrapped[key] = (para, h)
+        if len(_wrapped) > 20000:
+            _wrapped.clear()
+    return hit
+
+
+def plain_lines(markup: str) -> list[str] | None:
+    """The lines of a text with no inline markup other than line breaks, or
+    None. Such text is measured and drawn directly, without a Paragraph."""
+    parts = markup.split("<br/>")
+    if any("<" in p or ">" in p for p in parts):
+        return None
+    return [" ".join(html.unescape(p).split()) for p in parts]
+
+
+def plain_at(text: Text, spec: dict[str, Any], size: float) -> list[str] | None:
+    """The text's lines if it has no markup and fits its box at `size` without
+    wrapping: then it is drawn as plain strings, much faster than a Paragraph."""
+    lines = plain_lines(text.markup)
+    if lines is None:
+        return None
+    leading = float(spec.get("leading", 1.2))
+    if len(lines) * size * leading > pt(text.h) + 0.01:
+        return None
+    if max(stringWidth(line, spec["font"], size) for line in lines) > pt(text.w) + 0.01:
+        return None
+    return lines
 
 
 def fit(text: Text, style: dict[str, Any]) -> Text:
@@ -78,9 +121,10 @@ def fit(text: Text, style: dict[str, Any]) -> Text:
         return replace(text, size=size)
     width, height = pt(text.w), pt(text.h)
     while size >= floor - 1e-9:
-        para = make_paragraph(text, style, size)
+        if plain_at(text, spec, size) is not None:
+            return replace(text, size=size)
         try:
-            _, h = para.wrap(width, height)
+            para, h = wrapped(text, style, size)
             ok = h <= height + 0.01 and para.minWidth() <= width + 0.01
         except ValueError as exc:  # ReportLab refuses malformed markup
             raise FitError(f"bad text markup: {exc}") from None
