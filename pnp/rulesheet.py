@@ -20,7 +20,7 @@ from reportlab.platypus import (BaseDocTemplate, CondPageBreak, Flowable, Frame,
 
 from pnp.elements import Face
 from pnp.model import Size
-from pnp.render import RenderContext, draw_face, icon_callback
+from pnp.render import RenderContext, _scale_bar, draw_face, icon_callback
 from pnp.templates import rich
 from pnp.textfit import ICON_CALLBACK, icon_markup
 from pnp.units import pt
@@ -194,8 +194,12 @@ def render_rules(title: str, markdown: str, paper: Size, ctx: RenderContext, acc
         canvas.line(m, m + foot - 4, W - m, m + foot - 4)
         canvas.setFont(fonts.body, 7.5)
         canvas.setFillColor(colors.HexColor("#5b5b5b"))
-        canvas.drawString(m, m + 2, f"{title} · rules in our own words · track the game with the `referee` command")
+        canvas.drawString(m, m + 2, f"{title} · track the game with the `referee` command")
         canvas.drawRightString(W - m, m + 2, f"page {doc.page}")
+        canvas.restoreState()
+        canvas.saveState()  # the 50 mm check bar, as on every other sheet
+        canvas.translate(W - m - pt(50) - pt(16), m + 1)
+        _scale_bar(canvas, fonts.body)
         canvas.restoreState()
 
     doc = BaseDocTemplate(buffer, pagesize=(W, H), title=title, author="pnp", creator="pnp print-and-play pipeline",
