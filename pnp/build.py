@@ -316,8 +316,9 @@ def _file_entry(path: Path, deck: Deck, plan: DeckLayout, options: BuildOptions)
     return {
         "file": path.name, "kind": "deck", "deck": deck.id, "paper": options.paper.name,
         "paper_mm": [round(plan.paper.width, 3), round(plan.paper.height, 3)],
-        "layout": plan.layout.value, "flip": plan.flip.value if plan.layout is Layout.DUPLEX else None,
-        "pages": plan.pages, "cards_per_page": plan.per_page,
+        "layout": plan.layout.value if plan.backs else "one-sided",
+        "flip": plan.flip.value if plan.layout is Layout.DUPLEX and plan.backs else None,
+        "pages": plan.pages, "cards_per_page": plan.per_page, "sides": 2 if plan.backs else 1,
     }
 
 

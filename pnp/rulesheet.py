@@ -137,7 +137,8 @@ def parse(markdown: str, styles: dict[str, ParagraphStyle], accent: str,
                 note.append(lines[i].strip()[1:].strip())
                 i += 1
             box = Table([[p("note", " ".join(note))]], colWidths=["100%"])
-            box.setStyle(TableStyle([("BACKGROUND", (0, 0), (-1, -1), colors.HexColor("#f3efe4")),
+            box.setStyle(TableStyle([("FONT", (0, 0), (-1, -1), styles["note"].fontName),
+                                     ("BACKGROUND", (0, 0), (-1, -1), colors.HexColor("#f3efe4")),
                                      ("LINEBEFORE", (0, 0), (0, -1), 2, acc),
                                      ("LEFTPADDING", (0, 0), (-1, -1), 6), ("RIGHTPADDING", (0, 0), (-1, -1), 5)]))
             story += [box, Spacer(1, 4)]
@@ -153,6 +154,7 @@ def parse(markdown: str, styles: dict[str, ParagraphStyle], accent: str,
             data = [[p("head" if r == 0 else "cell", c) for c in row] for r, row in enumerate(rows)]
             table = Table(data, repeatRows=1, hAlign="LEFT")
             table.setStyle(TableStyle([
+                ("FONT", (0, 0), (-1, -1), styles["cell"].fontName),
                 ("BACKGROUND", (0, 0), (-1, 0), acc),
                 ("ROWBACKGROUNDS", (0, 1), (-1, -1), [colors.white, colors.HexColor("#f3efe4")]),
                 ("GRID", (0, 0), (-1, -1), 0.3, colors.HexColor("#b9b2a0")),
@@ -188,6 +190,8 @@ def render_rules(title: str, markdown: str, paper: Size, ctx: RenderContext, acc
 
     def on_page(canvas, doc):
         canvas.setNamedCB(ICON_CALLBACK, icon_callback(ctx.icons))
+        canvas.setViewerPreference("PrintScaling", "None")
+        canvas.setTrimBox((0, 0, W, H))  # a rule sheet is used uncut
         canvas.saveState()
         canvas.setStrokeColor(colors.HexColor(accent))
         canvas.setLineWidth(0.8)

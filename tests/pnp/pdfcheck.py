@@ -27,6 +27,9 @@ Box = tuple[float, float, float, float]
 
 # --------------------------------------------------------------------------- builds
 
+FACTIONS = ("anarchy", "community", "technocracy", "conservative", "libertarian")
+
+
 @dataclass
 class Built:
     """One build of culture-war into its own directory."""
@@ -46,13 +49,15 @@ class Built:
         return [self.game_dir / f["file"] for f in self.manifest["files"]]
 
     def decks(self) -> list[str]:
-        return [f["deck"] for f in self.manifest["files"]]
+        """The faction decks: poker-sized, two-sided playing cards (not coins or reference cards)."""
+        return [f["deck"] for f in self.manifest["files"] if f.get("kind") == "deck" and f["deck"] in FACTIONS]
 
     def file_entry(self, deck: str) -> dict:
-        return next(f for f in self.manifest["files"] if f["deck"] == deck)
+        return next(f for f in self.manifest["files"] if f.get("deck") == deck)
 
     def cards(self, deck: str | None = None) -> list[dict]:
-        return [c for c in self.manifest["cards"] if deck is None or c["deck"] == deck]
+        wanted = {deck} if deck else set(self.decks())
+        return [c for c in self.manifest["cards"] if c["deck"] in wanted]
 
     def fronts_on(self, deck: str, page: int) -> list[dict]:
         return [c for c in self.cards(deck) if c["front"]["page"] == page]
