@@ -47,7 +47,7 @@ def crowd_strength(card, crowd: int) -> int:
 
 def test_the_real_sources_validate(game):
     decks = {d.id: d for d in game.decks}
-    assert set(decks) == {"potus", "arguments", "devices"}
+    assert {"potus", "arguments", "devices"} <= set(decks)  # plus tokens and the quick reference
     assert decks["potus"].copies >= 8
     assert len(decks["arguments"].cards) >= 30
     assert len(decks["devices"].cards) >= 12
@@ -194,8 +194,11 @@ def test_rhetorical_devices_cover_the_abilities_asked_for(game):
     assert any(r.fields["action"] == "return-from-discard" for r in rds)
 
 
+PLAYING = ("potus", "argument", "rhetorical-device")
+
+
 def test_ability_data_is_consistent(game):
-    for c in game.cards:
+    for c in (c for c in game.cards if c.type in PLAYING):
         f = c.fields
         assert bool(f["crowd_shift"]) == bool(f["crowd_toward"]), c.id
         if c.type != "potus":
@@ -213,7 +216,7 @@ def test_ability_data_is_consistent(game):
 
 def test_two_starter_decks_of_15_tactics(game):
     notes = game.extra["notes"]
-    tactics = {c.id: c for c in game.cards if c.type != "potus"}
+    tactics = {c.id: c for c in game.cards if c.type in PLAYING and c.type != "potus"}
     for deck in ("a", "b"):
         listed = notes[f"starter_{deck}"]
         marked = sorted(i for i, c in tactics.items() if deck in c.fields["starter"])

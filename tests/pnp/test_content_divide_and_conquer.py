@@ -57,7 +57,7 @@ def edit(project: Path, old: str, new: str, count: int = 1) -> None:
 def test_real_sources_validate(project):
     sources = validate(project, [GAME])
     g = sources.games[GAME]
-    assert [d.id for d in g.decks] == ["shared"]
+    assert [d.id for d in g.decks][0] == "shared"  # the quick-reference deck may follow
     assert sum(c.quantity for c in g.cards) >= 100
 
 
