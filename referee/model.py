@@ -104,7 +104,8 @@ class State:
 
     @property
     def finished(self) -> bool:
-        return self.winner is not None
+        """Won, or ended another way (a game records a draw as `fields["result"]`)."""
+        return self.winner is not None or bool(self.fields.get("result"))
 
     def index_of(self, name: str) -> int:
         """The index of a player, matched case-insensitively; UnknownPlayer otherwise."""

@@ -46,8 +46,10 @@ def crowd(value: int) -> str:
     return f"{value:+d} ({side})"
 
 
-def status(view: StatusView) -> str:
-    s = view.state
+def status(view: StatusView, reveal: Sequence[str] = ()) -> str:
+    from referee.games import visible_state
+
+    s = visible_state(view.state, reveal)  # hidden cards stay hidden unless revealed
     head = f"{view.title} - turn {s.turn}, round {s.round}, " + (
         f"won by {s.winner}" if s.winner else f"{s.active_player.name} to play"
     )
@@ -110,7 +112,7 @@ def describe(event: Event, target: Event | None = None) -> str:
     if change:
         parts.append(change)
     shown = {"player", "by", "to", "reason"}
-    parts += [f"{k}={_value(v)}" for k, v in args.items() if k not in shown]
+    parts += [f"{k}={_value(v)}" for k, v in args.items() if k not in shown and not k.startswith("_")]  # _x: data for the rules
     if event.cards:
         parts.append("card " + ", ".join(f"{c}@{r}" for c, r in event.cards.items()))
     if event.dice:
@@ -154,9 +156,15 @@ def changes(before: State, after: State) -> list[str]:
             out.append(f"{new.name} is out of the game" if new.eliminated else f"{new.name} is back in the game")
     if before.crowd != after.crowd:
         out.append(f"crowd {crowd(before.crowd or 0)} -> {crowd(after.crowd or 0)}")
-    for key in dict.fromkeys([*before.fields, *after.fields]):
-        if before.fields.get(key) != after.fields.get(key):
-            out.append(f"{key} {_value(before.fields.get(key))} -> {_value(after.fields.get(key))}")
+    from referee.games import rules_for
+
+    field_lines = getattr(rules_for(after.game), "change_lines", None)  # a game may word its own changes
+    if field_lines is not None:
+        out.extend(field_lines(before, after))
+    else:
+        for key in dict.fromkeys([*before.fields, *after.fields]):
+            if before.fields.get(key) != after.fields.get(key):
+                out.append(f"{key} {_value(before.fields.get(key))} -> {_value(after.fields.get(key))}")
     if (before.turn, before.active) != (after.turn, after.active):
         out.append(f"turn {after.turn} (round {after.round}): {after.active_player.name} to play")
     if before.winner != after.winner:

@@ -136,7 +136,7 @@ def ensure_replaceable(path: Path, force: bool) -> None:
             status = status_of(conn, rules, path)
     except TableError as exc:
         raise TableError(f"{exc}; pass --force to replace the file") from None
-    if status.state.winner is None:
+    if not status.state.finished:
         raise TableError(
             f"{path} holds an unfinished {status.state.game.value} game "
             f"(turn {status.state.turn}, {status.log_length} events); "

@@ -68,7 +68,7 @@ def test_scan_shows_cards_runs_commands_and_survives_errors(card_project, table,
 
 def test_scan_of_a_clean_session_exits_zero(table):
     table.run("new petri-dish --player W --player B")
-    result = table.run("scan", input="end-turn\nstatus --json\n")
+    result = table.run("scan", input="place d4\nstatus --json\n")
     assert result.exit_code == 0
     assert table.status()["active"] == "B"
 
