@@ -154,17 +154,20 @@ def new(game, players, seed, life, house_rules, dice_text, force) -> None:
 
 @cli.command()
 @click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
+@click.option("--reveal", "reveal", multiple=True, metavar="PLAYER",
+              help="Also show PLAYER's face-down cards (games with hidden cards); repeatable.")
 @db_option
-def status(as_json) -> None:
+def status(as_json, reveal) -> None:
     """Show the table: players, life, capital, whose turn it is.
 
     \b
     Examples:
       referee status
       referee status --json --db finals.db
+      referee status --reveal Ana      (Cold War: Ana's face-down cards too)
     """
     view = table.status(db_path())
-    emit(view.to_json()) if as_json else click.echo(render.status(view))
+    emit(view.to_json(reveal)) if as_json else click.echo(render.status(view, reveal))
 
 
 @cli.command()

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 from referee.model import Event, State
 
@@ -20,11 +20,14 @@ class StatusView:
     path: Path
     seed: int
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, reveal: Sequence[str] = ()) -> dict[str, Any]:
         """The status for scripts. A game's own fields are added at the top
         level and each player's own fields inside that player; names already
-        used by the core keep their core meaning."""
-        s = self.state
+        used by the core keep their core meaning. Hidden cards stay hidden
+        unless their owner is in `reveal`."""
+        from referee.games import visible_state
+
+        s = visible_state(self.state, reveal)
         players = []
         for p in s.players:
             entry: dict[str, Any] = {

@@ -73,3 +73,15 @@ class GameRules(Protocol):
 def rules_for(game: GameSlug | str) -> GameRules:
     slug = game if isinstance(game, GameSlug) else GameSlug.parse(game)
     return importlib.import_module(MODULES[slug]).RULES
+
+
+def visible_state(state: State, reveal: Sequence[str] = ()) -> State:
+    """The state as `status` may show it. A game with hidden cards defines
+    `visible_state(state, reveal)` on its rules to mask them, showing only the
+    hidden cards of the players named in `reveal`."""
+    hook = getattr(rules_for(state.game), "visible_state", None)
+    if hook is None:
+        if reveal:
+            raise RefereeError(f"{state.game.value} has no hidden cards, so --reveal does not apply")
+        return state
+    return hook(state, tuple(reveal))

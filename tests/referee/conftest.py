@@ -21,6 +21,7 @@ class Table:
     def __init__(self, db: Path):
         self.db = db
         self.runner = CliRunner()
+        self.reveal: list[str] = []  # players whose hidden cards `status` shows (games with hidden cards)
 
     def run(self, line: str | list[str], ok: bool = True, input: str | None = None):
         argv = shlex.split(line) if isinstance(line, str) else list(line)
@@ -42,8 +43,9 @@ class Table:
             assert after == before, f"`referee {line}` failed but changed the table"
         return result
 
-    def status(self) -> dict:
-        return json.loads(self.run("status --json").output)
+    def status(self, reveal: list[str] | None = None) -> dict:
+        flags = [x for name in (self.reveal if reveal is None else reveal) for x in ("--reveal", name)]
+        return json.loads(self.run(["status", "--json", *flags]).output)
 
     def log(self) -> dict:
         return json.loads(self.run("log --json").output)

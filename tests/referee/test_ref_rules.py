@@ -110,7 +110,7 @@ def test_end_turn_skips_eliminated_players_and_counts_rounds():
 
 
 def test_games_without_life_capital_or_crowd_refuse_them():
-    rules, state = setup("cold-war", "A:USSR", "B:USA")
+    rules, state = setup("cold-war", "A:vostokia", "B:westmark")
     for name, args in [("life", {"player": "A", "by": -1}), ("capital", {"player": "A", "by": 1}),
                        ("crowd", {"by": 1})]:
         with pytest.raises(RuleViolation, match=f"cold-war (keeps no|has no) {name}"):

@@ -4,6 +4,8 @@ A scenario is data: a `setup` (game, players, seed, life, house_rules),
 `steps` (a command line as typed after `referee`, then either `expect`, a
 partial status to match, or `error`, words the refusal must contain), and a
 final `expect`. A refused step must leave the table exactly as it was.
+`reveal` (a list of players) shows their hidden cards in every status
+checked; a step's own `reveal` overrides it for that step's `expect`.
 Players in an `expect` are keyed by name; any field not mentioned is not
 checked.
 """
@@ -51,6 +53,7 @@ def assert_matches(actual: Any, expected: Any, where: str = "status") -> None:
 def test_scenario(path: Path, table) -> None:
     scenario = yaml.safe_load(path.read_text())
     table.run(new_command(scenario["setup"]))
+    table.reveal = list(scenario.get("reveal") or [])
     for number, step in enumerate(scenario.get("steps") or [], start=1):
         line = step.get("run")
         if line and "error" in step:
@@ -61,7 +64,7 @@ def test_scenario(path: Path, table) -> None:
         if line:
             table.run(line)
         if "expect" in step:
-            assert_matches(table.status(), step["expect"], "status")
+            assert_matches(table.status(step.get("reveal")), step["expect"], "status")
     if "expect" in scenario:
         assert_matches(table.status(), scenario["expect"], "status")
 

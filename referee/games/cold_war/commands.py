@@ -1,0 +1,149 @@
+"""Table-level functions behind the Cold War commands (one per command).
+
+Each turns what was typed into an action's arguments (cards by id or QR
+payload become card ids; spots like M1 or S2.1 stay as they are) and hands
+it to referee.table.act, or reads the table for `odds`. Nothing here prints.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Sequence
+
+from referee import table
+from referee.errors import RefereeError
+from referee.games.cold_war import desk as D
+from referee.games.cold_war.cards import resolve_id
+from referee.games.cold_war.view import Odds, odds as odds_of
+from referee.model import GameSlug
+from referee.views import ActResult
+
+
+class _Args:
+    """Collects card codes so the log records each card's revision."""
+
+    def __init__(self) -> None:
+        self.codes: list[str] = []
+
+    def card(self, code: str | None) -> str | None:
+        if code is None:
+            return None
+        code = code.strip()
+        if not code:
+            raise RefereeError("an empty card name was given")
+        self.codes.append(code)
+        return resolve_id(code)
+
+    def cards(self, codes: Sequence[str]) -> list[str]:
+        return [c for c in (self.card(code) for code in _split(codes)) if c is not None]
+
+    def token(self, text: str) -> str:
+        """A spot (S1, M2.3, A1, L) or a card."""
+        text = text.strip()
+        return text.upper() if D.is_spot(text) else str(self.card(text))
+
+    def tokens(self, texts: Sequence[str]) -> list[str]:
+        return [self.token(t) for t in _split(texts)]
+
+
+def _split(values: Sequence[str]) -> list[str]:
+    out: list[str] = []
+    for value in values:
+        out += [v for v in (part.strip() for part in value.split(",")) if v]
+    return out
+
+
+def _act(path: Path, name: str, args: dict[str, Any], actor: str | None, collected: _Args) -> ActResult:
+    return table.act(path, name, {k: v for k, v in args.items() if v not in (None, [], False)}, actor,
+                     collected.codes)
+
+
+def _onto(text: str | None) -> tuple[str | None, str | None]:
+    if text is None:
+        return None, None
+    name, sep, spot = text.partition(":")
+    if not sep or not name.strip() or not spot.strip():
+        raise RefereeError(f"--onto {text!r}: write PLAYER:SPOT, e.g. --onto Cy:M1")
+    return name.strip(), spot.strip().upper() if D.is_spot(spot) else spot.strip()
+
+
+def _answers(a: _Args, block: str | None, redirect: str | None, onto: str | None) -> dict[str, Any]:
+    who, at = _onto(onto)
+    out: dict[str, Any] = {"block": a.card(block), "redirect": a.card(redirect), "onto": who}
+    if at is not None:
+        out["onto_at"] = a.token(at)
+    return out
+
+
+def setup(path: Path, player: str, cards: Sequence[str], propaganda: Sequence[str] = (),
+          discard: Sequence[str] = ()) -> ActResult:
+    a = _Args()
+    args = {"player": player, "cards": a.cards(cards), "propaganda": a.cards(propaganda),
+            "discard": a.cards(discard)}
+    return _act(path, "setup", args, player, a)
+
+
+def start(path: Path, first: str | None = None) -> ActResult:
+    return _act(path, "start", {"first": first}, None, _Args())
+
+
+def regroup(path: Path, player: str, stacks: Sequence[str]) -> ActResult:
+    a = _Args()
+    groups = [a.tokens([s]) for s in stacks]
+    return table.act(path, "regroup", {"player": player, "stacks": groups}, player, a.codes)
+
+
+def place(path: Path, card: str, propaganda: bool = False, actor: str | None = None) -> ActResult:
+    a = _Args()
+    return _act(path, "place", {"card": a.card(card), "propaganda": propaganda}, actor, a)
+
+
+def discard(path: Path, cards: Sequence[str], actor: str | None = None) -> ActResult:
+    a = _Args()
+    return _act(path, "discard", {"cards": a.cards(cards)}, actor, a)
+
+
+def attack(path: Path, target: str, at: str, cards: Sequence[str], block: str | None = None,
+           redirect: str | None = None, onto: str | None = None, actor: str | None = None) -> ActResult:
+    a = _Args()
+    args = {"target": target, "at": a.token(at), "cards": a.cards(cards), **_answers(a, block, redirect, onto)}
+    return _act(path, "attack", args, actor, a)
+
+
+def special(path: Path, card: str, target: str, at: str | None = None, using: Sequence[str] = (),
+            block: str | None = None, redirect: str | None = None, onto: str | None = None,
+            actor: str | None = None) -> ActResult:
+    a = _Args()
+    args = {"card": a.card(card), "target": target, "at": a.token(at) if at else None,
+            "with": a.tokens(using), **_answers(a, block, redirect, onto)}
+    return _act(path, "special", args, actor, a)
+
+
+def challenge(path: Path, target: str, count: int, theirs: Sequence[str] = (), own: Sequence[str] = (),
+              actor: str | None = None) -> ActResult:
+    a = _Args()
+    args = {"target": target, "count": count, "their": a.tokens(theirs), "own": a.tokens(own)}
+    return _act(path, "challenge", args, actor, a)
+
+
+def triad(path: Path, target: str, cards: Sequence[str], shields: Sequence[str] = (),
+          actor: str | None = None) -> ActResult:
+    a = _Args()
+    args = {"target": target, "cards": a.cards(cards), "shields": a.cards(shields)}
+    return _act(path, "triad", args, actor, a)
+
+
+def fallen(path: Path, target: str, card: str, at: str | None = None, block: str | None = None,
+           redirect: str | None = None, onto: str | None = None, actor: str | None = None) -> ActResult:
+    a = _Args()
+    args = {"target": target, "card": a.card(card), "at": a.token(at) if at else None,
+            **_answers(a, block, redirect, onto)}
+    return _act(path, "fallen", args, actor, a)
+
+
+def odds(path: Path, player: str | None = None) -> list[tuple[Odds, bool]]:
+    """The Fallen Leader odds of one player, or of every player."""
+    state = table.status(path).state
+    if state.game is not GameSlug.COLD_WAR:
+        raise RefereeError(f"{path} is a {state.game.value} table, not a cold-war one")
+    names = [state.player(player).name] if player else [p.name for p in state.players]
+    return [(odds_of(state, n), bool(state.fields["desks"][n]["fallen"])) for n in names]

@@ -1,0 +1,240 @@
+"""What the table may see of a Cold War game, and the Fallen Leader odds.
+
+`visible_state` swaps the rules' private bookkeeping in `State.fields` for a
+public view: face-down Military cards show only how many there are, unless
+their owner is named in `reveal`. `status` (text and JSON) is drawn from that
+view only, so it cannot show a hidden card by mistake.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from typing import Any, Mapping, Sequence
+
+from referee.errors import RefereeError
+from referee.games.cold_war import desk as D
+from referee.model import State
+
+OUTCOMES = (("lend", "is lent to the target"), ("attack", "attacks the target"), ("nothing", "does nothing"))
+
+
+def reveal_names(state: State, reveal: Sequence[str]) -> list[str]:
+    names: list[str] = []
+    for name in reveal:
+        if name.strip().lower() == "all" and not any(p.name.lower() == "all" for p in state.players):
+            return [p.name for p in state.players]
+        found = state.player(name).name
+        if found not in names:
+            names.append(found)
+    return names
+
+
+def visible_state(state: State, reveal: Sequence[str]) -> State:
+    f = state.fields
+    if "desks" not in f:  # already a public view
+        return state
+    shown = reveal_names(state, reveal)
+    pd = int(state.house_rules["propaganda-defence"])
+    tables = {p.name: _table(f, p.name, p.name in shown, pd) for p in state.players}
+    totals = {p.name: sum(f["scores"][p.name]) for p in state.players}
+    standings = sorted(state.players, key=lambda p: -totals[p.name])
+    public = {
+        "phase": f["phase"],
+        "rounds": int(state.house_rules["rounds"]),
+        "moves": dict(f["moves"]),
+        "revealed": shown,
+        "tables": tables,
+        "scores": {n: list(v) for n, v in f["scores"].items()},
+        "standings": [{"player": p.name, "total": totals[p.name], "rounds": list(f["scores"][p.name])}
+                      for p in standings],
+        "knocked_out": list(f["knocked_out"]),
+        "fallen_defeats": dict(f["fallen_defeats"]),
+        "result": f.get("result"),
+        "report": list(f.get("report") or []),
+    }
+    return replace(state, fields=public)
+
+
+def _table(f: Mapping[str, Any], name: str, show: bool, pd: int) -> dict[str, Any]:
+    desk, deck = f["desks"][name], f["decks"][name]
+    leader = D.card(f, deck["leader"])
+    out: dict[str, Any] = {
+        "country": deck["country"],
+        "set_up": desk["set_up"],
+        "fallen": desk["fallen"],
+    }
+    if desk["fallen"]:
+        out["leader"] = {"card": leader["id"], "name": leader.get("fallen_name", leader["name"]), "fallen": True}
+        out["pile"] = len(desk["pile"])
+        out["lent"] = list(desk["lent"])
+    else:
+        stack = D.leader_stack(f, name)
+        out["leader"] = {"card": leader["id"], "name": leader["name"], "defence": leader.get("defence", 0),
+                         "fallen": False}
+        out["leader_stack"] = {"cards": stack, "defence": sum(int(D.card(f, c).get("defence", 0)) for c in stack)}
+        out["assistants"] = {f"A{i}": {"card": c, "defence": D.card(f, c).get("defence", 0)}
+                             for i, c in enumerate(desk["assistants"], start=1)}
+    science: dict[str, Any] = {}
+    military: dict[str, Any] = {}
+    for label, zone, group in D.spots(desk):
+        if zone == "science":
+            entry = {"cards": list(group), "stack": len(group) == D.STACK,
+                     "defence": D.group_defence(f, name, group, pd)}
+            lent = {c: D.owner(f, c) for c in group if D.owner(f, c) != name}
+            if lent:
+                entry["lent_by"] = lent
+            science[label] = entry
+        elif show:
+            military[label] = {"face_down": len(group), "stack": len(group) == D.STACK, "cards": list(group),
+                               "propaganda": [c for c in group if c in desk["propaganda"]],
+                               "defence": D.group_defence(f, name, group, pd)}
+        else:
+            military[label] = {"face_down": len(group), "stack": len(group) == D.STACK, "cards": None,
+                               "defence": None}
+    out["counts"] = {"science": sum(len(g) for g in desk["science"]),
+                     "military": sum(len(g) for g in desk["military"]),
+                     "assistants": len(desk["assistants"])}
+    out.update(science=science, military=military, weakened=list(desk["weakened"]),
+               discard=list(desk["discard"]), removed=list(desk["removed"]))
+    return out
+
+
+# ---- text -----------------------------------------------------------------------
+
+
+def render_lines(state: State) -> list[str]:
+    if "desks" in state.fields:
+        state = visible_state(state, ())
+    f = state.fields
+    rounds = f["rounds"]
+    phase = {"setup": "setup phase", "play": "play", "over": "game over"}[f["phase"]]
+    lines = [f"Cold War round {state.round} of {rounds}: {phase}"]
+    if f["phase"] == "play":
+        moves = f["moves"]
+        lines.append(f"this turn: {moves['plays']} of 2 plays, {moves['discards']} discard(s) "
+                     "(one discard is required; regrouping is free)")
+    for name, t in f["tables"].items():
+        lines.extend(_table_lines(name, t, name in f["revealed"]))
+    if any(f["scores"].values()):
+        parts = [f"{s['player']} {s['total']} ({' + '.join(map(str, s['rounds'])) or '-'})" for s in f["standings"]]
+        lines.append("standings: " + ", ".join(parts))
+    if f.get("result"):
+        lines.append(f"result: {f['result']}")
+    hidden = [n for n in f["tables"] if n not in f["revealed"]]
+    if hidden and any(t["military"] for n, t in f["tables"].items() if n in hidden):
+        lines.append("face-down cards are hidden; `status --reveal PLAYER` shows that player's")
+    return lines
+
+
+def _table_lines(name: str, t: Mapping[str, Any], shown: bool) -> list[str]:
+    head = f"{name} ({t['country']})"
+    if not t["set_up"]:
+        return [f"{head}: setup not recorded yet"]
+    if t["fallen"]:
+        lines = [f"{head}: FALLEN - {t['leader']['name']}; draw pile {t['pile']} card(s)"
+                 + (f", lent out: {', '.join(t['lent'])}" if t["lent"] else "")]
+    else:
+        stack = t["leader_stack"]
+        lines = [f"{head}: Leader stack L = " + " + ".join(stack["cards"]) + f" = {stack['defence']}"]
+    if t["science"]:
+        lines.append("  Science & Culture: " + "; ".join(
+            f"{label} {'stack ' if s['stack'] else ''}"
+            + "+".join(c + (f" (lent by {s['lent_by'][c]})" if c in s.get("lent_by", {}) else "") for c in s["cards"])
+            + f" = {s['defence']}"
+            for label, s in t["science"].items()))
+    if t["military"]:
+        parts = []
+        for label, m in t["military"].items():
+            if m["cards"] is None:
+                parts.append(f"{label} {'stack of 3 face down' if m['stack'] else 'face-down card'}")
+            else:
+                cards = "+".join(c + (" (propaganda)" if c in m["propaganda"] else "") for c in m["cards"])
+                parts.append(f"{label} {'stack ' if m['stack'] else ''}{cards} = {m['defence']}")
+        lines.append("  Military: " + "; ".join(parts))
+    if t["weakened"]:
+        lines.append("  weakened (a stack of 3 was broken) until their turn: " + ", ".join(t["weakened"]))
+    extra = []
+    if t["discard"]:
+        extra.append(f"discard pile {len(t['discard'])} (top: {t['discard'][-1]})")
+    if t["removed"]:
+        extra.append(f"out of the game {len(t['removed'])}")
+    if extra:
+        lines.append("  " + "; ".join(extra))
+    return lines
+
+
+def change_lines(before: State, after: State) -> list[str]:
+    """What an action did, in public words; for an undo, what was undone."""
+    old, new = before.fields.get("step", 0), after.fields.get("step", 0)
+    if new > old:
+        return list(after.fields.get("report") or [])
+    if new < old:
+        return ["taken back: " + line for line in before.fields.get("report") or []]
+    return []
+
+
+# ---- odds ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Odds:
+    """What a Fallen Leader's next flip does, counted over real cards."""
+
+    player: str
+    source: str  # "draw pile", "discard pile, turned over next", "a fresh pile" or "nothing"
+    counts: Mapping[str, int]
+
+    @property
+    def total(self) -> int:
+        return sum(self.counts.values())
+
+    def chance(self, outcome: str) -> Fraction:
+        return Fraction(self.counts.get(outcome, 0), self.total) if self.total else Fraction(0)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "player": self.player, "source": self.source, "cards": self.total,
+            "counts": dict(self.counts),
+            "odds": {k: str(self.chance(k)) for k, _ in OUTCOMES},
+            "percent": {k: round(float(self.chance(k)) * 100, 1) for k, _ in OUTCOMES},
+        }
+
+
+def odds(state: State, player: str) -> Odds:
+    """The Fallen Leader odds for `player`: from their draw pile if Fallen
+    (or the discard pile that becomes it); for a standing Leader, from the
+    fresh 24-card pile they would shuffle on falling."""
+    f = state.fields
+    name = state.player(player).name
+    desk, deck = f["desks"][name], f["decks"][name]
+    if desk["fallen"]:
+        if desk["pile"]:
+            ids, source = desk["pile"], "draw pile"
+        elif desk["discard"]:
+            ids, source = desk["discard"], "discard pile, turned over next"
+        else:
+            ids, source = [], "nothing"
+    else:
+        ids, source = [c for c in deck["cards"] if c != deck["leader"]], "a fresh pile"
+    counts = {k: 0 for k, _ in OUTCOMES}
+    for cid in ids:
+        kind = D.card(f, cid).get("fallen_draw")
+        if kind not in counts:
+            raise RefereeError(f"card {cid} has no fallen_draw in the card sources")
+        counts[kind] += 1
+    return Odds(name, source, counts)
+
+
+def odds_text(result: Odds, fallen: bool) -> str:
+    if not result.total:
+        return f"{result.player}: no card left to flip"
+    where = (f"{result.total} cards in the {result.source}" if fallen
+             else f"Leader standing; if it fell now, {result.total} cards in {result.source}")
+    lines = [f"{result.player} ({where}):"]
+    for key, words in OUTCOMES:
+        chance = result.chance(key)
+        exact = f"{result.counts[key]}/{result.total}"
+        if f"{chance.numerator}/{chance.denominator}" != exact:
+            exact += f" = {chance.numerator}/{chance.denominator}"
+        lines.append(f"  {key:8} {exact:12} {float(chance) * 100:5.1f}%  (the flipped card {words})")
+    return "\n".join(lines)
