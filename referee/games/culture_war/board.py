@@ -1,0 +1,348 @@
+"""A working copy of a Culture War table that one action edits.
+
+`Board(state)` deep-copies the game's fields, the action edits the copy
+through the methods below (each change also leaves a line in `notes`, which
+is what the command prints), and `to_state()` freezes it back into a State.
+Nothing here reads files or dice: dice come in as a function.
+
+The game's fields (all plain JSON, shown by `status --json`):
+
+    order     {"mode", "settled", "first", "contenders", "rounds"}  the roll-off
+    pieces    {"7": piece}     every card in play, by handle (units, Real Estate, Operations)
+    banks     {name: {faction: coins}}   capital kept off Real Estate
+    timed     [effect]         stat changes that end with the turn or the next battle
+    alliances [[a, b]]         allied pairs
+    had_turn  [name]           players who have finished a turn (the first turn produces nothing)
+    attacks   int              attacks made in the current turn
+    begun     bool             a card or battle has been played (the roll-off is then over)
+    next      int              the next handle
+
+Each piece also carries `now`, what it counts as at this moment (a unit's
+ATK and DEF, a Real Estate's production and capacity), written by
+`to_state` for status and scripts; the rules never read it.
+"""
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import replace
+from typing import Any, Callable, Iterable, Mapping
+
+from referee.errors import RefereeError, RuleViolation
+from referee.model import Player, State
+
+PLAIN = "plain"  # coins of a Real Estate with no faction: every card counts them as its own
+DEFAULT_PRODUCTION = 1
+DEFAULT_CAPACITY = 3
+KINDS = {"unit": "unit", "real-estate": "estate", "operation": "operation"}
+KIND_WORDS = {"unit": "unit", "estate": "Real Estate", "operation": "Operation"}
+
+Dice = Callable[[], int]
+
+
+class DiceShortage(RefereeError):
+    """The dice given ran out before the rules were done with them."""
+
+
+def feeder(values: Iterable[int]) -> Dice:
+    """Dice handed out one by one; DiceShortage when they run out."""
+    it = iter(values)
+
+    def next_die() -> int:
+        try:
+            return next(it)
+        except StopIteration:
+            raise DiceShortage("the dice ran out before the rules were done with them") from None
+
+    return next_die
+
+
+def hero(piece: Mapping[str, Any]) -> bool:
+    return "hero" in (piece.get("traits") or [])
+
+
+def cyber(piece: Mapping[str, Any]) -> bool:
+    return "cyber" in (piece.get("traits") or [])
+
+
+def coins_total(coins: Mapping[str, int]) -> int:
+    return sum(coins.values())
+
+
+def coins_text(coins: Mapping[str, int]) -> str:
+    return ", ".join(f"{n} {f}" for f, n in sorted(coins.items()) if n) or "none"
+
+
+def slug(piece: Mapping[str, Any]) -> str:
+    """The short name of a piece for handles: its card id without the deck prefix."""
+    card, deck = piece.get("card") or "", piece.get("deck") or ""
+    if card and deck and card.startswith(deck + "-"):
+        return card[len(deck) + 1:]
+    if card:
+        return card
+    return re.sub(r"[^a-z0-9]+", "-", piece["name"].lower()).strip("-")
+
+
+class Board:
+    def __init__(self, state: State):
+        self.base = state
+        self.f: dict[str, Any] = json.loads(json.dumps(state.fields))  # plain data: the fastest deep copy
+        self.people: dict[str, Player] = {p.name: p for p in state.players}
+        self.seats: list[str] = [p.name for p in state.players]
+        self.notes: list[str] = []
+
+    # ---- players -----------------------------------------------------------
+
+    @property
+    def rules(self) -> Mapping[str, Any]:
+        return self.base.house_rules
+
+    @property
+    def turn(self) -> int:
+        return self.base.turn
+
+    @property
+    def active(self) -> str:
+        return self.base.active_player.name
+
+    def name(self, text: str) -> str:
+        return self.base.player(text).name
+
+    def live(self) -> list[str]:
+        return [n for n in self.seats if not self.people[n].eliminated]
+
+    def life(self, name: str) -> int:
+        return self.people[name].life or 0
+
+    def change_life(self, name: str, amount: int, why: str) -> int:
+        """Add `amount` (negative: lose) to a player's life, never below 0; at 0
+        the player is out and their cards leave play."""
+        player = self.people[name]
+        if player.eliminated or amount == 0:
+            return 0
+        new = max(0, (player.life or 0) + amount)
+        actual = new - (player.life or 0)
+        self.people[name] = replace(player, life=new)
+        if actual:
+            self.notes.append(f"{name} {'loses' if actual < 0 else 'gains'} {abs(actual)} life ({why})")
+        if new == 0:
+            self.eliminate(name)
+        return actual
+
+    def eliminate(self, name: str) -> None:
+        self.people[name] = replace(self.people[name], eliminated=True)
+        gone = [h for h, p in self.pieces.items() if p["owner"] == name]
+        for h in gone:
+            del self.pieces[h]
+        self.f["timed"] = [t for t in self.f["timed"] if t.get("player") != name and t.get("handle") not in gone]
+        self.f["alliances"] = [pair for pair in self.f["alliances"] if name not in pair]
+        self.notes.append(f"{name} is out of the game at 0 life; their cards leave play")
+
+    # ---- pieces ------------------------------------------------------------
+
+    @property
+    def pieces(self) -> dict[str, dict[str, Any]]:
+        return self.f["pieces"]
+
+    def add_piece(self, piece: dict[str, Any]) -> str:
+        handle = str(self.f["next"])
+        self.f["next"] += 1
+        self.pieces[handle] = piece
+        return handle
+
+    def owned(self, name: str, kind: str | None = None) -> list[tuple[str, dict[str, Any]]]:
+        return [(h, p) for h, p in sorted(self.pieces.items(), key=lambda kv: int(kv[0]))
+                if p["owner"] == name and (kind is None or p["kind"] == kind)]
+
+    def label(self, handle: str) -> str:
+        piece = self.pieces[handle]
+        return f"{piece['owner']}'s #{handle} {piece['name']}"
+
+    def find(self, text: str, kinds: Iterable[str] = ("unit",)) -> str:
+        """The handle a scorekeeper typed: `7`, `#7`, `ann/window-smasher`,
+        `ann/window-smasher-2` (Ann's second one), or a unique start of the name."""
+        kinds = tuple(kinds)
+        what = " or ".join(KIND_WORDS[k] for k in kinds)
+        raw = text.strip()
+        bare = raw.lstrip("#")
+        if bare.isdigit():
+            piece = self.pieces.get(bare)
+            if piece is None or piece["kind"] not in kinds:
+                raise RefereeError(f"there is no {what} #{bare} in play ({self._listing(kinds)})")
+            return bare
+        owner_text, sep, rest = bare.partition("/")
+        if not sep or not rest:
+            raise RefereeError(
+                f"{raw!r} is not a handle: type the number status shows (7 or #7) or PLAYER/NAME "
+                "like ann/window-smasher-2"
+            )
+        owner = self.name(owner_text)
+        mine = [(h, p) for h, p in self.owned(owner) if p["kind"] in kinds]
+        rest = rest.lower()
+        for wanted, index in _readings(rest):
+            exact = [h for h, p in mine if slug(p) == wanted]
+            matches = exact or [h for h, p in mine if slug(p).startswith(wanted)]
+            if index is None and len(matches) == 1:
+                return matches[0]
+            if index is not None and 1 <= index <= len(matches):
+                return matches[index - 1]
+            if index is None and len(matches) > 1:
+                names = ", ".join(f"{owner.lower()}/{slug(self.pieces[h])}-{i} (#{h})"
+                                  for i, h in enumerate(matches, 1))
+                raise RefereeError(f"{raw!r} could mean {names}; add the number")
+        raise RefereeError(f"{owner} has no {what} matching {rest!r} in play ({self._listing(kinds, owner)})")
+
+    def _listing(self, kinds: tuple[str, ...], owner: str | None = None) -> str:
+        found = [f"#{h} {p['name']} ({p['owner']})" for h, p in sorted(self.pieces.items(), key=lambda kv: int(kv[0]))
+                 if p["kind"] in kinds and (owner is None or p["owner"] == owner)]
+        return "in play: " + ", ".join(found) if found else "none in play"
+
+    def remove(self, handle: str, why: str) -> dict[str, Any]:
+        piece = self.pieces.pop(handle)
+        self.f["timed"] = [t for t in self.f["timed"] if t.get("handle") != handle]
+        self.notes.append(f"{piece['owner']}'s #{handle} {piece['name']} leaves play ({why})")
+        return piece
+
+    # ---- coins -------------------------------------------------------------
+
+    def bank(self, name: str) -> dict[str, int]:
+        return self.f["banks"].setdefault(name, {})
+
+    def own_faction(self, name: str) -> str:
+        return self.people[name].faction or PLAIN
+
+    def capital(self, name: str) -> int:
+        return coins_total(self.bank(name)) + sum(coins_total(p["coins"]) for _, p in self.owned(name, "estate"))
+
+    def gain(self, name: str, amount: int, faction: str | None, why: str) -> None:
+        if amount <= 0 or self.people[name].eliminated:
+            return
+        self.put(name, {faction or PLAIN: amount})
+        self.notes.append(f"{name} gains {amount} capital to the bank ({why})")
+
+    def put(self, name: str, coins: Mapping[str, int]) -> None:
+        bank = self.bank(name)
+        for faction, n in coins.items():
+            if n:
+                bank[faction] = bank.get(faction, 0) + n
+
+    def sources(self, name: str, order: Iterable[str] | None = None) -> list[tuple[str, dict[str, int]]]:
+        """Where a player's coins are, in the order they are spent: the named
+        sources if given, else Real Estate holding the most coins first, then the bank."""
+        if order is not None:
+            out = []
+            for key in order:
+                if key == "bank":
+                    out.append(("bank", self.bank(name)))
+                else:
+                    handle = self.find(key if key.startswith("#") or "/" in key else f"#{key}", ("estate",))
+                    if self.pieces[handle]["owner"] != name:
+                        raise RefereeError(f"#{handle} {self.pieces[handle]['name']} is not {name}'s Real Estate")
+                    out.append((handle, self.pieces[handle]["coins"]))
+            return out
+        estates = sorted(self.owned(name, "estate"), key=lambda hp: (-coins_total(hp[1]["coins"]), int(hp[0])))
+        return [(h, p["coins"]) for h, p in estates] + [("bank", self.bank(name))]
+
+    def take(self, name: str, amount: int, why: str, faction: str | None = None) -> dict[str, int]:
+        """Remove up to `amount` coins (of one faction if given) and return them by faction."""
+        taken: dict[str, int] = {}
+        left = amount
+        for _, coins in self.sources(name):
+            for f in sorted(coins):
+                if left == 0:
+                    break
+                if faction is not None and f != faction:
+                    continue
+                n = min(left, coins[f])
+                coins[f] -= n
+                taken[f] = taken.get(f, 0) + n
+                left -= n
+            _tidy(coins)
+        if taken:
+            self.notes.append(f"{name} loses {coins_total(taken)} capital ({why})")
+        return taken
+
+    def pay(self, name: str, cost: int, deck: str | None, what: str, order: Iterable[str] | None = None) -> None:
+        """Pay `cost` for a card of faction `deck`. Coins of another faction
+        may pay at most half the cost; they are spent first, up to that share."""
+        if cost <= 0:
+            return
+        sources = self.sources(name, order)
+        own = lambda f: f == PLAIN or deck is None or f == deck  # noqa: E731
+        cap = cost // 2
+        foreign = sum(n for _, c in sources for f, n in c.items() if not own(f))
+        mine = sum(n for _, c in sources for f, n in c.items() if own(f))
+        where = (" in " + ", ".join("the bank" if k == "bank" else f"#{k}" for k, _ in sources)) if order else ""
+        if mine + min(foreign, cap) < cost:
+            if mine + foreign >= cost:
+                raise RuleViolation(
+                    "capital of another faction pays at most half a card's cost",
+                    f"{name} cannot pay {cost} for {what}: {name} has {mine} {deck} coins{where}, "
+                    f"and other factions' coins may pay at most {cap} of it",
+                )
+            raise RuleViolation("pay the card's cost",
+                                f"{name} needs {cost} capital for {what} but has {mine + foreign}{where}")
+        spent: list[str] = []
+        left, foreign_left = cost, min(cap, foreign)
+        for wants_own in (False, True):
+            for key, coins in sources:
+                for f in sorted(coins):
+                    if own(f) != wants_own or left == 0:
+                        continue
+                    n = min(coins[f], left if wants_own else min(left, foreign_left))
+                    if n <= 0:
+                        continue
+                    coins[f] -= n
+                    left -= n
+                    if not wants_own:
+                        foreign_left -= n
+                    spent.append(f"{n} {f} from {'the bank' if key == 'bank' else '#' + key}")
+                _tidy(coins)
+        self.notes.append(f"{name} pays {cost} for {what}: " + ", ".join(spent))
+
+    # ---- freezing ----------------------------------------------------------
+
+    def to_state(self, **changes: Any) -> State:
+        from referee.games.culture_war.effects import capacity, production, unit_stat
+
+        for handle, piece in self.pieces.items():  # what the card counts as now, for status and scripts
+            if piece["kind"] == "unit":
+                piece["now"] = {"atk": unit_stat(self, handle, "atk"), "def": unit_stat(self, handle, "def")}
+            elif piece["kind"] == "estate":
+                piece["now"] = {"production": production(piece), "capacity": capacity(piece)}
+        players = tuple(replace(self.people[n], capital=self.capital(n)) for n in self.seats)
+        state = replace(self.base, players=players, fields=self.f, **changes)
+        standing = [p for p in players if not p.eliminated]
+        if len(standing) == 1 and state.winner is None:
+            state = replace(state, winner=standing[0].name)
+        return state
+
+
+def _tidy(coins: dict[str, int]) -> None:
+    for f in [f for f, n in coins.items() if n <= 0]:
+        del coins[f]
+
+
+def _readings(text: str) -> list[tuple[str, int | None]]:
+    """`window-smasher-2` is either a name ending in -2 or copy 2 of window-smasher."""
+    out: list[tuple[str, int | None]] = [(text, None)]
+    match = re.match(r"^(.*?)-?(\d+)$", text)
+    if match and match.group(1):
+        out.append((match.group(1), int(match.group(2))))
+    return out
+
+
+def new_piece(card: Mapping[str, Any], owner: str, turn: int) -> dict[str, Any]:
+    """A card entering play, as a piece: a copy of the stats the rules use,
+    plus what play adds (Mods on it, coins, when it came, when it last attacked)."""
+    kind = KINDS[card["type"]]
+    piece: dict[str, Any] = {"kind": kind, "owner": owner, "card": card.get("id"), "name": card["name"],
+                             "deck": card.get("deck"), "effects": [dict(e) for e in card.get("effects", [])],
+                             "mods": []}
+    if kind == "unit":
+        piece.update({"cost": int(card.get("cost") or 0), "atk": int(card.get("atk") or 0),
+                      "def": int(card.get("def") or 0), "unit_type": card.get("unit_type"),
+                      "traits": list(card.get("traits") or []), "adj": {}, "attacked": 0, "since": turn})
+    elif kind == "estate":
+        piece.update(production=card.get("production"), capacity=card.get("capacity"), coins={}, since=turn)
+    return piece

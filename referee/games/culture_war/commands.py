@@ -1,0 +1,168 @@
+"""The Culture War commands' core: open the table, read what is needed,
+call `table.act`, and hand back the result with the story of what happened.
+
+Battles and the roll-off reroll ties, so how many dice they take is known
+only by playing them: with --dice the typed dice are played out here first
+(a tie left unresolved or dice left over is refused before anything is
+written); without, the table's seeded dice are drawn in order from the
+generator's position. Either way the action records how many dice it takes
+and the log holds every die.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Sequence
+
+from referee import dice as dicelib
+from referee import table
+from referee.errors import DiceError, RefereeError
+from referee.games.culture_war import RULES
+from referee.games.culture_war import odds as odds_of
+from referee.games.culture_war.board import Board, DiceShortage, feeder, hero
+from referee.games.culture_war.cards import resolve
+from referee.model import Action, State
+from referee.store import db
+from referee.store import events as log
+from referee.views import ActResult
+
+
+@dataclass(frozen=True)
+class Report:
+    result: ActResult
+    notes: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class OddsReport:
+    state: State
+    attacker: str
+    defender: str
+    odds: odds_of.Odds | None
+    damage: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        if self.odds is None:
+            return {"attacker": self.attacker, "defender": self.defender, "direct": True, "damage": self.damage}
+        o = self.odds
+        return {
+            "attacker": self.attacker, "defender": self.defender, "direct": False, "atk": o.atk, "def": o.dfn,
+            "kill": str(o.kill), "fail": str(o.fail), "critical": str(o.critical),
+            "counter_kill": str(o.counter_kill),
+            "expected": {k: str(v) for k, v in o.expected.items()}, "swing": str(o.swing),
+        }
+
+
+def _current(path: Path) -> tuple[State, int, int]:
+    """The table now, its seed, and how many seeded dice it has drawn."""
+    with table.opened(path) as (conn, rules), db.read(conn):
+        if rules.slug.value != "culture-war":
+            raise RefereeError(f"{path} is a {rules.slug.value} table, not culture-war")
+        last = log.last_event(conn)
+        state, _ = log.state_at(conn, rules, last.head)
+        return state, int(log.meta(conn)["seed"]), last.rng
+
+
+def _report(result: ActResult) -> Report:
+    e = result.event
+    action = Action(e.action, e.args, e.actor, e.cards)
+    return Report(result, tuple(RULES.narrate(result.before, action, e.dice)))
+
+
+def _rolled(path: Path, name: str, args: dict[str, Any], dice_text: str | None,
+            actor: str | None = None) -> Report:
+    """Act on an action that rolls an unknown number of dice."""
+    state, seed, position = _current(path)
+    RULES.check(state, Action(name, {**args, "rolls": 1}, actor))
+    used: list[int] = []
+    if dice_text is not None:
+        typed = dicelib.parse_entered(dice_text)
+        dicelib.check_entered(typed, (6,) * len(typed), name)
+        if name == "rolloff":  # typed roll-off dice may stop after a tie; the rules check the rounds
+            return _report(table.act(path, name, {**args, "rolls": len(typed)}, actor, (), dice_text))
+        source = feeder(typed)
+    else:
+        typed = None
+
+        def source() -> int:
+            return dicelib.seeded_die(seed, position + len(used), 6)
+
+    def counted() -> int:
+        used.append(source())
+        return used[-1]
+
+    try:
+        RULES.count_dice(state, Action(name, args, actor), counted)
+    except DiceShortage as exc:
+        shown = ",".join(map(str, typed or ()))
+        story = getattr(exc, "notes", [])
+        last = story[-1] if story else ""
+        why = ("the last roll is a tie, which is rolled again" if last.endswith("roll again")
+               else "a critical failure brings a counter-attack, which rolls too" if last.startswith("counter-attack")
+               else "the battle is not over")
+        raise DiceError(f"{name}: the dice {shown} are not enough: {why}; type every die rolled, "
+                        f"e.g. --dice {shown},4,2") from None
+    if typed is not None and len(used) != len(typed):
+        raise DiceError(f"{name} used {len(used)} dice ({','.join(map(str, used))}) "
+                        f"but --dice gave {len(typed)}; leave out the extra")
+    args = {**args, "rolls": len(used)}
+    return _report(table.act(path, name, args, actor, (), dice_text))
+
+
+def rolloff(path: Path, dice_text: str | None = None) -> Report:
+    return _rolled(path, "rolloff", {}, dice_text)
+
+
+def play(path: Path, code: str, player: str | None = None, on: str | None = None,
+         sources: Sequence[str] = (), cost: int | None = None, expect: str | None = None) -> Report:
+    """Play any card: deploy a unit, buy Real Estate, or play an event."""
+    card = resolve(code)
+    if expect is not None and card["type"] != expect:
+        raise RefereeError(f"{card['id']} is a {card['type']} card; use `referee play` for it")
+    state, _, _ = _current(path)
+    board = Board(state)
+    name = board.name(player) if player else board.active
+    args: dict[str, Any] = {"player": name, "card": card["id"], "_card": card}
+    if on:
+        args["on"] = on
+    if sources:
+        args["from"] = [s.strip() for part in sources for s in part.split(",") if s.strip()]
+    if cost is not None:
+        if cost < 0:
+            raise RefereeError(f"--cost cannot be negative ({cost})")
+        args["cost"] = cost
+    return _report(table.act(path, "play", args, name, (code,)))
+
+
+def fight(path: Path, attacker: str, defender: str, dice_text: str | None = None, counter: bool = True) -> Report:
+    state, _, _ = _current(path)
+    board = Board(state)
+    handle = board.find(attacker, ("unit",))
+    args: dict[str, Any] = {"attacker": handle, "defender": defender.strip()}
+    text = defender.strip()
+    if text.lstrip("#").isdigit() or "/" in text:
+        args["defender"] = board.find(text, ("unit",))
+    else:
+        args["defender"] = board.name(text)
+    if not counter:
+        args["counter"] = False
+    return _rolled(path, "battle", args, dice_text, board.pieces[handle]["owner"])
+
+
+def odds(path: Path, attacker: str, defender: str, counter: bool = True) -> OddsReport:
+    state, _, _ = _current(path)
+    board = Board(state)
+    handle = board.find(attacker, ("unit",))
+    text = defender.strip()
+    args = {"attacker": handle, "defender": text, "rolls": 1}
+    RULES.check(state, Action("battle", args))  # the same refusals as the battle itself
+    _, target, direct = RULES.target_of(board, args)
+    if direct:
+        key = "unopposed-hero-damage" if hero(board.pieces[handle]) else "unopposed-damage"
+        return OddsReport(state, handle, target, None, int(state.house_rules.get(key, 0)))
+    return OddsReport(state, handle, target, odds_of.odds(state, handle, target, counter))
+
+
+def simple(path: Path, name: str, args: dict[str, Any], actor: str | None = None) -> Report:
+    """ally, unally, donate, gift, discard: no dice, no cards."""
+    return _report(table.act(path, name, args, actor))

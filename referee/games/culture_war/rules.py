@@ -1,0 +1,277 @@
+"""Culture War's rules: setup, the turn, playing cards, battles, alliances.
+
+Every action is checked by running it on a throw-away Board, so `check`
+and `apply` cannot disagree; `apply` runs it again on the real one.
+`narrate` runs it a third time to say what happened, from the same dice.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any, Callable, Mapping, Sequence
+
+from referee.errors import RefereeError, RuleViolation
+from referee.games import HouseRule
+from referee.games.culture_war import effects
+from referee.games.culture_war.actions import ROLL_OFF_RULE, Actions
+from referee.games.culture_war.board import PLAIN, Board, DiceShortage, feeder, new_piece
+from referee.games.culture_war.cards import starting_cards
+from referee.games.generic import GenericRules, _changed
+from referee.model import Action, GameSlug, Setup, State
+
+# House rule default (shared/seeds/README.md): shorter games for bigger tables.
+LIFE_BY_PLAYERS = {2: 100, 3: 90, 4: 80, 5: 70}
+FIRST_PLAYER = ("roll-off", "seating")
+COUNTER_FAIL = ("free", "normal")
+
+
+def _house(key: str, default: Any, text: str, kind: type = int) -> HouseRule:
+    return HouseRule(key, default, text, kind)
+
+
+class CultureWarRules(Actions, GenericRules):
+    slug = GameSlug.CULTURE_WAR
+    title = "Culture War"
+    version = "culture-war-2"
+    min_players, max_players = 2, 5
+    has_life = True
+    has_capital = True
+    out_at_zero_life = True
+    factions = ("anarchy", "community", "technocracy", "conservative", "libertarian")
+    house_rules = {
+        "starting-life": _house(
+            "starting-life", None, "life each player starts with; default 100/90/80/70 for 2/3/4/5 players"),
+        "starting-capital": _house(
+            "starting-capital", 1, "coins on each player's first Real Estate at the start (more go to the bank)"),
+        "unopposed-damage": _house(
+            "unopposed-damage", 5, "life lost to an attack on a player who has no units to defend"),
+        "unopposed-hero-damage": _house(
+            "unopposed-hero-damage", 10, "the same, when the attacker is a hero"),
+        "first-player": _house(
+            "first-player", "roll-off", "roll-off: everyone rolls a die, ties roll again (`referee rolloff`); "
+            "seating: the first --player starts", str),
+        "counter-fail": _house(
+            "counter-fail", "free", "free: a failed counter-attack costs nothing; normal: it costs its owner "
+            "2 (4 for a Hero) like any failed attack", str),
+        "stat-floor": _house(
+            "stat-floor", 0, "the lowest a unit's ATK or DEF can be pushed by mods and effects"),
+    }
+
+    # ---- setup -------------------------------------------------------------
+
+    def starting_life(self, setup: Setup, rules: Mapping[str, object]) -> int | None:
+        if setup.life is not None:
+            if setup.life < 1:
+                raise RuleViolation("starting life", f"players must start with at least 1 life, not {setup.life}")
+            return setup.life
+        chosen = rules.get("starting-life")
+        return int(chosen) if chosen is not None else LIFE_BY_PLAYERS[len(setup.players)]
+
+    def starting_capital(self, rules: Mapping[str, object]) -> int | None:
+        value = int(rules["starting-capital"])  # type: ignore[arg-type]
+        if value < 0:
+            raise RuleViolation("starting capital", f"players cannot start with {value} capital")
+        return value
+
+    def setup(self, setup: Setup, dice: Sequence[int]) -> State:
+        state = super().setup(setup, dice)
+        rules = state.house_rules
+        for key, allowed in (("first-player", FIRST_PLAYER), ("counter-fail", COUNTER_FAIL)):
+            if rules[key] not in allowed:
+                raise RefereeError(f"house rule {key} is one of {', '.join(allowed)}, not {rules[key]!r}")
+        seating = rules["first-player"] == "seating"
+        names = [p.name for p in state.players]
+        fields = {
+            "order": {"mode": rules["first-player"], "settled": seating, "first": names[0] if seating else None,
+                      "contenders": [] if seating else names, "rounds": []},
+            "pieces": {}, "banks": {n: {} for n in names}, "timed": [], "alliances": [],
+            "had_turn": [], "attacks": 0, "begun": False, "next": 1,
+        }
+        board = Board(replace(state, fields=fields))
+        for player in state.players:
+            estate_card, base_card = starting_cards(player.faction) if player.faction else (None, None)
+            estate = new_piece(estate_card or {"name": "Real Estate", "type": "real-estate"}, player.name, 0)
+            coins = int(player.capital or 0)
+            room = effects.capacity(estate)
+            if coins:
+                estate["coins"] = {estate.get("deck") or PLAIN: min(coins, room)}
+            board.add_piece(estate)
+            board.put(player.name, {player.faction or PLAIN: max(0, coins - room)})
+            board.add_piece(new_piece(base_card or {"name": "Base Unit", "type": "unit", "cost": 1, "atk": 0,
+                                                 "def": 0, "traits": ["base"]}, player.name, 0))
+        return board.to_state()
+
+    # ---- dispatch ----------------------------------------------------------
+
+    def dice_needed(self, state: State, action: Action) -> tuple[int, ...]:
+        if action.name in ("battle", "rolloff"):
+            return (6,) * int(action.args.get("rolls") or 0)
+        return ()
+
+    def _run(self, state: State, action: Action, dice: Callable[[], int] | None) -> Board:
+        board = Board(state)
+        getattr(self, "_do_" + action.name.replace("-", "_"))(board, action.args, dice)
+        return board
+
+    def narrate(self, state: State, action: Action, dice: Sequence[int]) -> list[str]:
+        """What an action did, in words, replayed from the state before it."""
+        if not hasattr(self, "_do_" + action.name.replace("-", "_")):
+            return []
+        return self._run(state, action, feeder(dice)).notes
+
+    def count_dice(self, state: State, action: Action, dice: Callable[[], int]) -> None:
+        """Play an action with a dice source (to learn how many dice it takes).
+        A DiceShortage carries the story so far in `notes`."""
+        board = Board(state)
+        try:
+            getattr(self, "_do_" + action.name)(board, action.args, dice)
+        except DiceShortage as exc:
+            exc.notes = board.notes  # type: ignore[attr-defined]
+            raise
+
+    def _checked(self, state: State, action: Action) -> None:
+        self._run(state, action, _no_dice)
+
+    def _applied(self, state: State, action: Action, dice: Sequence[int]) -> State:
+        used: list[int] = []
+        source = feeder(dice)
+
+        def counted() -> int:
+            used.append(source())
+            return used[-1]
+
+        try:
+            board = self._run(state, action, counted)
+        except DiceShortage:
+            raise RuleViolation("a tie is rolled again",
+                                f"the dice {_dice(dice)} run out before the battle is over; type every die") from None
+        if len(used) != len(dice):
+            raise RuleViolation("dice", f"{action.name} used {len(used)} of the {len(dice)} dice given")
+        first = board.f["order"]["first"] if action.name == "rolloff" else None
+        return board.to_state(active=board.seats.index(first) if first else state.active)
+
+    # ---- the roll-off ------------------------------------------------------------
+
+    def check_rolloff(self, state: State, action: Action) -> None:
+        order = state.fields["order"]
+        if order["settled"]:
+            why = ("the table plays in seating order (house rule first-player=seating)" if order["mode"] == "seating"
+                   else f"{order['first']} already goes first")
+            raise RuleViolation(ROLL_OFF_RULE, f"there is no roll-off to make: {why}")
+        if state.turn != 1 or state.fields.get("begun"):
+            raise RuleViolation(ROLL_OFF_RULE, "the roll-off comes before anyone plays")
+        if int(action.args.get("rolls") or 0) < 1:
+            raise RefereeError("the roll-off needs dice")
+
+    def apply_rolloff(self, state: State, action: Action, dice: Sequence[int]) -> State:
+        return self._applied(state, action, dice)
+
+    def _do_rolloff(self, board: Board, args: Mapping[str, Any], dice: Callable[[], int]) -> None:
+        order = board.f["order"]
+        rolls = args.get("rolls")  # None: roll until someone has won (the seeded dice)
+        used = 0
+        while (used < rolls) if rolls is not None else not order["settled"]:
+            if order["settled"]:
+                raise RuleViolation(ROLL_OFF_RULE, f"{order['first']} won the roll-off after {used} dice; "
+                                                   f"{rolls - used} more were given")
+            contenders = order["contenders"]
+            if rolls is not None and rolls - used < len(contenders):
+                raise RuleViolation(ROLL_OFF_RULE, f"each round of the roll-off needs one die for each of "
+                                                   f"{', '.join(contenders)}; {rolls - used} left")
+            rolled = [[name, dice()] for name in contenders]
+            used += len(contenders)
+            order["rounds"].append(rolled)
+            top = max(d for _, d in rolled)
+            order["contenders"] = [n for n, d in rolled if d == top]
+            line = "roll-off: " + ", ".join(f"{n} {d}" for n, d in rolled)
+            if len(order["contenders"]) == 1:
+                order.update(settled=True, first=order["contenders"][0], contenders=[])
+                board.notes.append(f"{line} -> {order['first']} goes first; then "
+                                   + ", ".join(play_order(board.seats, order["first"])[1:]))
+            else:
+                board.notes.append(f"{line} -> {' and '.join(order['contenders'])} tie on {top} and roll again")
+
+    # ---- the turn -------------------------------------------------------------------
+
+    def apply_end_turn(self, state: State, action: Action, dice: Sequence[int]) -> State:
+        board = Board(state)
+        ending = board.active
+        if ending not in board.f["had_turn"]:
+            board.f["had_turn"].append(ending)
+        board.f["timed"] = [t for t in board.f["timed"] if t["until"] not in ("turn", "battle")]
+        board.f["attacks"] = 0
+        if not board.f["order"]["settled"]:  # play went on without a roll-off: seating order stands
+            board.f["order"].update(settled=True, first=board.seats[0], contenders=[])
+        state = board.to_state()
+        for _ in range(len(state.players)):
+            state = _next_turn(state)
+            if state.winner is not None:
+                return state
+            board = Board(state)
+            if board.active in board.f["had_turn"]:
+                effects.start_of_turn(board, board.active)
+            state = board.to_state()
+            if not state.active_player.eliminated or state.winner is not None:
+                break
+        return state
+
+    # ---- life and capital ---------------------------------------------------------
+
+    def apply_life(self, state: State, action: Action, dice: Sequence[int]) -> State:
+        if _changed(state.player(action.args["player"]).life or 0, action.args) > 0:
+            return super().apply_life(state, action, dice)  # nothing leaves play: the quick way
+        board = Board(state)
+        name = board.name(action.args["player"])
+        board.change_life(name, _changed(board.life(name), action.args) - board.life(name),
+                          action.args.get("reason") or "scorekeeper")
+        return board.to_state()
+
+    def apply_capital(self, state: State, action: Action, dice: Sequence[int]) -> State:
+        board = Board(state)
+        name = board.name(action.args["player"])
+        delta = _changed(board.capital(name), action.args) - board.capital(name)
+        why = action.args.get("reason") or "scorekeeper"
+        if delta > 0:
+            board.gain(name, delta, board.own_faction(name), why)
+        elif delta < 0:
+            board.take(name, -delta, why)
+        return board.to_state()
+
+    # ---- text -------------------------------------------------------------------------
+
+    def render_lines(self, state: State) -> list[str]:
+        from referee.games.culture_war.view import render_lines
+
+        return render_lines(state)
+
+    def change_lines(self, before: State, after: State) -> list[str]:
+        from referee.games.culture_war.view import change_lines
+
+        return change_lines(before, after)
+
+
+def play_order(seats: Sequence[str], first: str) -> list[str]:
+    """Seats from the first player round the table (the order --player gave)."""
+    k = list(seats).index(first)
+    return list(seats[k:]) + list(seats[:k])
+
+
+def _next_turn(state: State) -> State:
+    """Play passes to the next player still in; a round ends when it passes the first player."""
+    count = len(state.players)
+    first = state.fields["order"].get("first")
+    start = state.index_of(first) if first else 0
+    nxt = state.active
+    for _ in range(count):
+        nxt = (nxt + 1) % count
+        if not state.players[nxt].eliminated:
+            break
+    wrapped = (nxt - start) % count <= (state.active - start) % count
+    return replace(state, active=nxt, turn=state.turn + 1, round=state.round + (1 if wrapped else 0))
+
+
+def _no_dice() -> int:
+    raise DiceShortage("checking an action rolls no dice")
+
+
+def _dice(values: Sequence[int]) -> str:
+    return ",".join(map(str, values)) or "(none)"

@@ -1,0 +1,154 @@
+"""Culture War as text: the table under `status`, what changed, odds."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Mapping
+
+from referee.games.culture_war import effects
+from referee.games.culture_war.board import Board, coins_text, coins_total, slug
+from referee.games.culture_war.rules import play_order
+from referee.model import State
+
+if TYPE_CHECKING:
+    from fractions import Fraction
+
+    from referee.games.culture_war.odds import Odds
+
+
+def _traits(piece: Mapping[str, Any]) -> str:
+    return ", ".join(piece.get("traits") or [])
+
+
+def long_handle(board: Board, handle: str) -> str:
+    """`owner/name`, with `-k` when the owner has several of that card in play."""
+    p = board.pieces[handle]
+    same = [h for h, q in board.owned(p["owner"]) if slug(q) == slug(p)]
+    text = f"{p['owner'].lower()}/{slug(p)}"
+    return text + (f"-{same.index(handle) + 1}" if len(same) > 1 else "")
+
+
+def piece_line(board: Board, handle: str) -> list[str]:
+    """One row for `status`: handle, name, then what the piece is doing."""
+    p = board.pieces[handle]
+    if p["kind"] == "unit":
+        atk, dfn = effects.unit_stat(board, handle, "atk"), effects.unit_stat(board, handle, "def")
+        what = f"ATK {atk} DEF {dfn}"
+        if (atk, dfn) != (p["atk"], p["def"]):
+            what += f" (printed {p['atk']}/{p['def']})"
+        notes = [t for t in (_traits(p), p.get("unit_type") or "") if t]
+        pending = [f"{t['amount']:+d} {t['stat'].upper()} next battle ({t['source']})"
+                   for t in board.f["timed"] if t["until"] == "battle" and t.get("handle") == handle]
+        if p.get("attacked") == board.turn:
+            pending.append("has attacked")
+        extra = "; ".join([*(notes and [" ".join(notes)]), *pending])
+    elif p["kind"] == "estate":
+        coins = coins_total(p["coins"])
+        what = f"coins {coins}/{effects.capacity(p)}"
+        extra = f"makes {effects.production(p)}/turn" + (f"; {coins_text(p['coins'])}" if coins else "")
+        if p.get("since", 0) >= board.turn:
+            extra += "; new, produces next turn"
+    else:
+        what, extra = "Operation", ""
+    mods = ", ".join(m["name"] for m in p.get("mods", []))
+    if mods:
+        extra = (extra + "; " if extra else "") + f"mods: {mods}"
+    handle_text = f"#{handle}"
+    return [handle_text, p["name"], long_handle(board, handle), what, extra]
+
+
+def render_lines(state: State) -> list[str]:
+    from referee.render import table
+
+    board = Board(state)
+    lines = [_order_line(board)]
+    for name in board.seats:
+        person = board.people[name]
+        bank = board.bank(name)
+        head = f"{name}: bank {coins_total(bank)}" + (f" ({coins_text(bank)})" if bank else "")
+        if person.eliminated:
+            head += " - out"
+        lines.append(head)
+        rows = [piece_line(board, h) for h, _ in board.owned(name)]
+        if rows:
+            lines.extend("  " + row for row in table(rows))
+    if board.f["alliances"]:
+        lines.append("alliances: " + "; ".join(" & ".join(pair) for pair in board.f["alliances"]))
+    lasting = [t for t in board.f["timed"] if t["until"] == "turn"]
+    for t in lasting:
+        who = {"unit": f"#{t.get('handle')}", "own-units": f"{t.get('player')}'s units",
+               "enemy-units": f"units against {t.get('player')}"}[t["scope"]]
+        lines.append(f"this turn: {who} {t['amount']:+d} {t['stat'].upper()} ({t['source']})")
+    if board.f.get("attacks"):
+        lines.append(f"attacks this turn: {board.f['attacks']} (Mods, Happenings and Operations are closed)")
+    return lines
+
+
+def _order_line(board: Board) -> str:
+    order = board.f["order"]
+    rounds = "; ".join(", ".join(f"{n} {d}" for n, d in r) for r in order["rounds"])
+    if order["settled"]:
+        how = f"roll-off {rounds}" if rounds else ("seating order" if order["mode"] == "seating"
+                                                   else "seating order, no roll-off made")
+        seats = " -> ".join(play_order(board.seats, order["first"]))
+        return f"first player: {order['first']} ({how}); play goes {seats}"
+    tied = f" after {rounds}" if rounds else ""
+    return f"first player: not decided{tied} - roll off with `referee rolloff`: {', '.join(order['contenders'])}"
+
+
+def change_lines(before: State, after: State) -> list[str]:
+    """What changed in the game's own part of the table, in words."""
+    b, a = Board(before), Board(after)
+    out: list[str] = []
+    for handle in sorted(set(b.pieces) | set(a.pieces), key=int):
+        old, new = b.pieces.get(handle), a.pieces.get(handle)
+        if old is None and new is not None:
+            out.append(f"{new['owner']}: #{handle} {new['name']} in play")
+        elif new is None and old is not None:
+            out.append(f"{old['owner']}: #{handle} {old['name']} gone")
+        elif old != new:
+            assert old is not None and new is not None
+            if new["kind"] == "estate" and old["coins"] != new["coins"]:
+                out.append(f"{new['owner']}: #{handle} {new['name']} coins "
+                           f"{coins_total(old['coins'])} -> {coins_total(new['coins'])}/{effects.capacity(new)}")
+            if old.get("mods") != new.get("mods"):
+                out.append(f"{new['owner']}: #{handle} {new['name']} mods: "
+                           + (", ".join(m["name"] for m in new.get("mods", [])) or "none"))
+            was, now = old.get("now") or {}, new.get("now") or {}
+            if was != now:
+                out.append(f"{new['owner']}: #{handle} {new['name']} " + ", ".join(
+                    f"{k.upper()} {was.get(k)} -> {v}" for k, v in now.items() if was.get(k) != v))
+    for name in a.seats:
+        if b.f["banks"].get(name, {}) != a.f["banks"].get(name, {}):
+            out.append(f"{name}: bank {coins_total(b.f['banks'].get(name, {}))} -> "
+                       f"{coins_total(a.f['banks'].get(name, {}))} ({coins_text(a.f['banks'].get(name, {}))})")
+    if b.f["order"] != a.f["order"] and a.f["order"]["settled"]:
+        out.append(_order_line(a))
+    if b.f["alliances"] != a.f["alliances"]:
+        out.append("alliances: " + ("; ".join(" & ".join(p) for p in a.f["alliances"]) or "none"))
+    return out
+
+
+def _pct(value: Fraction) -> str:
+    return f"{float(value) * 100:.1f}%"
+
+
+def _signed(value: Fraction) -> str:
+    text = str(value) if value.denominator != 1 else str(value.numerator)
+    return ("+" if value > 0 else "") + text + (f" (~{float(value):+.2f})" if value.denominator != 1 else "")
+
+
+def odds_lines(state: State, attacker: str, defender: str, result: Odds | None, damage: int | None = None) -> list[str]:
+    board = Board(state)
+    if result is None:
+        return [f"{board.label(attacker)} attacks {defender}'s LIFE directly: certain, {defender} loses {damage}"]
+    lines = [
+        f"{board.label(attacker)} (ATK {result.atk}) against {board.label(defender)} (DEF {result.dfn}); "
+        "ties are rolled again, so each chance is among rolls that are not ties",
+        f"  kill          {str(result.kill):>7}  {_pct(result.kill):>6}",
+        f"  fail          {str(result.fail):>7}  {_pct(result.fail):>6}",
+        f"  critical fail {str(result.critical):>7}  {_pct(result.critical):>6}   (rolled a 1 and failed)",
+        f"  counter-kill  {str(result.counter_kill):>7}  {_pct(result.counter_kill):>6}"
+        "   (the counter-attack kills the attacker)",
+        "  expected life: " + ", ".join(f"{n} {_signed(v)}" for n, v in result.expected.items()),
+        f"  expected swing for {result.attacker_owner}: {_signed(result.swing)}",
+    ]
+    return lines
