@@ -1,0 +1,215 @@
+"""The debate commands: parse, call one function of
+referee.games.debate.commands, print. Offered only at debate tables."""
+from __future__ import annotations
+
+import click
+
+from referee import render, table
+from referee.cli_common import AMOUNT, db_option, db_path, emit, warn
+from referee.games.debate import commands as core
+
+THREAD = click.IntRange(1, 7)
+BY = click.option("--by", "player", metavar="NAME", help="The player playing it (default: whose turn it is).")
+TARGET = click.option("--target", type=THREAD, metavar="THREAD",
+                      help="The thread an ability picks (its side follows from the card: yours or the opponent's).")
+DEVICE = click.option("--device", metavar="CARD", help="The device an ability picks, by card id or name.")
+TO = click.option("--to", type=THREAD, metavar="THREAD", help="Where a taken argument or moved device goes.")
+TOWARD = click.option("--toward", type=click.Choice(["mob", "citizen"]),
+                      help="The direction, for crowd shifts that let you choose.")
+
+
+def _print(result, note=None) -> None:
+    warn(result.warnings)
+    click.echo(render.act(result))
+    if note:
+        click.echo(f"  reminder: {note}")
+
+
+@click.command()
+@click.argument("card")
+@click.argument("thread", type=THREAD)
+@BY
+@db_option
+def argue(card, thread, player) -> None:
+    """Play the argument CARD (card id or QR text) into THREAD (1-7) on your side.
+
+    One argument per thread and side; a thread emptied by a destroyed or
+    taken argument can be filled again. Instant abilities resolve now;
+    round-end ones (crowd shifts, -N on the facing argument) at round end.
+
+    \b
+    Examples:
+      referee argue deb-shouting-match-2 1
+      referee argue PNP:DEBATE:DEB-COMMON-GROUND-1:3F9A2C 4 --by Ben
+    """
+    played = core.play(db_path(), "argue", card, thread, player)
+    _print(played.result, played.note)
+
+
+@click.command()
+@click.argument("card")
+@click.argument("thread", type=THREAD)
+@BY
+@TARGET
+@DEVICE
+@TO
+@TOWARD
+@db_option
+def device(card, thread, player, target, device, to, toward) -> None:
+    """Play the rhetorical device CARD on your argument in THREAD.
+
+    Its strength and cost join that thread. Its instant ability resolves
+    now (crowd shifts, -N strength, destroying a tactic ...); name what it
+    picks with --target/--device/--toward. At round end every device still
+    in the forum moves the crowd 1 toward its argument's side (BF: mob,
+    GF: citizen); a device removed before then does not.
+
+    \b
+    Examples:
+      referee device deb-cheap-laugh 2
+      referee device deb-strawman 1 --target 3
+      referee device deb-point-of-order 4 --target 2 --device deb-cheap-laugh
+      referee device deb-spin-room 1 --toward citizen --by Ana
+    """
+    played = core.play(db_path(), "device", card, thread, player, target, device, to, toward)
+    _print(played.result, played.note)
+
+
+@click.command()
+@click.argument("player")
+@click.argument("thread", type=THREAD)
+@click.option("--device", metavar="CARD", help="Destroy only this device (card id or name).")
+@click.option("--by", "actor", metavar="NAME", help="Who destroys it (a protected thread refuses the opponent).")
+@db_option
+def destroy(player, thread, device, actor) -> None:
+    """Destroy PLAYER's argument in THREAD (its devices go with it), or one device.
+
+    A destroyed tactic costs nothing at round end and its round-end work,
+    crowd work included, is undone; instant abilities it used stay done.
+    Use it for abilities the referee does not resolve by itself.
+
+    \b
+    Examples:
+      referee destroy Ben 3
+      referee destroy Ben 3 --device deb-cheap-laugh --by Ana
+    """
+    _print(core.remove(db_path(), "destroy", player, thread, device, actor))
+
+
+@click.command("return")
+@click.argument("player")
+@click.argument("thread", type=THREAD)
+@click.option("--device", metavar="CARD", help="Return only this device (card id or name).")
+@db_option
+def return_(player, thread, device) -> None:
+    """Send PLAYER's argument in THREAD (with its devices), or one device, back to the hand.
+
+    Like a destroyed tactic it costs nothing and its round-end work is undone.
+
+    \b
+    Examples:
+      referee return Ana 2
+      referee return Ana 2 --device deb-mic-drop
+    """
+    _print(core.remove(db_path(), "return", player, thread, device))
+
+
+@click.command()
+@click.argument("player")
+@TARGET
+@DEVICE
+@TO
+@TOWARD
+@db_option
+def ability(player, target, device, to, toward) -> None:
+    """Use PLAYER's POTUS ability (once per round or per match, as printed).
+
+    Passive abilities need no command: the referee applies them.
+
+    \b
+    Examples:
+      referee ability Ana --target 3            (Jackson: +2 to Ana's thread 3)
+      referee ability Ben --target 1            (Truman: -2 to Ana's argument in thread 1)
+      referee ability Ben --toward mob          (Reagan)
+      referee ability Ana --target 2 --to 5     (Johnson takes Ben's thread 2 into Ana's thread 5)
+    """
+    played = core.ability(db_path(), player, target, device, to, toward)
+    _print(played.result, played.note)
+
+
+@click.command()
+@click.argument("player")
+@click.argument("card")
+@db_option
+def potus(player, card) -> None:
+    """Give PLAYER the POTUS CARD (card id or QR text), before any tactic is played.
+
+    Usually the POTUS is named at setup: --player Ana:deb-lincoln.
+
+    \b
+    Examples:
+      referee potus Ana deb-truman
+      referee potus Ben PNP:DEBATE:DEB-REAGAN:7C21D0
+    """
+    _print(core.potus(db_path(), player, card))
+
+
+@click.command(context_settings=AMOUNT)
+@click.argument("player")
+@click.argument("amount")
+@click.option("--reason", help="Why, for the log.")
+@db_option
+def fortitude(player, amount, reason) -> None:
+    """Correct PLAYER's fortitude by hand: -N, +N or =N (round end does the usual sums).
+
+    Debaters start with the house rule starting-fortitude, default 60: the
+    rulebook names no number but says matches last 3-4 rounds, and with the
+    starter decks a debater loses about 15-20 fortitude a round, so 60 ends
+    most matches in round 3 or 4. Change it with
+    `referee new debate ... --house-rule starting-fortitude=80`.
+
+    \b
+    Examples:
+      referee fortitude Ana -3 --reason "card misread"
+      referee fortitude Ben =40
+    """
+    _print(core.fortitude(db_path(), player, table.parse_change(amount, f"{player}'s fortitude"), reason))
+
+
+@click.command("round-end")
+@click.option("--preview", is_flag=True, help="Only show what round end would do; change nothing.")
+@click.option("--json", "as_json", is_flag=True, help="Print the breakdown as JSON.")
+@db_option
+def round_end(preview, as_json) -> None:
+    """Resolve the round and print the breakdown per thread.
+
+    In order: device and round-end crowd work moves the crowd (held within
+    -30..+30); the crowd scales each argument's printed strength by its
+    percent (up for its side, down for the other, halves rounded away from
+    zero); POTUS alignment bonuses and abilities apply; each thread totals
+    its argument and devices; in each column the larger total deals the
+    difference (an unopposed one its whole total) to the other debater;
+    each debater pays their own costs. At 0 fortitude or below the higher
+    fortitude wins; level fortitude means a tiebreaker round. The next
+    round is opened by the other debater. Debaters start with 60 fortitude
+    (house rule starting-fortitude; `referee games` lists the house rules).
+
+    \b
+    Examples:
+      referee round-end --preview
+      referee round-end
+      referee round-end --json
+    """
+    done = core.round_end(db_path(), preview)
+    if as_json:
+        emit(done.report.to_json())
+        return
+    if done.result is not None:
+        click.echo(render.act(done.result))
+    click.echo("\n".join(done.lines()))
+
+
+COMMANDS: dict[str, click.Command] = {
+    "argue": argue, "device": device, "destroy": destroy, "return": return_, "ability": ability,
+    "potus": potus, "fortitude": fortitude, "round-end": round_end,
+}

@@ -1,0 +1,72 @@
+"""Debate cards as the rules see them: plain dicts taken from the card index.
+
+The stats of every card an action names are copied into the action's
+arguments when the scorekeeper enters it (see commands.py), so applying and
+replaying an action never reads the card sources again. `find_potus` is the
+one place the rules themselves read the index: at setup, to turn a player's
+POTUS (card id, QR text or a president's name) into stats.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from referee.errors import CardError, RuleViolation
+
+GAME = "debate"
+ABILITY_KEYS = ("target", "action", "action_count", "max_strength", "crowd_shift", "crowd_toward", "effects")
+KIND_OF_TYPE = {"argument": "argument", "rhetorical-device": "device", "potus": "potus"}
+
+
+def entry(card_id: str, name: str, card_type: str, fields: Mapping[str, Any]) -> dict[str, Any]:
+    """The stats of one card, as JSON-ready values."""
+    kind = KIND_OF_TYPE.get(card_type)
+    if kind is None:
+        raise CardError(f"card {card_id} is a {card_type}, which the debate referee does not use")
+    out: dict[str, Any] = {"id": card_id, "name": name, "kind": kind}
+    if kind == "potus":
+        out.update(gf_bonus=int(fields.get("gf_bonus") or 0), bf_bonus=int(fields.get("bf_bonus") or 0),
+                   ability=fields.get("ability"), uses=fields.get("uses") or "passive")
+    else:
+        out.update(strength=int(fields.get("strength") or 0), cost=int(fields.get("cost") or 0),
+                   timing=fields.get("timing") or "instant")
+        if kind == "argument":
+            out.update(alignment=fields["alignment"], stars=int(fields.get("stars") or 1))
+    for key in ABILITY_KEYS:
+        value = fields.get(key)
+        if value not in (None, [], ""):
+            out[key] = [dict(e) for e in value] if key == "effects" else value
+    return out
+
+
+def from_lookup(found: Any) -> dict[str, Any]:
+    card = found.card
+    if card.game != GAME:
+        raise CardError(f"card {card.id} belongs to {card.game}, but this table plays {GAME}")
+    return entry(card.id, card.name, card.type, card.fields)
+
+
+def find_potus(text: str) -> dict[str, Any]:
+    """A POTUS by card id, QR text, full name or surname ("Lincoln")."""
+    from referee.cards import lookup
+    from referee.cards.index import load_index, project_root
+
+    try:
+        found = lookup(text)
+    except CardError:
+        found = None
+    if found is not None:
+        stats = from_lookup(found)
+        if stats["kind"] != "potus":
+            raise RuleViolation("POTUS", f"{found.card.id} is not a POTUS card, so it cannot lead a debater")
+        return stats
+    index = load_index(project_root())
+    wanted = text.strip().casefold()
+    potuses = [c for c in index.cards.values() if c.game == GAME and c.type == "potus"]
+    hits = [c for c in potuses if wanted in (c.name.casefold(), c.name.split()[-1].casefold(),
+                                              c.id.removeprefix("deb-"))]
+    if len(hits) == 1:
+        return entry(hits[0].id, hits[0].name, hits[0].type, hits[0].fields)
+    names = ", ".join(sorted(c.id for c in (hits or potuses)))
+    if hits:
+        raise RuleViolation("POTUS", f"{text!r} matches more than one POTUS ({names}); give the card id")
+    raise RuleViolation("POTUS", f"{text!r} is not a POTUS card; choose one of: {names}")

@@ -1,0 +1,100 @@
+"""Table-level functions behind the debate commands (one per command).
+
+Each looks up the cards it is given (card id or QR text) in the card index,
+copies their stats into the action, and hands it to referee.table.act, so
+the log holds everything a replay needs. Nothing here prints or exits.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from referee import table
+from referee.errors import RefereeError
+from referee.games.debate import cards, text
+from referee.games.debate.forum import Report
+from referee.model import GameSlug, State
+from referee.views import ActResult
+
+
+@dataclass(frozen=True)
+class Played:
+    result: ActResult
+    note: str | None = None
+
+
+def _state(path: Path) -> State:
+    state = table.status(path).state
+    if state.game is not GameSlug.DEBATE:
+        raise RefereeError(f"{path} is a {state.game.value} table, not a debate one")
+    return state
+
+
+def _card(code: str) -> dict[str, Any]:
+    from referee.cards import lookup
+
+    return cards.from_lookup(lookup(code))
+
+
+def _player(path: Path, player: str | None) -> str:
+    return player if player is not None else _state(path).active_player.name
+
+
+def play(path: Path, name: str, code: str, thread: int, player: str | None = None,
+         target: int | None = None, device: str | None = None, to: int | None = None,
+         toward: str | None = None) -> Played:
+    """`argue` or `device`: a tactic from PLAYER's hand into their thread."""
+    who = _player(path, player)
+    card = _card(code)
+    args = {"player": who, "thread": thread, "card": card["id"], "_card": card, "target": target, "device": device, "to": to,
+            "toward": toward}
+    result = table.act(path, name, args, who, [code])
+    return Played(result, text.ability_note(card) if card.get("timing") == "instant" else None)
+
+
+def remove(path: Path, name: str, player: str, thread: int, device: str | None = None,
+           actor: str | None = None) -> ActResult:
+    """`destroy` or `return`: take a tactic out of PLAYER's thread. The one
+    destroying it is `actor`, else the player whose turn it is."""
+    if actor is None and name == "destroy":
+        actor = _state(path).active_player.name
+    return table.act(path, name, {"player": player, "thread": thread, "device": device}, actor)
+
+
+def ability(path: Path, player: str, target: int | None = None, device: str | None = None,
+            to: int | None = None, toward: str | None = None) -> Played:
+    state = _state(path)
+    name = state.player(player).name
+    card = (state.fields.get("potus") or {}).get(name)
+    result = table.act(path, "ability", {"player": name, "target": target, "device": device, "to": to,
+                                         "toward": toward}, name)
+    return Played(result, text.ability_note(card) if card else None)
+
+
+def potus(path: Path, player: str, code: str) -> ActResult:
+    card = _card(code)
+    return table.act(path, "potus", {"player": player, "card": card["id"], "_card": card}, None, [code])
+
+
+def fortitude(path: Path, player: str, change: dict[str, int], reason: str | None = None) -> ActResult:
+    return table.act(path, "fortitude", {"player": player, **change, "reason": reason})
+
+
+@dataclass(frozen=True)
+class RoundEnd:
+    result: ActResult | None
+    report: Report
+
+    def lines(self) -> list[str]:
+        return text.breakdown(self.report)
+
+
+def round_end(path: Path, preview: bool = False) -> RoundEnd:
+    """Resolve the round (or, with preview, only show what it would do)."""
+    from referee.games.debate.rules import RULES
+
+    if preview:
+        return RoundEnd(None, RULES.report(_state(path)))
+    result = table.act(path, "round-end", {})
+    return RoundEnd(result, RULES.report(result.before))

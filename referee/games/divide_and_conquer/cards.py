@@ -1,0 +1,43 @@
+"""Divide & Conquer cards as plain dicts, copied from the card index into
+each action's arguments so that applying and replaying never reads the
+card sources. `deck_size` reads the index once, at setup."""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from referee.errors import CardError
+
+GAME = "divide-and-conquer"
+PLAYABLE = ("group", "asset", "deficit", "event")
+KEYS = {
+    "group": ("wing", "influence"),
+    "asset": ("modifier", "ability"),
+    "deficit": ("modifier", "ability"),
+    "event": ("scope", "action", "zone", "wing", "count", "chosen_by"),
+}
+
+
+def entry(card_id: str, name: str, card_type: str, fields: Mapping[str, Any]) -> dict[str, Any]:
+    if card_type not in KEYS:
+        raise CardError(f"card {card_id} is a {card_type} card, which is not played in Divide & Conquer")
+    out: dict[str, Any] = {"id": card_id, "name": name, "type": card_type}
+    for key in KEYS[card_type]:
+        value = fields.get(key)
+        if value is not None:
+            out[key] = value
+    return out
+
+
+def from_lookup(found: Any) -> dict[str, Any]:
+    card = found.card
+    if card.game != GAME:
+        raise CardError(f"card {card.id} belongs to {card.game}, but this table plays {GAME}")
+    return entry(card.id, card.name, card.type, card.fields)
+
+
+def deck_size() -> int:
+    """Copies of every group, asset, deficit and event in the card sources."""
+    from referee.cards.index import load_index, project_root
+
+    index = load_index(project_root())
+    return sum(c.quantity for c in index.cards.values() if c.game == GAME and c.type in PLAYABLE)

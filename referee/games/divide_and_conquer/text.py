@@ -1,0 +1,130 @@
+"""Words for Divide & Conquer: the status part and change lines (pure)."""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from referee.games.divide_and_conquer import battle, zones
+from referee.model import State
+
+NEXT_STEP = {
+    "team": "{attacker} lays the attack team (`team`)",
+    "defence": "{defender} calls or raises once (`call` / `raise`)",
+    "counter": "{attacker} may add once more (`team`) or roll (`fight`)",
+    "roll": "both roll a d6 (`fight`)",
+}
+
+
+def _attached(a: Mapping[str, Any]) -> str:
+    mod = f"{a['modifier']:+d} " if a["modifier"] else ""
+    only = "" if a["ability"] == "plain" else f" [{a['ability']}]"
+    return f"{mod}{a['name']}{only}"
+
+
+def group_line(g: Mapping[str, Any]) -> str:
+    wing = "L" if g["wing"] == "left" else "R"
+    text = f"{g['ref']} {g['name']} {wing}{g['influence']}"
+    if g["attached"]:
+        text += " <- " + ", ".join(_attached(a) for a in g["attached"])
+    flips = zones.scoring_wing(g) != g["wing"]
+    return text + f" = {zones.value(g)}" + (f" (scores {zones.scoring_wing(g)})" if flips else "")
+
+
+def status_lines(state: State) -> list[str]:
+    f = state.fields
+    pile = len(f["discard"]) + int(f.get("hidden_discards") or 0)
+    lines = [f"deck: {f['deck']} of {f['deck_size']} cards left; discard pile: {pile} cards"]
+    if f["deck"] == 0 and not f.get("over"):
+        who = f.get("last_drawer") or state.active_player.name
+        lines.append(f"the deck is empty: the game ends after {who}'s turn")
+    lines.append("bases (each group: influence + assets - deficits; net = |right - left|):")
+    for name, groups in f["bases"].items():
+        s = zones.score(groups)
+        lines.append(f"  {name}: left {s['left']}, right {s['right']}, net {s['net']}, {s['cards']} cards")
+        lines += [f"    {group_line(g)}" for g in groups]
+    lines.append("unaffiliated:" + ("" if f["unaffiliated"] else " none"))
+    lines += [f"    {group_line(g)}" for g in f["unaffiliated"]]
+    attack = f.get("attack")
+    if attack:
+        _, target = zones.find(f, attack["target"])
+        where = {"player": f"in {attack['defender']}'s base", "unaffiliated": "unaffiliated",
+                 "own": f"in {attack['attacker']}'s own base"}[attack["kind"]]
+        lines.append(f"attack: {attack['attacker']} attacks {target['name']} ({target['ref']}, {where}) "
+                     f"to {attack['intent']}; next: " + NEXT_STEP[attack["stage"]].format(**attack))
+        for label, groups in (("attack team", attack["team"]), ("defence", attack["defence"])):
+            if groups:
+                lines.append(f"  {label}: " + "; ".join(group_line(g) for g in groups))
+        if attack["joined"]:
+            lines.append("  joined from the base: " + ", ".join(attack["joined"]))
+        a, _, d, _ = battle.totals(f)
+        chance = battle.odds(a, d)
+        lines.append(f"  influence so far: attack {a} v defence {d}, each plus a d6; the attacker must beat it "
+                     f"(chance {chance.numerator}/{chance.denominator})")
+    last = f.get("last_attack")
+    if last:
+        lines.append(fight_line(last))
+    if f.get("over"):
+        lines.append(f"game over: {f['result']}")
+    return lines
+
+
+def fight_line(last: Mapping[str, Any]) -> str:
+    a_roll, d_roll = last["dice"]
+    outcome = ("won: " + ("took over " if last["intent"] == "take-over" else "destroyed ") + last["target"]
+               if last["won"] else f"lost: {last['target']} holds")
+    return (f"last attack: {last['attacker']} rolled {a_roll} + {last['attack'] - a_roll} = {last['attack']} "
+            f"v {d_roll} + {last['defence'] - d_roll} = {last['defence']}; {outcome}")
+
+
+def _where(fields: Mapping[str, Any]) -> dict[str, tuple[str, int]]:
+    out = {}
+    for owner, groups in zones.places(fields):
+        for g in groups:
+            out[g["ref"]] = (f"{owner}'s base" if owner else "unaffiliated", len(g["attached"]))
+    attack = fields.get("attack") or {}
+    for label, key in (("attack team", "team"), ("defence", "defence")):
+        for g in attack.get(key) or ():
+            out[g["ref"]] = (label, len(g["attached"]))
+    return out
+
+
+def _names(fields: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+    out = {}
+    for _, groups in zones.places(fields):
+        for g in groups:
+            out[g["ref"]] = g
+    for key in ("team", "defence"):
+        for g in (fields.get("attack") or {}).get(key) or ():
+            out[g["ref"]] = g
+    return out
+
+
+def change_lines(before: State, after: State) -> list[str]:
+    old, new = _where(before.fields), _where(after.fields)
+    groups = {**_names(before.fields), **_names(after.fields)}
+    out = []
+    for ref in dict.fromkeys([*old, *new]):
+        g = groups[ref]
+        a, b = old.get(ref), new.get(ref)
+        if a is None:
+            out.append(f"{ref} {g['name']}: hand -> {b[0]}")
+        elif b is None:
+            out.append(f"{ref} {g['name']}: {a[0]} -> discard pile")
+        else:
+            if a[0] != b[0]:
+                out.append(f"{ref} {g['name']}: {a[0]} -> {b[0]}")
+            if b[1] > a[1]:
+                out += [f"{ref} {g['name']} <- {_attached(x)}" for x in g["attached"][a[1]:]]
+            elif b[1] < a[1]:
+                out.append(f"{ref} {g['name']}: {a[1] - b[1]} attached card(s) discarded")
+    fa, fb = before.fields, after.fields
+    if fa["deck"] != fb["deck"]:
+        out.append(f"deck {fa['deck']} -> {fb['deck']}")
+    if fb.get("attack") and (not fa.get("attack") or fa["attack"]["stage"] != fb["attack"]["stage"]):
+        out.append("attack: next " + NEXT_STEP[fb["attack"]["stage"]].format(**fb["attack"]))
+    if fb.get("last_attack") and fb.get("last_attack") != fa.get("last_attack"):
+        out.append(fight_line(fb["last_attack"]))
+    if fb.get("over") and not fa.get("over"):
+        out.append(f"the last card's drawer has had their turn: game over. {fb['result']}")
+        if fb.get("hands_discarded"):
+            out.append(f"{fb['hands_discarded']} cards left in hands are discarded")
+    return out

@@ -1,0 +1,72 @@
+"""A scratch copy of the table that rules change step by step, then turn
+back into a State. Only rules code uses it; nothing here touches files."""
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from referee.errors import RuleViolation
+from referee.model import State
+
+
+@dataclass
+class Work:
+    fields: dict[str, Any]
+    hands: dict[str, int]
+    names: list[str]
+    notes: list[str] = field(default_factory=list)
+
+    @classmethod
+    def of(cls, state: State) -> "Work":
+        return cls(copy.deepcopy(dict(state.fields)), {p.name: int(p.fields.get("hand", 0)) for p in state.players},
+                   [p.name for p in state.players])
+
+    def spend(self, name: str, count: int, what: str) -> None:
+        """Cards leave `name`'s hand (the referee counts them; it cannot see them)."""
+        if count > self.hands[name]:
+            raise RuleViolation("cards come from the hand", f"{name} has {self.hands[name]} card"
+                                f"{'' if self.hands[name] == 1 else 's'} in hand, and {what} needs {count}"
+                                " (correct the count with `hand` if it is wrong)")
+        self.hands[name] -= count
+
+    def discard_from_hand(self, name: str, count: int) -> None:
+        """Up to `count` unseen cards go from a hand to the discard pile."""
+        dropped = min(count, self.hands[name])
+        self.hands[name] -= dropped
+        self.fields["hidden_discards"] = int(self.fields.get("hidden_discards") or 0) + dropped
+
+    def draw(self, name: str, count: int = 1) -> int:
+        """`name` draws up to `count` cards while the deck lasts."""
+        drawn = min(count, int(self.fields["deck"]))
+        if drawn:
+            self.fields["deck"] -= drawn
+            self.hands[name] += drawn
+            if self.fields["deck"] == 0:
+                self.fields["last_drawer"] = name
+        return drawn
+
+    def state(self, state: State) -> State:
+        from referee.games.divide_and_conquer.zones import score
+
+        players = []
+        for p in state.players:
+            live = score(self.fields["bases"][p.name])
+            players.append(replace(p, fields={"hand": self.hands[p.name], **live}))
+        return replace(state, players=tuple(players), fields={**self.fields, "groups": where(self.fields)})
+
+
+def where(fields: dict[str, Any]) -> dict[str, Any]:
+    """Every group by ref: its card, where it lies (a player's name,
+    "unaffiliated", "attack team" or "defence"), its value at the final count
+    and the ids of the cards on it. A summary for `status --json`."""
+    from referee.games.divide_and_conquer.zones import places, value
+
+    out: dict[str, Any] = {}
+    lists = [(owner or "unaffiliated", groups) for owner, groups in places(fields)]
+    attack = fields.get("attack") or {}
+    lists += [("attack team", attack.get("team") or []), ("defence", attack.get("defence") or [])]
+    for at, groups in lists:
+        for g in groups:
+            out[g["ref"]] = {"id": g["id"], "at": at, "value": value(g), "attached": [a["id"] for a in g["attached"]]}
+    return out

@@ -1,0 +1,249 @@
+"""Divide & Conquer: the deck and draw count, values and scoring, attack
+odds, card references, and a property test that every card stays
+accounted for whatever legal sequence is played."""
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from referee.cards import lookup
+from referee.cards.index import load_index, project_root
+from referee.errors import RefereeError, RuleViolation
+from referee.games import rules_for
+from referee.games.divide_and_conquer import battle, zones
+from referee.games.divide_and_conquer import cards as dcards
+from referee.model import Action, GameSlug, Setup
+
+from tests.referee.conftest import Table
+
+RULES = rules_for("divide-and-conquer")
+PLAYERS = ("Ana", "Ben", "Cy", "Dee")
+
+
+def card(card_id: str) -> dict:
+    return dcards.from_lookup(lookup(card_id))
+
+
+def start(deck: int | None = 60, players=PLAYERS):
+    house = {"deck-size": str(deck)} if deck is not None else {}
+    return RULES.setup(Setup(GameSlug.DIVIDE_AND_CONQUER, tuple((p, None) for p in players), 1, house_rules=house), ())
+
+
+def step(state, name, dice=(), **args):
+    action = Action(name, args, None)
+    RULES.check(state, action)
+    return RULES.apply(state, action, dice)
+
+
+def play(state, name, card_id, **args):
+    return step(state, name, player=state.active_player.name, card=card_id, _card=card(card_id), **args)
+
+
+# ---- the deck -------------------------------------------------------------------------
+
+
+def test_the_default_deck_is_every_playable_copy_in_the_card_sources():
+    index = load_index(project_root())
+    size = sum(c.quantity for c in index.cards.values()
+               if c.game == "divide-and-conquer" and c.type in ("group", "asset", "deficit", "event"))
+    for count in (4, 8):
+        state = start(None, [f"P{i}" for i in range(count)])
+        assert state.house_rules["deck-size"] == size
+        assert state.fields["deck"] == size - 6 * count - 1  # dealt 6 each; the first turn draws one
+        assert [p.fields["hand"] for p in state.players] == [7] + [6] * (count - 1)
+
+
+def test_a_deck_too_small_to_deal_is_refused():
+    with pytest.raises(RuleViolation, match="a deck of 20 cards cannot deal 6 to 4 players"):
+        start(20)
+
+
+def test_with_no_card_left_to_draw_the_game_ends_after_the_first_turn():
+    state = start(24)
+    assert state.fields["deck"] == 0 and state.players[0].fields["hand"] == 6
+    state = play(state, "recruit", "dc-left-prestige-media")
+    assert state.fields["over"] and state.winner == "Ana"
+
+
+# ---- values, scores, odds ----------------------------------------------------------------
+
+
+def group(influence, *attached, wing="left"):
+    return {"ref": "g1", "id": "x", "name": "X", "wing": wing, "influence": influence,
+            "attached": [{"id": f"a{i}", "name": f"A{i}", "type": t, "modifier": m, "ability": a}
+                         for i, (t, m, a) in enumerate(attached)]}
+
+
+def test_values_by_role():
+    g = group(3, ("asset", 3, "plain"), ("deficit", -1, "plain"), ("asset", 3, "defence-only"),
+              ("asset", 3, "attack-only"), ("deficit", -3, "defence-only"))
+    assert zones.value(g) == 5
+    assert zones.value(g, "defence") == 5 + 3 - 3
+    assert zones.value(g, "attack") == 5 + 3
+    gagged = group(3, ("asset", 3, "plain"), ("asset", 0, "defends-all"), ("deficit", 0, "cancels-assets"),
+                   ("deficit", -1, "plain"))
+    assert zones.value(gagged) == 2 and not zones.has(gagged, "defends-all")
+
+
+def test_scores_may_go_negative_and_net_is_the_absolute_difference():
+    base = [group(1, ("deficit", -2, "plain")), group(2, wing="right"), group(3, ("deficit", 0, "flips-wing"))]
+    assert zones.score(base) == {"left": -1, "right": 5, "net": 6, "cards": 5}
+    assert zones.score([group(4), group(1, wing="right")])["net"] == 3
+
+
+def test_ties_go_to_more_cards_in_base_and_then_a_draw():
+    fields = {"bases": {"A": [group(3)], "B": [group(3, ("asset", 0, "event-immune"), wing="right")],
+                        "C": [group(1)]}}
+    winners, text = zones.standings(fields, ["A", "B", "C"])
+    assert winners == ["B"] and "more cards" in text
+    fields["bases"]["A"][0]["attached"] = [{"id": "z", "name": "Z", "type": "asset", "modifier": 0,
+                                            "ability": "event-immune"}]
+    winners, text = zones.standings(fields, ["A", "B", "C"])
+    assert winners == ["A", "B"] and "a draw" in text
+
+
+@pytest.mark.parametrize("attack, defence, chance", [
+    (0, 0, Fraction(15, 36)), (8, 10, Fraction(6, 36)), (3, 0, Fraction(30, 36)),
+    (0, 5, Fraction(0)), (6, 0, Fraction(1)), (1, 0, Fraction(21, 36)),
+])
+def test_attack_odds_need_a_strictly_higher_total(attack, defence, chance):
+    assert battle.odds(attack, defence) == chance
+
+
+def test_status_shows_the_attack_step_and_its_odds(table):
+    table.run("new divide-and-conquer --player Ana --player Ben --player Cy --player Dee --house-rule deck-size=60")
+    table.run("recruit dc-left-prestige-media")
+    table.run("attack g1 --intent destroy")
+    table.run("team dc-right-defence-contractor")
+    out = table.run("status").output
+    assert "next: Ana calls or raises once" in out
+    assert "attack 6 v defence 6" in out and "chance 5/12" in out
+    assert "Ana: left 6, right 0, net 6, 1 cards" in out
+
+
+# ---- card codes and group references ---------------------------------------------------------
+
+
+def test_qr_text_names_a_card_and_a_group_may_be_named_by_its_card(table):
+    table.run("new divide-and-conquer --player Ana --player Ben --player Cy --player Dee --house-rule deck-size=60")
+    media = lookup("dc-left-prestige-media").card
+    table.run(f"recruit PNP:DIVIDE-AND-CONQUER:DC-LEFT-PRESTIGE-MEDIA:{media.revision}")
+    table.run("attach dc-asset-offshore-trust dc-left-prestige-media")
+    assert table.status()["groups"]["g1"]["value"] == 9
+    table.run("recruit dc-asset-offshore-trust", ok=False)
+    result = table.fail("attach dc-asset-catchy-slogan dc-right-oil-baron-club")
+    assert "no dc-right-oil-baron-club group is on the table" in result.output
+    result = table.fail("recruit anarchy-brick-courier")
+    assert "Traceback" not in result.output
+
+
+def test_an_event_on_everyone_that_touches_nobody_changes_only_hands_and_discard():
+    state = start()
+    state = play(state, "recruit", "dc-left-prestige-media")
+    before = state.fields["bases"]
+    state = play(state, "event", "dc-event-market-crash")
+    assert state.fields["bases"] == before
+    assert state.fields["discard"] == ["dc-event-market-crash"]
+
+
+def test_export_and_replay_rebuild_the_same_table(tmp_path):
+    live = Table(tmp_path / "live.db")
+    live.run("new divide-and-conquer --player Ana --player Ben --player Cy --player Dee --seed 5")
+    for line in ("unaffiliate dc-right-oil-baron-club", "attack g1 --intent take-over",
+                 "team dc-left-environmental", "fight", "recruit dc-left-vegan-potluck"):
+        live.run(line)
+    out = tmp_path / "game.json"
+    live.run(["export", str(out)])
+    copy = Table(tmp_path / "copy.db")
+    copy.run(["replay", str(out)])
+    a, b = live.status(), copy.status()
+    for key in ("groups", "bases", "last_attack", "deck", "players", "discard"):
+        assert a[key] == b[key]
+
+
+def test_every_command_has_examples_in_its_help(table):
+    table.run("new divide-and-conquer --player Ana --player Ben --player Cy --player Dee")
+    for command in ("event", "unaffiliate", "recruit", "attach", "attack", "team", "raise", "call", "fight", "hand"):
+        assert "Example" in table.run(f"{command} --help").output, command
+    assert "deck-size=...  (default computed)" in table.run("games").output
+
+
+# ---- property: every card is accounted for ---------------------------------------------------
+
+
+def _catalogue():
+    index = load_index(project_root())
+    return sorted(c.id for c in index.cards.values()
+                  if c.game == "divide-and-conquer" and c.type in ("group", "asset", "deficit", "event"))
+
+
+CARDS = _catalogue()
+STATS = {cid: card(cid) for cid in CARDS}
+
+
+def _count(state) -> int:
+    f = state.fields
+    on_table = sum(1 + len(g["attached"]) for _, groups in zones.places(f) for g in groups)
+    attack = f.get("attack") or {}
+    in_fight = sum(1 + len(g["attached"]) for g in [*(attack.get("team") or ()), *(attack.get("defence") or ())])
+    hands = sum(p.fields["hand"] for p in state.players)
+    return f["deck"] + hands + on_table + in_fight + len(f["discard"]) + f["hidden_discards"]
+
+
+def _options(state, pick):
+    f = state.fields
+    refs = [g["ref"] for _, gs in zones.places(f) for g in gs]
+    attack = f.get("attack")
+    if attack:
+        stage = attack["stage"]
+        if stage in ("team", "counter"):
+            return ("team", {"player": attack["attacker"]}, [pick(CARDS)], [pick(refs + ["g99"])])
+        if stage == "defence":
+            return (pick(["call", "raise"]), {"player": attack["defender"]}, [pick(CARDS)], [pick(refs + ["g99"])])
+        return ("fight", {}, [], [])
+    name = pick(["event", "unaffiliate", "recruit", "attach", "attack", "end-turn"])
+    return (name, {"player": state.active_player.name}, [pick(CARDS)], [pick(refs + ["g99"]) if refs else "g1"])
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_any_legal_sequence_keeps_every_card_accounted_for(data):
+    size = 40
+    state = start(size)
+    stats = STATS
+    for _ in range(data.draw(st.integers(5, 60))):
+        if state.fields.get("over"):
+            break
+        pick = lambda xs: data.draw(st.sampled_from(xs))  # noqa: E731
+        name, args, ids, refs = _options(state, pick)
+        cid = ids[0] if ids else None
+        if name in ("event", "unaffiliate", "recruit", "attach"):
+            args.update(card=cid, _card=stats[cid], onto=refs[0], groups=refs[:1],
+                        pick=pick(list(PLAYERS)), attachment=pick(CARDS))
+        elif name == "attack":
+            args.update(target=refs[0], intent=pick(["take-over", "destroy"]))
+        elif name in ("team", "raise"):
+            c = stats[cid]
+            if c["type"] == "group":
+                args.update(cards=[cid], _groups=[c])
+            else:
+                args.update(_attach=[{"card": c, "onto": refs[0]}])
+        dice = (data.draw(st.integers(1, 6)), data.draw(st.integers(1, 6))) if name == "fight" else ()
+        action = Action(name, args, None)
+        try:
+            RULES.check(state, action)
+        except RefereeError:
+            continue
+        after = RULES.apply(state, action, dice)
+        assert _count(after) == size, (name, args)
+        assert all(p.fields["hand"] >= 0 for p in after.players)
+        for p in after.players:
+            assert {k: p.fields[k] for k in ("left", "right", "net", "cards")} == zones.score(after.fields["bases"][p.name])
+        refs_now = [g["ref"] for _, gs in zones.places(after.fields) for g in gs]
+        assert len(refs_now) == len(set(refs_now))
+        json.dumps(after.to_dict())  # stays plain JSON
+        state = after
