@@ -67,13 +67,19 @@ from functools import lru_cache
 
 @lru_cache(maxsize=None)
 def _referenced(path: str, mtime_ns: int, size: int) -> tuple[str, ...]:
-    """The templates a template includes, extends or imports (a cheap AST walk)."""
+    """The templates a template includes, extends or imports."""
+    from pnp.memo import memo_file
+
+    return memo_file("template-refs", Path(path), _find_referenced)
+
+
+def _find_referenced(data: bytes) -> tuple[str, ...]:
     import jinja2
     from jinja2 import meta
 
     try:
-        ast = jinja2.Environment().parse(Path(path).read_text(encoding="utf-8"))
-    except jinja2.TemplateError:
+        ast = jinja2.Environment().parse(data.decode("utf-8"))
+    except (jinja2.TemplateError, UnicodeDecodeError):
         return ()  # the build itself reports it
     return tuple(r for r in meta.find_referenced_templates(ast) if r)
 

@@ -65,8 +65,14 @@ class YamlSyntaxError(Exception):
 
 
 def load_marked(path: Path) -> tuple[Any, list[tuple[int, Any]]]:
-    """Parse one file. Returns the data and a list of (line, key) duplicate keys."""
-    text = path.read_text(encoding="utf-8")
+    """Parse one file. Returns the data and a list of (line, key) duplicate keys.
+    Results are remembered by the file's content (see pnp.memo)."""
+    from pnp.memo import memo_file
+
+    return memo_file("yaml", path, lambda data: _parse(data.decode("utf-8")))
+
+
+def _parse(text: str) -> tuple[Any, list[tuple[int, Any]]]:
     loader = _MarkedLoader(text)
     loader.duplicate_keys = []
     try:
