@@ -1,10 +1,14 @@
 """A small on-disk memo for work that depends only on a file's bytes
-(parsed YAML, template analysis), kept in the project's `.pnp-cache/`."""
+(parsed YAML, template analysis), kept in the project's `.pnp-cache/`.
+
+Stored as JSON, never pickle: a cache folder that came with someone else's
+project can at worst be wrong data (it is keyed by content hash), never code.
+Callers give `encode`/`decode` to turn their values into JSON and back."""
 from __future__ import annotations
 
 import hashlib
 import os
-import pickle
+import json
 from pathlib import Path
 from typing import Any, Callable
 
@@ -20,23 +24,28 @@ def _root(path: Path) -> Path | None:
     return None
 
 
-def memo_file(kind: str, path: Path, compute: Callable[[bytes], Any]) -> Any:
+def memo_file(kind: str, path: Path, compute: Callable[[bytes], Any],
+              encode: Callable[[Any], Any] = lambda v: v, decode: Callable[[Any], Any] = lambda v: v) -> Any:
     """`compute(bytes of path)`, remembered by the file's content hash."""
     data = path.read_bytes()
     digest = hashlib.sha256(FORMAT + kind.encode() + b"\0" + data).hexdigest()
     root = _root(path)
     if root is None or os.environ.get("PNP_NO_CACHE"):
         return compute(data)
-    store = root / CACHE_DIR / kind / f"{digest}.pickle"
+    store = root / CACHE_DIR / kind / f"{digest}.json"
     try:
-        return pickle.loads(store.read_bytes())
-    except (OSError, pickle.PickleError, EOFError, AttributeError, ValueError):
+        return decode(json.loads(store.read_bytes()))
+    except (OSError, ValueError, TypeError, KeyError, IndexError):
         pass
     value = compute(data)
     try:
+        payload = json.dumps(encode(value), separators=(",", ":"))
+    except (TypeError, ValueError):
+        return value  # not representable as JSON: computed every time
+    try:
         store.parent.mkdir(parents=True, exist_ok=True)
         tmp = store.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_bytes(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
+        tmp.write_text(payload, encoding="utf-8")
         os.replace(tmp, store)
     except OSError:
         pass  # a read-only project still builds, just without the memo

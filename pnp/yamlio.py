@@ -69,7 +69,59 @@ def load_marked(path: Path) -> tuple[Any, list[tuple[int, Any]]]:
     Results are remembered by the file's content (see pnp.memo)."""
     from pnp.memo import memo_file
 
-    return memo_file("yaml", path, lambda data: _parse(data.decode("utf-8")))
+    return memo_file("yaml", path, lambda data: _parse(data.decode("utf-8")), _encode_result, _decode_result)
+
+
+def _encode(value: Any) -> Any:
+    """Marked values -> JSON: {"m": line, "k": [[key, key line, value], ...]} and {"l": line, "i": [...]}."""
+    if isinstance(value, MarkedDict):
+        return {"m": value.line, "k": [[k, value.key_lines.get(k, value.line), _encode(v)] for k, v in value.items()]}
+    if isinstance(value, MarkedList):
+        return {"l": value.line, "n": value.item_lines, "i": [_encode(v) for v in value]}
+    if isinstance(value, (str, int, float, bool)) or value is None:
+        return value
+    return {"s": str(value)}  # dates and other scalars YAML may produce: kept as text
+
+
+def _decode(value: Any) -> Any:
+    if isinstance(value, dict):
+        if "m" in value:
+            out = MarkedDict()
+            out.line, out.key_lines = value["m"], {}
+            for k, line, v in value["k"]:
+                out[k] = _decode(v)
+                out.key_lines[k] = line
+            return out
+        if "l" in value:
+            out = MarkedList(_decode(v) for v in value["i"])
+            out.line, out.item_lines = value["l"], value["n"]
+            return out
+        return value["s"]
+    return value
+
+
+def _encode_result(result):
+    data, duplicates = result
+    if any(not isinstance(k, str) for _, k in duplicates) or not _json_safe(data):
+        raise _NotCacheable
+    return [_encode(data), duplicates]
+
+
+def _decode_result(stored):
+    return _decode(stored[0]), [tuple(d) for d in stored[1]]
+
+
+class _NotCacheable(TypeError):
+    pass
+
+
+def _json_safe(value: Any) -> bool:
+    """Only string keys survive JSON; anything else is simply not cached."""
+    if isinstance(value, dict):
+        return all(isinstance(k, str) and _json_safe(v) for k, v in value.items())
+    if isinstance(value, list):
+        return all(_json_safe(v) for v in value)
+    return isinstance(value, (str, int, float, bool)) or value is None
 
 
 def _parse(text: str) -> tuple[Any, list[tuple[int, Any]]]:
