@@ -13,8 +13,6 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable, Iterator, Sequence
 
-from referee import dice as dicelib
-from referee import ledger
 from referee.errors import RefereeError, TableError
 from referee.games import GameRules, rules_for
 from referee.model import Action, GameSlug, PlayerName, Setup
@@ -79,6 +77,7 @@ def new_table(path: Path, game: str, players: Sequence[str], seed: int | None = 
               life: int | None = None, house_rules: Sequence[str] = (), force: bool = False,
               dice_text: str | None = None) -> StatusView:
     """Start a table. Everything is checked before an old file is touched."""
+    from referee import dice as dicelib, ledger  # not needed to read a table
     slug = GameSlug.parse(game)
     rules = rules_for(slug)
     if not players:
@@ -175,6 +174,7 @@ def parse_change(text: str, what: str) -> dict[str, int]:
 def act(path: Path, name: str, args: dict[str, object], actor: str | None = None,
         cards: Sequence[str] = (), dice_text: str | None = None) -> ActResult:
     """Check and apply one game action (life, capital, crowd, end-turn, win ...)."""
+    from referee import dice as dicelib, ledger  # not needed to read a table
     entered = dicelib.parse_entered(dice_text) if dice_text is not None else None
     with opened(path) as (conn, rules):
         uses = _cards(cards, rules.slug)
@@ -198,6 +198,7 @@ def _cards(codes: Sequence[str], game: GameSlug) -> list[CardUse]:
 
 def roll(path: Path, expr_text: str, dice_text: str | None = None, actor: str | None = None,
          reason: str | None = None) -> RollResult:
+    from referee import dice as dicelib, ledger  # not needed to read a table
     expr = dicelib.parse_expr(expr_text)
     entered = dicelib.parse_entered(dice_text) if dice_text is not None else None
     with opened(path) as (conn, rules):
@@ -206,6 +207,7 @@ def roll(path: Path, expr_text: str, dice_text: str | None = None, actor: str | 
 
 
 def undo(path: Path, actor: str | None = None) -> ActResult:
+    from referee import dice as dicelib, ledger  # not needed to read a table
     with opened(path) as (conn, rules):
         outcome = ledger.undo(conn, rules, actor)
         target = log.get_event(conn, outcome.event.target)  # type: ignore[arg-type]
@@ -213,6 +215,7 @@ def undo(path: Path, actor: str | None = None) -> ActResult:
 
 
 def redo(path: Path, actor: str | None = None) -> ActResult:
+    from referee import dice as dicelib, ledger  # not needed to read a table
     with opened(path) as (conn, rules):
         outcome = ledger.redo(conn, rules, actor)
         target = log.get_event(conn, outcome.event.target)  # type: ignore[arg-type]
