@@ -15,7 +15,15 @@ MASK = 2  # a fixed mask: any of the eight is valid QR, and skipping the search 
 
 @lru_cache(maxsize=None)
 def qr_matrix(payload: str) -> tuple[tuple[bool, ...], ...]:
-    """The module matrix without quiet zone. Refuses payloads above version 3."""
+    """The module matrix without quiet zone. Refuses payloads above version 3.
+    Card payloads (upper-case alphanumeric) use our fast encoder; anything
+    else goes through the `qrcode` package with the same settings."""
+    from pnp.qrencode import encode
+
+    try:
+        return encode(payload, MASK)
+    except ValueError:
+        pass
     code = qrcode.QRCode(error_correction=ERROR_CORRECT_M, border=0, mask_pattern=MASK)
     code.add_data(payload)
     code.make(fit=True)
