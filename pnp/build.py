@@ -14,7 +14,8 @@ from pnp import __version__
 from pnp.errors import PnpError, Problems, ValidationFailed
 from pnp.incremental import BuildState, game_digest, output_key, template_variables
 from pnp.layout import DeckLayout, plan_deck
-from pnp.model import PAPERS, Card, Deck, Flip, Game, Layout, Size, Sources
+from pnp.model import PAPERS, Card, Deck, Flip, Game, Ink, Layout, Size, Sources
+from pnp.printers import BackShift, PrinterProfile
 from pnp.project import TEMPLATES_DIR
 from pnp.qrpayload import format_payload
 from pnp.sources import icon_files, load_sources
@@ -27,11 +28,39 @@ MANIFEST = "manifest.json"
 SHEET_FONT = "RobotoCondensed-Regular"
 
 
+INK_SAVER_DIR = "ink-saver"   # an ink-saver build goes into <game>/ink-saver/, beside the normal one
+
+
 @dataclass(frozen=True)
 class BuildOptions:
     paper: Size = PAPERS["a4"]
     layout: Layout = Layout.DUPLEX
     flip: Flip = Flip.LONG
+    printer: PrinterProfile | None = None   # corrects the back pages of duplex decks
+    ink: Ink = Ink.NORMAL
+
+
+def make_options(paper: str = "a4", layout: str = "duplex", flip: str | None = None,
+                 printer: str | None = None, ink: str = "normal") -> BuildOptions:
+    """Build options from command-line values; `printer` names a stored profile.
+    Without --flip, a profile's own flip is used; a different one is refused."""
+    from pnp.printers import get_profile
+
+    profile = get_profile(printer) if printer else None
+    chosen = Flip(flip) if flip else (profile.flip if profile and profile.flip else Flip.LONG)
+    if profile is not None:
+        if Layout(layout) is not Layout.DUPLEX:
+            raise PnpError(f"printer profile {profile.name!r} corrects duplex back pages; "
+                           f"the {layout} layout has none (leave out --printer)")
+        if profile.flip is not None and profile.flip is not chosen:
+            raise PnpError(f"printer {profile.name!r} was calibrated flipping on the {profile.flip.value} edge; "
+                           f"build with --flip {profile.flip.value}, or calibrate again with --flip {chosen.value}")
+    return BuildOptions(PAPERS[paper], Layout(layout), chosen, profile, Ink(ink))
+
+
+def game_dir(out_dir: Path, slug: str, options: BuildOptions) -> Path:
+    """Where a game's files go: <out>/<game>/, or <out>/<game>/ink-saver/."""
+    return out_dir / slug / INK_SAVER_DIR if options.ink is Ink.SAVER else out_dir / slug
 
 
 @dataclass
@@ -55,6 +84,7 @@ class BuildReport:
     files: list[BuiltFile] = field(default_factory=list)
     seconds: float = 0.0
     up_to_date: list[str] = field(default_factory=list)  # "game/file" left as they were
+    ink: Any = None          # an ink-saver build: pnp.inksaver.InkReport
 
     @property
     def pages(self) -> int:
@@ -223,17 +253,19 @@ def build(
     started = time.perf_counter()
     report = BuildReport()
     wanted = check_games(project, games)
-    states = {slug: BuildState.load(out_dir / slug) for slug in wanted}
+    dirs = {slug: game_dir(out_dir, slug, options) for slug in wanted}
+    states = {slug: BuildState.load(dirs[slug]) for slug in wanted}
     digests = {slug: game_digest(project, slug, options) for slug in wanted}
-    todo = [slug for slug in wanted if force or not states[slug].up_to_date(digests[slug], out_dir / slug)]
+    todo = [slug for slug in wanted if force or not states[slug].up_to_date(digests[slug], dirs[slug])]
     report.up_to_date = [f"{slug}/{name}" for slug in wanted if slug not in todo for name in states[slug].outputs]
     if not todo:
+        _measure_ink(project, wanted, out_dir, options, report)
         report.seconds = time.perf_counter() - started
         return report
     sources = load_sources(project, todo)
     plans = []
     for slug in todo:
-        game, state, game_out = sources.games[slug], states[slug], out_dir / slug
+        game, state, game_out = sources.games[slug], states[slug], dirs[slug]
         decks = [d for d in game.decks if force or not state.fresh(deck_filename(d), _deck_key(project, game, d, options), game_out)]
         docs = [d for d in game.documents
                 if force or not all(state.fresh(n, _doc_key(project, game, d, options), game_out) for n in doc_filenames(d))]
@@ -243,14 +275,22 @@ def build(
         write_atomic(path, data)
         report.files.append(built)
     for slug, manifest in manifests.items():
-        write_json(out_dir / slug / MANIFEST, manifest)
+        write_json(dirs[slug] / MANIFEST, manifest)
         for stale in set(states[slug].outputs) - set(new_states[slug].outputs):
-            (out_dir / slug / stale).unlink(missing_ok=True)
+            (dirs[slug] / stale).unlink(missing_ok=True)
         write_json(new_states[slug].path, new_states[slug].to_json())
     report.up_to_date += [f"{slug}/{n}" for slug in todo for n in new_states[slug].outputs
                           if n not in {b.path.name for b in report.files if b.game == slug}]
+    _measure_ink(project, wanted, out_dir, options, report)
     report.seconds = time.perf_counter() - started
     return report
+
+
+def _measure_ink(project: Path, games: list[str], out_dir: Path, options: BuildOptions, report: BuildReport) -> None:
+    if options.ink is Ink.SAVER:
+        from pnp.inksaver import measure_coverage
+
+        report.ink = measure_coverage(project, games, out_dir, options)
 
 
 def _belongs(name: str, doc) -> bool:
@@ -291,7 +331,7 @@ def _render_changed(project, sources, plans, states, digests, out_dir, options, 
             if task.game != slug:
                 continue
             for name, data, info, entry in files:
-                path = out_dir / slug / name
+                path = game_dir(out_dir, slug, options) / name
                 outputs.append((path, data, BuiltFile(slug, path, info["kind"], info["pages"], info["cards"])))
                 fresh[name] = entry
         state = BuildState(old.path, {"digest": digests[slug], "outputs": {}})
@@ -304,6 +344,7 @@ def _render_changed(project, sources, plans, states, digests, out_dir, options, 
                 state.outputs[name] = entry
         manifests[slug] = {"game": slug, "name": game.name, "pnp_version": __version__,
                            "card_size_mm": [game.card_size.width, game.card_size.height],
+                           "ink": options.ink.value,
                            "files": [e["file"] for e in state.outputs.values()],
                            "cards": [c for e in state.outputs.values() for c in e["cards"]]}
         new_states[slug] = state
@@ -312,17 +353,34 @@ def _render_changed(project, sources, plans, states, digests, out_dir, options, 
     return outputs, manifests, new_states
 
 
+def deck_back_shift(plan: DeckLayout, options: BuildOptions) -> BackShift | None:
+    """The printer correction for this deck's back pages, if any apply."""
+    from pnp.printers import back_shift
+
+    if options.printer is None or plan.layout is not Layout.DUPLEX or not plan.backs:
+        return None
+    return back_shift(options.printer, plan.paper)
+
+
 def _file_entry(path: Path, deck: Deck, plan: DeckLayout, options: BuildOptions) -> dict:
-    return {
+    entry = {
         "file": path.name, "kind": "deck", "deck": deck.id, "paper": options.paper.name,
         "paper_mm": [round(plan.paper.width, 3), round(plan.paper.height, 3)],
         "layout": plan.layout.value if plan.backs else "one-sided",
         "flip": plan.flip.value if plan.layout is Layout.DUPLEX and plan.backs else None,
         "pages": plan.pages, "cards_per_page": plan.per_page, "sides": 2 if plan.backs else 1,
     }
+    shift = deck_back_shift(plan, options)
+    if shift is not None:
+        entry["printer"] = {"name": options.printer.name, "dx_mm": shift.dx, "dy_mm": shift.dy,
+                            "scale": shift.scale, "applied_to": "back pages, about the page centre"}
+    if options.ink is Ink.SAVER:
+        entry["ink"] = options.ink.value
+    return entry
 
 
-def _card_entries(path: Path, copies: list[Card], plan: DeckLayout, game: Game) -> list[dict]:
+def _card_entries(path: Path, copies: list[Card], plan: DeckLayout, game: Game,
+                  back_shift: BackShift | None = None) -> list[dict]:
     out = []
     seen: dict[str, int] = {}
     backs = plan.backs or [None] * len(plan.fronts)
@@ -334,10 +392,14 @@ def _card_entries(path: Path, copies: list[Card], plan: DeckLayout, game: Game) 
             "qr": format_payload(game.slug, card.id, card.revision),
             "file": path.name,
             "front": {"page": front.page, "trim_mm": [round(v, 3) for v in front.slot.trim]},
-            "back": None if back is None else {"page": back.page, "trim_mm": [round(v, 3) for v in back.slot.trim],
+            "back": None if back is None else {"page": back.page, "trim_mm": [round(v, 3) for v in _shifted(back.slot.trim, back_shift)],
                                                "rotation": back.slot.rotate},
         })
     return out
+
+
+def _shifted(box, shift: BackShift | None):
+    return box if shift is None else shift.box(box)
 
 
 def validate(project: Path, games: list[str] | None) -> Sources:

@@ -8,7 +8,8 @@ from pathlib import Path
 import click
 
 from pnp.errors import PnpError
-from pnp.model import PAPERS, Flip, Layout
+from pnp.model import PAPERS, Flip, Ink, Layout
+from pnp.export import Shop
 from pnp.project import find_project
 
 
@@ -65,12 +66,15 @@ def main(ctx: click.Context, project: str | None) -> None:
 @click.option("--paper", type=click.Choice(sorted(PAPERS)), default="a4", show_default=True)
 @click.option("--layout", type=click.Choice([l.value for l in Layout]), default="duplex", show_default=True,
               help="duplex: a fronts page then its backs page; gutterfold: fronts and backs on one sheet, fold between.")
-@click.option("--flip", type=click.Choice([f.value for f in Flip]), default="long", show_default=True,
-              help="How your printer turns the sheet for duplex printing.")
+@click.option("--flip", type=click.Choice([f.value for f in Flip]), default=None,
+              help="How your printer turns the sheet for duplex printing (default: the printer profile's, else long).")
+@click.option("--printer", metavar="NAME", help="Correct the back pages with printer profile NAME (see `pnp printer`).")
+@click.option("--ink", type=click.Choice([i.value for i in Ink]), default="normal", show_default=True,
+              help="saver: grayscale, light tints and outlines instead of dark areas; into <game>/ink-saver/.")
 @click.option("--out", type=click.Path(file_okay=False), help="Write to DIR/<game>/ instead of output/<game>/.")
 @click.option("--force", is_flag=True, help="Rebuild every file, even those whose inputs did not change.")
 @click.pass_context
-def build(ctx, games, paper, layout, flip, out, force):
+def build(ctx, games, paper, layout, flip, printer, ink, out, force):
     """Build the PDFs of GAMES (default: every game).
 
     \b
@@ -78,16 +82,18 @@ def build(ctx, games, paper, layout, flip, out, force):
       pnp build
       pnp build culture-war --paper letter
       pnp build --layout gutterfold --out /tmp/print
+      pnp build --printer office      # backs shifted by the office printer's profile
+      pnp build --ink saver           # grayscale, light; prints the ink coverage
       pnp build --force              # rebuild even what is up to date
 
     Only files whose inputs changed (cards, templates, styles, fonts,
     options, pnp itself) are rebuilt; the summary says which.
     """
-    from pnp.build import BuildOptions, build as run_build
+    from pnp.build import build as run_build, make_options
 
     project = _project(ctx)
     out_dir = Path(out) if out else project / "output"
-    options = BuildOptions(PAPERS[paper], Layout(layout), Flip(flip))
+    options = make_options(paper, layout, flip, printer, ink)
     report = run_build(project, list(games) or None, out_dir, options,
                        progress=_progress_bar if sys.stderr.isatty() else None, force=force)
     if sys.stderr.isatty() and report.files:
@@ -101,6 +107,13 @@ def summary(report) -> str:
         lines.append(f"up to date: {len(report.up_to_date)} files" + (
             "" if len(report.up_to_date) > 6 else " (" + ", ".join(report.up_to_date) + ")"))
     lines.append(f"built {len(report.files)} files, {report.pages} pages, {report.cards} cards in {report.seconds:.2f} s")
+    if getattr(report, "ink", None) is not None:
+        for game, saver in report.ink.saver.items():
+            normal = report.ink.normal.get(game)
+            line = f"ink coverage {game}: {saver.mean:.1%} with ink saver ({saver.pages} pages)"
+            if normal is not None:
+                line += f", {normal.mean:.1%} normal ({normal.pages} pages; from {normal.source})"
+            lines.append(line)
     return "\n".join(lines)
 
 
@@ -114,10 +127,13 @@ def _progress_bar(done: int, total: int, label: str) -> None:
 @click.argument("games", nargs=-1)
 @click.option("--paper", type=click.Choice(sorted(PAPERS)), default="a4", show_default=True)
 @click.option("--layout", type=click.Choice([l.value for l in Layout]), default="duplex", show_default=True)
-@click.option("--flip", type=click.Choice([f.value for f in Flip]), default="long", show_default=True)
+@click.option("--flip", type=click.Choice([f.value for f in Flip]), default=None,
+              help="Default: the printer profile's, else long.")
+@click.option("--printer", metavar="NAME", help="Correct the back pages with printer profile NAME.")
+@click.option("--ink", type=click.Choice([i.value for i in Ink]), default="normal", show_default=True)
 @click.option("--out", type=click.Path(file_okay=False), help="Write to DIR/<game>/ instead of output/<game>/.")
 @click.pass_context
-def watch_command(ctx, games, paper, layout, flip, out):
+def watch_command(ctx, games, paper, layout, flip, printer, ink, out):
     """Rebuild GAMES (default: all) whenever a source or template is saved.
 
     Only the files that depend on what changed are rebuilt. A validation
@@ -129,7 +145,7 @@ def watch_command(ctx, games, paper, layout, flip, out):
       pnp watch
       pnp watch culture-war --paper letter
     """
-    from pnp.build import BuildOptions
+    from pnp.build import make_options
     from pnp.errors import PnpError
     from pnp.watch import watch
 
@@ -145,7 +161,7 @@ def watch_command(ctx, games, paper, layout, flip, out):
             click.echo(summary(outcome))
         click.echo("watching card_sources/ and templates/ (Ctrl-C to stop)")
 
-    watch(project, list(games) or None, out_dir, BuildOptions(PAPERS[paper], Layout(layout), Flip(flip)), show)
+    watch(project, list(games) or None, out_dir, make_options(paper, layout, flip, printer, ink), show)
 
 
 @main.command()
@@ -221,6 +237,134 @@ def list_cards(ctx, game, as_json):
         click.echo(json.dumps(rows, indent=2))
     else:
         click.echo(card_table(rows))
+
+
+@main.command()
+@click.option("--paper", type=click.Choice(sorted(PAPERS)), default="a4", show_default=True)
+@click.option("--flip", type=click.Choice([f.value for f in Flip]), default="long", show_default=True,
+              help="How your printer turns the sheet for duplex printing.")
+@click.option("--printer", metavar="NAME", help="Apply printer profile NAME to the back, to check it: every scale should read 0.")
+@click.option("--out", "out_file", type=click.Path(dir_okay=False),
+              help="PDF file (default: output/calibration-<paper>-<flip>.pdf).")
+@click.pass_context
+def calibrate(ctx, paper, flip, printer, out_file):
+    """Write a two-page duplex calibration sheet: print it double-sided, hold
+    it to the light, read how far your printer puts the backs off.
+
+    \b
+    Examples:
+      pnp calibrate
+      pnp calibrate --paper letter --flip short --out /tmp/cal.pdf
+      pnp calibrate --printer office   # check a stored profile
+    """
+    from pnp.calibrate import write_calibration
+
+    path = write_calibration(_project(ctx), paper, Flip(flip), printer, Path(out_file) if out_file else None)
+    click.echo(f"wrote {path} (2 pages, {paper.upper()})")
+    click.echo(f"print it double-sided at 100% / actual size, flipping on the {flip} edge; "
+               "the instructions are on the sheet")
+
+
+@main.group("printer", cls=click.Group)
+def printer_group():
+    """Printer profiles: how far your duplex printer puts the backs off.
+
+    \b
+    Examples:
+      pnp printer add office --dx 0.75 --dy -0.5 --flip long
+      pnp printer add office --dx 0.75 --dy -0.5 --scale 0.995
+      pnp printer list
+      pnp printer remove office
+
+    Profiles are stored in $XDG_CONFIG_HOME/pnp/printers.json (default
+    ~/.config/pnp/). Measure the values with `pnp calibrate`.
+    """
+
+
+@printer_group.command("add")
+@click.argument("name")
+@click.option("--dx", type=float, required=True, help="mm to shift the backs right (as seen on the back page); from the sheet.")
+@click.option("--dy", type=float, required=True, help="mm to shift the backs up; from the sheet.")
+@click.option("--scale", type=float, default=1.0, show_default=True, help="Scale the backs about the page centre (0.995 = 99.5%).")
+@click.option("--flip", type=click.Choice([f.value for f in Flip]), default=None,
+              help="The flip the sheet was printed with; builds then use it.")
+def printer_add(name, dx, dy, scale, flip):
+    """Store (or replace) printer profile NAME."""
+    from pnp.printers import PrinterProfile, add_profile, profiles_path
+
+    profile, replaced = add_profile(PrinterProfile(name, dx, dy, scale, Flip(flip) if flip else None))
+    click.echo(f"{'replaced' if replaced else 'added'} printer {profile.name}: {_profile_text(profile)}  "
+               f"({profiles_path()})")
+    click.echo(f"use it: pnp build --printer {profile.name}")
+
+
+@printer_group.command("list")
+@click.option("--json", "as_json", is_flag=True)
+def printer_list(as_json):
+    """List the stored printer profiles."""
+    from pnp.printers import load_profiles, profiles_path
+
+    profiles = load_profiles()
+    if as_json:
+        click.echo(json.dumps({n: p.to_json() for n, p in profiles.items()}, indent=2))
+        return
+    if not profiles:
+        click.echo(f"no printer profiles yet ({profiles_path()}); measure one with `pnp calibrate`")
+        return
+    width = max(len(n) for n in profiles)
+    for name, profile in profiles.items():
+        click.echo(f"{name:<{width}}  {_profile_text(profile)}")
+
+
+@printer_group.command("remove")
+@click.argument("name")
+def printer_remove(name):
+    """Delete printer profile NAME."""
+    from pnp.printers import remove_profile
+
+    gone = remove_profile(name)
+    click.echo(f"removed printer {gone.name}")
+
+
+def _profile_text(p) -> str:
+    flip = f", flip {p.flip.value}" if p.flip else ""
+    return f"dx {p.dx:+.2f} mm, dy {p.dy:+.2f} mm, scale {p.scale:g}{flip}"
+
+
+@main.command("export")
+@click.argument("game")
+@click.option("--shop", type=click.Choice([s.value for s in Shop]), required=True,
+              help="tgc: PNGs 825x1125 (poker); mpc: PNGs 822x1122; drivethru: a PDF per deck; pdf-single: a PDF per card.")
+@click.option("--deck", "decks", multiple=True, metavar="ID", help="Only this deck (repeatable).")
+@click.option("--out", type=click.Path(file_okay=False), help="Write to DIR/<game>/shop-<shop>/ instead of output/...")
+@click.pass_context
+def export_command(ctx, game, shop, decks, out):
+    """Write print-shop files for GAME into output/<game>/shop-<shop>/, one
+    zip per deck beside them, and order.csv with the quantities.
+
+    \b
+    Examples:
+      pnp export culture-war --shop tgc
+      pnp export cold-war --shop drivethru --deck westmark
+      pnp export debate --shop pdf-single
+    """
+    from pnp.export import export
+
+    project = _project(ctx)
+    report = export(project, game, Shop(shop), Path(out) if out else project / "output", list(decks) or None)
+    click.echo(export_summary(report))
+
+
+def export_summary(report) -> str:
+    lines = [f"{report.shop.name} ({report.shop.shop.value}): {report.folder}"]
+    for d in report.decks:
+        lines.append(f"  {d.deck}: {d.cards} card{'' if d.cards == 1 else 's'}, {d.copies} copies, {d.size} -> {d.zip.name}")
+    lines.append(f"  order form quantities: {report.csv.name}")
+    lines.append(f"wrote {len(report.files)} files in {report.seconds:.2f} s")
+    if report.warnings:
+        lines.append(f"safe zone warnings ({len(report.warnings)}):")
+        lines += [f"  {w}" for w in report.warnings]
+    return "\n".join(lines)
 
 
 if __name__ == "__main__":  # pragma: no cover

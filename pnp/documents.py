@@ -15,7 +15,7 @@ from pnp.layout import PRINTER_MARGIN
 from pnp.model import PAPERS, DocKind, Document, Game, Size
 from pnp.render import RenderContext
 from pnp.render_docs import render_board
-from pnp.rulesheet import DiagramFlowable, render_rules
+from pnp.rulesheet import TINTS, DiagramFlowable, render_rules
 from pnp.templates import TemplateProblem, TemplateSet
 from pnp.textfit import FitError
 from pnp.tiling import LABEL_STRIP, plan_tiles
@@ -97,7 +97,7 @@ def _prepare_rules(doc: Document, game: Game, templates: TemplateSet, fit_face) 
 
 
 def render_documents(prepared: list[PreparedDoc], game: Game, paper: Size, ctx: RenderContext,
-                     accent: str) -> list[tuple[str, bytes, dict]]:
+                     accent: str, rule_tints: tuple[str, str] | None = None) -> list[tuple[str, bytes, dict]]:
     """(file name, PDF bytes, manifest entry) for each output file."""
     files = []
     for p in prepared:
@@ -106,7 +106,7 @@ def render_documents(prepared: list[PreparedDoc], game: Game, paper: Size, ctx: 
             def diagram(name, w, h, p=p):
                 return DiagramFlowable(p.diagrams[(name, w, h)], Size(w, h, "diagram"), ctx)
             try:
-                data = render_rules(title, p.markdown, paper, ctx, accent, diagram)
+                data = render_rules(title, p.markdown, paper, ctx, accent, diagram, rule_tints or TINTS)
             except Exception as exc:  # platypus layout failures (a table wider than a column, ...)
                 raise PnpError(f"{p.doc.path}:{p.doc.line}: {p.doc.id}: rule sheet cannot be laid out: {exc}") from None
             files.append((f"rules-{p.doc.id}.pdf", data, {"kind": "rules", "id": p.doc.id, "paper": paper.name,

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from pnp.errors import Problem, Problems
+from pnp.model import Ink
 
 _JOB: dict[str, Any] = {}        # what the tasks work on; set before workers fork
 _TOOLS: dict[str, Any] = {}      # per process: game -> (templates, icons, render context)
@@ -50,6 +51,11 @@ def run_task(task: Task) -> tuple[list[Problem], list[tuple[str, bytes, dict, di
     game = sources.games[task.game]
     templates, icons, ctx = _tools(task.game)
     problems = Problems(project)
+    saver = options.ink is Ink.SAVER
+    if saver:
+        from pnp.inksaver import saver_context, saver_face
+
+        ctx = saver_context(ctx)
     if task.kind == "deck":
         from pnp.layout import plan_deck
         from pnp.render import render_deck
@@ -59,13 +65,18 @@ def run_task(task: Task) -> tuple[list[Problem], list[tuple[str, bytes, dict, di
         if problems or not faces:
             return problems.items, []
         f = faces[0]
-        copies = [card for card in deck.cards for _ in range(card.quantity)]
         size = b.deck_size(deck, game)
+        if saver:
+            f = b.DeckFaces(f.deck, {k: saver_face(v, size) for k, v in f.fronts.items()},
+                            None if f.back is None else saver_face(f.back, size))
+        copies = [card for card in deck.cards for _ in range(card.quantity)]
         plan = plan_deck(len(copies), size, options.paper, options.layout, options.flip, f.back is not None)
-        data = render_deck(f"{game.name} — {deck.name}", plan, size, [f.fronts[c.id] for c in copies], f.back, ctx)
+        shift = b.deck_back_shift(plan, options)
+        data = render_deck(f"{game.name} — {deck.name}", plan, size, [f.fronts[c.id] for c in copies], f.back, ctx,
+                           back_shift=shift)
         path = out_dir / task.game / b.deck_filename(deck)
         entry = {"key": b._deck_key(project, game, deck, options), "file": b._file_entry(path, deck, plan, options),
-                 "cards": b._card_entries(path, copies, plan, game)}
+                 "cards": b._card_entries(path, copies, plan, game, shift)}
         return [], [(path.name, data, {"kind": "deck", "pages": plan.pages, "cards": len(copies)}, entry)]
     from pnp.documents import prepare_documents, render_documents
 
@@ -76,8 +87,13 @@ def run_task(task: Task) -> tuple[list[Problem], list[tuple[str, bytes, dict, di
         return problems.items, []
     key = b._doc_key(project, game, doc, options)
     accent = game.decks[0].color if game.decks else "#333333"
+    tints = None
+    if saver:
+        from pnp.inksaver import saver_docs, saver_rule_tints, saver_text_color
+
+        prepared, accent, tints = saver_docs(prepared), saver_text_color(accent), saver_rule_tints()
     out = []
-    for name, data, entry in render_documents(prepared, game, options.paper, ctx, accent):
+    for name, data, entry in render_documents(prepared, game, options.paper, ctx, accent, tints):
         out.append((name, data, {"kind": entry["kind"], "pages": entry.get("pages") or 0, "cards": 0},
                     {"key": key, "file": {"file": name, **entry}, "cards": []}))
     return [], out

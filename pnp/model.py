@@ -55,6 +55,11 @@ class Flip(str, Enum):
     SHORT = "short"
 
 
+class Ink(str, Enum):
+    NORMAL = "normal"
+    SAVER = "saver"      # grayscale, light tints and outlines instead of dark areas
+
+
 @dataclass(frozen=True)
 class CardType:
     name: str

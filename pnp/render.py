@@ -111,6 +111,7 @@ def render_deck(
     fronts: Sequence[Face],        # one per printed copy (shared objects for identical cards)
     back: Face | None,
     ctx: RenderContext,
+    back_shift: Any = None,        # pnp.printers.BackShift: drawn around everything on a backs page
 ) -> bytes:
     buffer = io.BytesIO()
     flip = plan.flip if plan.layout is Layout.DUPLEX and back is not None else None
@@ -136,10 +137,17 @@ def render_deck(
     total = plan.pages
     for sheet in plan.sheets:
         placed = by_page.get(sheet.page, [])
+        shift = back_shift if sheet.kind == "backs" and back_shift is not None else None
+        if shift is not None:  # the printer's correction moves cards and cut marks together
+            canvas.saveState()
+            a, b, c, d, e, f = shift.matrix()
+            canvas.transform(a, b, c, d, pt(e), pt(f))
         for placement, face in placed:
             _place(canvas, form_for(face), placement)
         _draw_furniture(canvas, sheet, plan.paper, ctx, f"{title} · {_kind(sheet)} · page {sheet.page} of {total}")
-        trims = [p.slot.trim for p, _ in placed] or [sheet.art_box]
+        if shift is not None:
+            canvas.restoreState()
+        trims = [p.slot.trim if shift is None else shift.box(p.slot.trim) for p, _ in placed] or [sheet.art_box]
         canvas.setTrimBox(tuple(pt(v) for v in (min(t[0] for t in trims), min(t[1] for t in trims),
                                                  max(t[2] for t in trims), max(t[3] for t in trims))))
         canvas.showPage()

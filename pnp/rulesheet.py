@@ -28,6 +28,7 @@ from pnp.units import pt
 MARGIN = 14.0      # mm
 GUTTER = 7.0
 TITLE_H = 24.0
+TINTS = ("#f3efe4", "#b9b2a0")   # note and alternate-row background, table grid
 _ITALIC = re.compile(r"(?<![*\w])\*(?!\*)(.+?)(?<!\*)\*(?![*\w])")
 
 
@@ -80,7 +81,7 @@ def inline(text: str, size: float) -> str:
 
 
 def parse(markdown: str, styles: dict[str, ParagraphStyle], accent: str,
-          diagram: Callable[[str, float, float], Flowable]) -> list[Flowable]:
+          diagram: Callable[[str, float, float], Flowable], tints: tuple[str, str] = TINTS) -> list[Flowable]:
     """Markdown subset -> flowables. The first `#` heading becomes the title block."""
     story: list[Flowable] = []
     lines = markdown.splitlines()
@@ -138,7 +139,7 @@ def parse(markdown: str, styles: dict[str, ParagraphStyle], accent: str,
                 i += 1
             box = Table([[p("note", " ".join(note))]], colWidths=["100%"])
             box.setStyle(TableStyle([("FONT", (0, 0), (-1, -1), styles["note"].fontName),
-                                     ("BACKGROUND", (0, 0), (-1, -1), colors.HexColor("#f3efe4")),
+                                     ("BACKGROUND", (0, 0), (-1, -1), colors.HexColor(tints[0])),
                                      ("LINEBEFORE", (0, 0), (0, -1), 2, acc),
                                      ("LEFTPADDING", (0, 0), (-1, -1), 6), ("RIGHTPADDING", (0, 0), (-1, -1), 5)]))
             story += [box, Spacer(1, 4)]
@@ -156,8 +157,8 @@ def parse(markdown: str, styles: dict[str, ParagraphStyle], accent: str,
             table.setStyle(TableStyle([
                 ("FONT", (0, 0), (-1, -1), styles["cell"].fontName),
                 ("BACKGROUND", (0, 0), (-1, 0), acc),
-                ("ROWBACKGROUNDS", (0, 1), (-1, -1), [colors.white, colors.HexColor("#f3efe4")]),
-                ("GRID", (0, 0), (-1, -1), 0.3, colors.HexColor("#b9b2a0")),
+                ("ROWBACKGROUNDS", (0, 1), (-1, -1), [colors.white, colors.HexColor(tints[0])]),
+                ("GRID", (0, 0), (-1, -1), 0.3, colors.HexColor(tints[1])),
                 ("VALIGN", (0, 0), (-1, -1), "TOP"),
                 ("TOPPADDING", (0, 0), (-1, -1), 2), ("BOTTOMPADDING", (0, 0), (-1, -1), 2)]))
             story += [KeepTogether([table]), Spacer(1, 5)]
@@ -174,7 +175,7 @@ def parse(markdown: str, styles: dict[str, ParagraphStyle], accent: str,
 
 
 def render_rules(title: str, markdown: str, paper: Size, ctx: RenderContext, accent: str,
-                 diagram: Callable[[str, float, float], Flowable]) -> bytes:
+                 diagram: Callable[[str, float, float], Flowable], tints: tuple[str, str] = TINTS) -> bytes:
     buffer = io.BytesIO()
     fonts = Fonts()
     W, H = pt(paper.width), pt(paper.height)
@@ -210,6 +211,6 @@ def render_rules(title: str, markdown: str, paper: Size, ctx: RenderContext, acc
                           invariant=1, initialFontName=fonts.body)
     doc.addPageTemplates([PageTemplate("first", first, onPage=on_page, autoNextPageTemplate="later"),
                           PageTemplate("later", later, onPage=on_page)])
-    story = [NextPageTemplate("later")] + parse(markdown, _styles(fonts, accent), accent, diagram)
+    story = [NextPageTemplate("later")] + parse(markdown, _styles(fonts, accent), accent, diagram, tints)
     doc.build(story)
     return buffer.getvalue()
