@@ -315,8 +315,8 @@ def _render_changed(project, sources, plans, states, digests, out_dir, options, 
 
     tasks = []
     for slug, decks, docs in plans:
-        tasks += [Task(slug, "deck", i, f"{slug}/{d.id}") for i, d in enumerate(decks)]
-        tasks += [Task(slug, "doc", i, f"{slug}/{d.id}") for i, d in enumerate(docs)]
+        tasks += [Task(slug, "deck", i, f"{slug}/{d.id}", d.copies) for i, d in enumerate(decks)]
+        tasks += [Task(slug, "doc", i, f"{slug}/{d.id}", 30) for i, d in enumerate(docs)]
     job = {"project": project, "sources": sources, "options": options, "out_dir": out_dir,
            "decks": {slug: decks for slug, decks, _ in plans}, "docs": {slug: docs for slug, _, docs in plans}}
     results = run_tasks(job, tasks, progress)

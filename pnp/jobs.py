@@ -23,6 +23,7 @@ class Task:
     kind: str    # "deck" or "doc"
     index: int   # position in the game's list of changed decks / documents
     label: str
+    weight: int = 1  # a rough cost (cards to draw), so the biggest tasks start first
 
 
 def _tools(slug: str):
@@ -121,7 +122,10 @@ def run_tasks(job: dict[str, Any], tasks: list[Task], progress: Callable[[int, i
             results.append(run_task(task))
         return results
     with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
-        futures = [pool.submit(run_task, t) for t in tasks]
+        # longest first, so no big deck is left running alone at the end
+        order = sorted(range(len(tasks)), key=lambda i: -tasks[i].weight)
+        submitted = {i: pool.submit(run_task, tasks[i]) for i in order}
+        futures = [submitted[i] for i in range(len(tasks))]
         for i, (task, future) in enumerate(zip(tasks, futures)):
             if progress:
                 progress(i, len(tasks), task.label)
