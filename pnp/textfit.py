@@ -64,6 +64,7 @@ def icon_markup(markup: str, size: float, color: str) -> str:
 
 
 _wrapped: dict[tuple, tuple[Paragraph, float]] = {}
+WRAPPED_LIMIT = 4096  # set paragraphs kept between fitting and drawing (enough for a deck of ~1,000 cards)
 
 
 def make_paragraph(text: Text, style: dict[str, Any], size: float) -> Paragraph:
@@ -82,8 +83,8 @@ def wrapped(text: Text, style: dict[str, Any], size: float) -> tuple[Paragraph, 
         para = make_paragraph(text, style, size)
         _, h = para.wrap(pt(text.w), pt(text.h))
         hit = _wrapped[key] = (para, h)
-        if len(_wrapped) > 20000:
-            _wrapped.clear()
+        if len(_wrapped) > WRAPPED_LIMIT:  # oldest first: a huge deck recomputes rather than hoards
+            del _wrapped[next(iter(_wrapped))]
     return hit
 
 
