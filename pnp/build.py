@@ -263,14 +263,17 @@ def build(
         report.seconds = time.perf_counter() - started
         return report
     sources = load_sources(project, todo)
-    plans = []
+    plans, keys = [], {}  # keys: (game, "deck"|"doc", id) -> input hash, computed once per build
     for slug in todo:
         game, state, game_out = sources.games[slug], states[slug], dirs[slug]
-        decks = [d for d in game.decks if force or not state.fresh(deck_filename(d), _deck_key(project, game, d, options), game_out)]
+        keys.update({(slug, "deck", d.id): _deck_key(project, game, d, options) for d in game.decks})
+        keys.update({(slug, "doc", d.id): _doc_key(project, game, d, options) for d in game.documents})
+        decks = [d for d in game.decks if force or not state.fresh(deck_filename(d), keys[slug, "deck", d.id], game_out)]
         docs = [d for d in game.documents
-                if force or not all(state.fresh(n, _doc_key(project, game, d, options), game_out) for n in doc_filenames(d))]
+                if force or not all(state.fresh(n, keys[slug, "doc", d.id], game_out) for n in doc_filenames(d))]
         plans.append((slug, decks, docs))
-    outputs, manifests, new_states = _render_changed(project, sources, plans, states, digests, out_dir, options, progress)
+    outputs, manifests, new_states = _render_changed(project, sources, plans, keys, states, digests, out_dir,
+                                                     options, progress)
     for path, data, built in outputs:
         write_atomic(path, data)
         report.files.append(built)
@@ -309,7 +312,7 @@ def check_games(project: Path, games: list[str] | None) -> list[str]:
     return list(games) if games else available
 
 
-def _render_changed(project, sources, plans, states, digests, out_dir, options, progress):
+def _render_changed(project, sources, plans, keys, states, digests, out_dir, options, progress):
     """Validate, lay out and render the changed outputs, all in memory."""
     from pnp.jobs import Task, run_tasks
 
@@ -317,7 +320,7 @@ def _render_changed(project, sources, plans, states, digests, out_dir, options, 
     for slug, decks, docs in plans:
         tasks += [Task(slug, "deck", i, f"{slug}/{d.id}", d.copies) for i, d in enumerate(decks)]
         tasks += [Task(slug, "doc", i, f"{slug}/{d.id}", 30) for i, d in enumerate(docs)]
-    job = {"project": project, "sources": sources, "options": options, "out_dir": out_dir,
+    job = {"project": project, "sources": sources, "options": options, "out_dir": out_dir, "keys": keys,
            "decks": {slug: decks for slug, decks, _ in plans}, "docs": {slug: docs for slug, _, docs in plans}}
     results = run_tasks(job, tasks, progress)
     problems = [p for found, _ in results for p in found]

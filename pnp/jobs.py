@@ -76,7 +76,7 @@ def run_task(task: Task) -> tuple[list[Problem], list[tuple[str, bytes, dict, di
         data = render_deck(f"{game.name} — {deck.name}", plan, size, [f.fronts[c.id] for c in copies], f.back, ctx,
                            back_shift=shift)
         path = out_dir / task.game / b.deck_filename(deck)
-        entry = {"key": b._deck_key(project, game, deck, options), "file": b._file_entry(path, deck, plan, options),
+        entry = {"key": _JOB["keys"][task.game, "deck", deck.id], "file": b._file_entry(path, deck, plan, options),
                  "cards": b._card_entries(path, copies, plan, game, shift)}
         return [], [(path.name, data, {"kind": "deck", "pages": plan.pages, "cards": len(copies)}, entry)]
     from pnp.documents import prepare_documents, render_documents
@@ -86,7 +86,7 @@ def run_task(task: Task) -> tuple[list[Problem], list[tuple[str, bytes, dict, di
                                  lambda face: b._fit_face(face, templates.style, icons), problems, [doc])
     if problems:
         return problems.items, []
-    key = b._doc_key(project, game, doc, options)
+    key = _JOB["keys"][task.game, "doc", doc.id]
     accent = game.decks[0].color if game.decks else "#333333"
     tints = None
     if saver:

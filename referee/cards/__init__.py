@@ -121,3 +121,11 @@ def is_card(text: str, start: Path | None = None) -> bool:
     except (CardError, ImportError, OSError):  # no project or broken sources: not a card
         return False
     return text.strip().lower() in index.cards
+
+
+def of_game(found: Lookup, game: str) -> CardInfo:
+    """The card a lookup found, refused when it belongs to another game than the table's."""
+    card = found.card
+    if card.game != game:
+        raise CardError(f"card {card.id} belongs to {card.game}, but this table plays {game}")
+    return card

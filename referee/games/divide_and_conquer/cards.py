@@ -29,9 +29,9 @@ def entry(card_id: str, name: str, card_type: str, fields: Mapping[str, Any]) ->
 
 
 def from_lookup(found: Any) -> dict[str, Any]:
-    card = found.card
-    if card.game != GAME:
-        raise CardError(f"card {card.id} belongs to {card.game}, but this table plays {GAME}")
+    from referee.cards import of_game
+
+    card = of_game(found, GAME)
     return entry(card.id, card.name, card.type, card.fields)
 
 
