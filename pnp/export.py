@@ -115,18 +115,14 @@ class ExportReport:
 
 def _text_box(el, style: dict) -> tuple[float, float, float, float] | None:
     """Where a fitted text's lines really are (card mm, y down): x0, top, x1, bottom."""
-    from reportlab.pdfbase.pdfmetrics import stringWidth
-
-    from pnp.textfit import plain_at, wrapped
+    from pnp.textfit import setting, wrapped
     from pnp.units import mm
 
     if not el.markup:
         return None
-    spec = style["paragraph_styles"][el.style]
-    lines = plain_at(el, spec, el.size)
-    if lines is not None:
-        h = mm(el.size * float(spec.get("leading", 1.2)) * len(lines))
-        w = mm(max(stringWidth(line, spec["font"], el.size) for line in lines))
+    own = setting(el, style, el.size)
+    if own is not None:
+        h, w = mm(own.height), mm(own.width)
     else:
         para, hp = wrapped(el, style, el.size)
         h = mm(hp)

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -62,40 +64,29 @@ def game_digest(project: Path, game: str, options: Any) -> str:
     return _h(code_digest(), repr(options), file_digest(game_inputs(project, game), project))
 
 
-from functools import lru_cache
+_TAG = re.compile(r"\{%[-+]?\s*(?:include|extends|import|from)\b(.*?)[-+]?%\}", re.S)
+_STRING = re.compile(r"\"([^\"]*)\"|'([^']*)'")
+_CODE = re.compile(r"\{\{.*?\}\}|\{%.*?%\}", re.S)
 
 
 @lru_cache(maxsize=None)
 def _referenced(path: str, mtime_ns: int, size: int) -> tuple[str, ...]:
-    """The templates a template includes, extends or imports."""
-    from pnp.memo import memo_file
-
-    return memo_file("template-refs", Path(path), _find_referenced)
-
-
-def _find_referenced(data: bytes) -> tuple[str, ...]:
-    import jinja2
-    from jinja2 import meta
-
-    try:
-        ast = jinja2.Environment().parse(data.decode("utf-8"))
-    except (jinja2.TemplateError, UnicodeDecodeError):
-        return ()  # the build itself reports it
-    return tuple(r for r in meta.find_referenced_templates(ast) if r)
+    """The templates a template includes, extends or imports: every string
+    literal in those tags (a superset of what Jinja would load, found without
+    parsing the template, which costs as much as compiling it)."""
+    text = Path(path).read_text(encoding="utf-8", errors="replace")
+    names = []
+    for body in _TAG.findall(text):
+        names += [a or b for a, b in _STRING.findall(body) if a or b]
+    return tuple(names)
 
 
 @lru_cache(maxsize=None)
-def _free_variables(path: str, mtime_ns: int, size: int) -> frozenset[str]:
-    """The variables a template reads from its context (needs a compile: slower)."""
-    import jinja2
-    from jinja2 import meta
-
-    env = jinja2.Environment()
-    env.filters.update(rich=str, mm=str)  # the build's own filters, for the analysis only
-    try:
-        return frozenset(meta.find_undeclared_variables(env.parse(Path(path).read_text(encoding="utf-8"))))
-    except jinja2.TemplateError:
-        return frozenset({"*"})
+def _code_words(path: str, mtime_ns: int, size: int) -> frozenset[str]:
+    """Every name used inside the template's {{ }} and {% %} blocks: a
+    superset of the variables it reads from its context."""
+    text = Path(path).read_text(encoding="utf-8", errors="replace")
+    return frozenset(w for block in _CODE.findall(text) for w in re.findall(r"[A-Za-z_][A-Za-z0-9_]*", block))
 
 
 def _stamp(path: Path) -> tuple[str, int, int]:
@@ -120,11 +111,12 @@ def template_closure(project: Path, game: str, names: Iterable[str]) -> list[Pat
 
 
 def template_variables(project: Path, game: str, names: Iterable[str]) -> set[str]:
-    """Top-level variables the templates (and what they include) read."""
+    """The names the templates (and what they include) use in their code:
+    every variable they read is among them."""
     found: set[str] = set()
     for path in template_closure(project, game, names):
         if path.is_file():
-            found |= _free_variables(*_stamp(path))
+            found |= _code_words(*_stamp(path))
     return found
 
 

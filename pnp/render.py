@@ -9,7 +9,6 @@ import io
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from reportlab.lib.colors import HexColor
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
@@ -19,7 +18,8 @@ from pnp.layout import DeckLayout, Placement, Sheet
 from pnp.marks import BAR_ROOM, SCALE_BAR, cut_marks, place_labels
 from pnp.model import Flip, Layout, Size
 from pnp.qr import draw_qr
-from pnp.textfit import ICON_CALLBACK, plain_at, wrapped
+from pnp import richtext
+from pnp.textfit import ICON_CALLBACK, setting, wrapped
 from pnp.units import mm, pt
 
 NOTE_FONT_SIZE = 6.0
@@ -50,37 +50,16 @@ def draw_face(canvas: Canvas, face: Face, size: Size, ctx: RenderContext) -> Non
 def _draw_text(canvas: Canvas, el: Text, size: Size, ctx: RenderContext) -> None:
     if not el.markup:
         return
-    lines = plain_at(el, ctx.style["paragraph_styles"][el.style], el.size)
-    if lines is not None:
-        _draw_plain(canvas, el, lines, size, ctx)
+    box = pt(el.h)
+    own = setting(el, ctx.style, el.size)
+    if own is not None:
+        h = own.height
+        offset = {"top": 0.0, "middle": (box - h) / 2, "bottom": box - h}.get(el.valign, 0.0)
+        richtext.draw(canvas, own, pt(el.x), pt(size.height - el.y) - offset, pt(el.w), el.align, ctx.icons)
         return
     para, h = wrapped(el, ctx.style, el.size)
-    top = pt(size.height - el.y)
-    box = pt(el.h)
     offset = {"top": 0.0, "middle": (box - h) / 2, "bottom": box - h}.get(el.valign, 0.0)
-    para.drawOn(canvas, pt(el.x), top - offset - h)
-
-
-def _draw_plain(canvas: Canvas, el: Text, lines: list[str], size: Size, ctx: RenderContext) -> None:
-    """Lines without markup, placed exactly as a Paragraph would place them."""
-    spec = ctx.style["paragraph_styles"][el.style]
-    color = ctx.style.get("colors", {}).get(spec.get("color", "#000000"), spec.get("color", "#000000"))
-    leading = el.size * float(spec.get("leading", 1.2))
-    h = leading * len(lines)
-    box = pt(el.h)
-    top = pt(size.height - el.y) - {"top": 0.0, "middle": (box - h) / 2, "bottom": box - h}.get(el.valign, 0.0)
-    align = el.align
-    canvas.setFillColor(HexColor(color))
-    canvas.setFont(spec["font"], el.size)
-    x0, w = pt(el.x), pt(el.w)
-    for i, line in enumerate(lines):
-        y = top - el.size - i * leading
-        if align == "center":
-            canvas.drawCentredString(x0 + w / 2, y, line)
-        elif align == "right":
-            canvas.drawRightString(x0 + w, y, line)
-        else:
-            canvas.drawString(x0, y, line)
+    para.drawOn(canvas, pt(el.x), pt(size.height - el.y) - offset - h)
 
 
 def icon_callback(icons: IconSet):

@@ -92,6 +92,7 @@ class TemplateSet:
             trim_blocks=True,
             lstrip_blocks=True,
             keep_trailing_newline=False,
+            optimized=False,  # compiling is most of a cold build's template cost; the optimizer's folding saves little per render
         )
         env.filters["rich"] = rich
         env.filters["mm"] = lambda v: f"{float(v):.3f}"

@@ -4,7 +4,6 @@ Text may shrink down to MIN_SIZE points; below that it is a validation error.
 """
 from __future__ import annotations
 
-import html
 import re
 from dataclasses import replace
 from functools import lru_cache
@@ -88,27 +87,23 @@ def wrapped(text: Text, style: dict[str, Any], size: float) -> tuple[Paragraph, 
     return hit
 
 
-def plain_lines(markup: str) -> list[str] | None:
-    """The lines of a text with no inline markup other than line breaks, or
-    None. Such text is measured and drawn directly, without a Paragraph."""
-    parts = markup.split("<br/>")
-    if any("<" in p or ">" in p for p in parts):
-        return None
-    return [" ".join(html.unescape(p).split()) for p in parts]
+def _color(style: dict[str, Any], spec: dict[str, Any]) -> str:
+    color = spec.get("color", "#000000")
+    return style.get("colors", {}).get(color, color)
 
 
-def plain_at(text: Text, spec: dict[str, Any], size: float) -> list[str] | None:
-    """The text's lines if it has no markup and fits its box at `size` without
-    wrapping: then it is drawn as plain strings, much faster than a Paragraph."""
-    lines = plain_lines(text.markup)
-    if lines is None:
+def setting(text: Text, style: dict[str, Any], size: float):
+    """The text set by our own setter (pnp.richtext) at `size`, or None when
+    its markup or alignment needs a ReportLab Paragraph."""
+    from pnp import richtext
+
+    spec = style.get("paragraph_styles", {}).get(text.style)
+    if spec is None or text.align == "justify":
         return None
-    leading = float(spec.get("leading", 1.2))
-    if len(lines) * size * leading > pt(text.h) + 0.01:
+    parsed = richtext.parse(text.markup, spec["font"], _color(style, spec))
+    if parsed is None:
         return None
-    if max(stringWidth(line, spec["font"], size) for line in lines) > pt(text.w) + 0.01:
-        return None
-    return lines
+    return richtext.layout(parsed, size, float(spec.get("leading", 1.2)), pt(text.w))
 
 
 def fit(text: Text, style: dict[str, Any]) -> Text:
@@ -122,8 +117,12 @@ def fit(text: Text, style: dict[str, Any]) -> Text:
         return replace(text, size=size)
     width, height = pt(text.w), pt(text.h)
     while size >= floor - 1e-9:
-        if plain_at(text, spec, size) is not None:
-            return replace(text, size=size)
+        own = setting(text, style, size)
+        if own is not None:
+            if own.height <= height + 0.01 and own.widest_word <= width + 0.01:
+                return replace(text, size=size)
+            size -= STEP
+            continue
         try:
             para, h = wrapped(text, style, size)
             ok = h <= height + 0.01 and para.minWidth() <= width + 0.01
