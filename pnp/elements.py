@@ -3,11 +3,12 @@ themselves in the card's own coordinates (millimetres, y downward from the
 card's top-left corner, like the templates)."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from reportlab.lib.colors import HexColor
 
+from pnp import pdfops
 from pnp.units import pt
 
 
@@ -18,6 +19,20 @@ class Paint:
     stroke_width: float = 0.3  # mm
     opacity: float = 1.0
     dash: tuple[float, ...] = ()
+
+    def ops(self) -> tuple[str, str] | None:
+        """(the state operators, the painting operator) for literal drawing,
+        or None when the paint needs ReportLab (transparency)."""
+        if self.opacity < 1:
+            return None
+        state = []
+        if self.fill:
+            state.append(pdfops.color_op(self.fill))
+        if self.stroke:
+            state += [pdfops.color_op(self.stroke, stroke=True), pdfops.line_width(pt(self.stroke_width))]
+            if self.dash:
+                state.append(pdfops.dash([pt(d) for d in self.dash]))
+        return " ".join(state), pdfops.paint_op(bool(self.stroke), bool(self.fill))
 
     def apply(self, canvas) -> tuple[int, int]:
         if self.fill:
@@ -31,6 +46,19 @@ class Paint:
             canvas.setFillAlpha(self.opacity)
             canvas.setStrokeAlpha(self.opacity)
         return (1 if self.fill else 0), (1 if self.stroke else 0)
+
+
+def _paint_path(canvas, path, paint: Paint) -> None:
+    """Fill and/or stroke `path` with `paint`, leaving the canvas's state as it was."""
+    ops = paint.ops()
+    if ops is None:
+        canvas.saveState()
+        fill, stroke = paint.apply(canvas)
+        canvas.drawPath(path, fill=fill, stroke=stroke)
+        canvas.restoreState()
+        return
+    state, op = ops
+    canvas.addLiteral(f"q {state} {path.getCode()} {op} Q")
 
 
 @dataclass(frozen=True)
@@ -51,14 +79,13 @@ class Rect:
             y0 = y0 - bleed if y0 <= eps else y0
             x1 = x1 + bleed if x1 >= card_w - eps else x1
             y1 = y1 + bleed if y1 >= card_h - eps else y1
-        canvas.saveState()
-        fill, stroke = self.paint.apply(canvas)
         args = (pt(x0), pt(card_h - y1), pt(x1 - x0), pt(y1 - y0))
+        path = pdfops.path()
         if self.r:
-            canvas.roundRect(*args, pt(self.r), stroke=stroke, fill=fill)
+            path.roundRect(*args, pt(self.r))
         else:
-            canvas.rect(*args, stroke=stroke, fill=fill)
-        canvas.restoreState()
+            path.rect(*args)
+        _paint_path(canvas, path, self.paint)
 
 
 @dataclass(frozen=True)
@@ -69,10 +96,9 @@ class Circle:
     paint: Paint
 
     def draw(self, canvas, card_w, card_h, bleed) -> None:
-        canvas.saveState()
-        fill, stroke = self.paint.apply(canvas)
-        canvas.circle(pt(self.cx), pt(card_h - self.cy), pt(self.r), stroke=stroke, fill=fill)
-        canvas.restoreState()
+        path = pdfops.path()
+        path.circle(pt(self.cx), pt(card_h - self.cy), pt(self.r))
+        _paint_path(canvas, path, self.paint)
 
 
 @dataclass(frozen=True)
@@ -81,16 +107,13 @@ class Polygon:
     paint: Paint
 
     def draw(self, canvas, card_w, card_h, bleed) -> None:
-        canvas.saveState()
-        fill, stroke = self.paint.apply(canvas)
-        path = canvas.beginPath()
+        path = pdfops.path()
         (x, y), rest = self.points[0], self.points[1:]
         path.moveTo(pt(x), pt(card_h - y))
         for x, y in rest:
             path.lineTo(pt(x), pt(card_h - y))
         path.close()
-        canvas.drawPath(path, fill=fill, stroke=stroke)
-        canvas.restoreState()
+        _paint_path(canvas, path, self.paint)
 
 
 @dataclass(frozen=True)
@@ -102,10 +125,10 @@ class Line:
     paint: Paint
 
     def draw(self, canvas, card_w, card_h, bleed) -> None:
-        canvas.saveState()
-        self.paint.apply(canvas)
-        canvas.line(pt(self.x1), pt(card_h - self.y1), pt(self.x2), pt(card_h - self.y2))
-        canvas.restoreState()
+        path = pdfops.path()
+        path.moveTo(pt(self.x1), pt(card_h - self.y1))
+        path.lineTo(pt(self.x2), pt(card_h - self.y2))
+        _paint_path(canvas, path, replace(self.paint, fill=None, stroke=self.paint.stroke or "#000000"))
 
 
 @dataclass(frozen=True)

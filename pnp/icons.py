@@ -5,8 +5,9 @@ import re
 from pathlib import Path
 from typing import Any
 
-from reportlab.lib.colors import HexColor, white
+from reportlab.lib.rl_accel import fp_str
 
+from pnp import pdfops
 from pnp.errors import PnpError
 from pnp.yamlio import YamlSyntaxError, load_marked
 
@@ -16,6 +17,7 @@ _PATH_TOKEN = re.compile(r"[MLCQZ]|-?\d*\.?\d+")
 class IconSet:
     def __init__(self, shapes: dict[str, list[dict[str, Any]]]):
         self.shapes = shapes
+        self._ops: dict[tuple[str, str], str] = {}
 
     @classmethod
     def load(cls, *paths: Path) -> "IconSet":
@@ -36,54 +38,59 @@ class IconSet:
 
     def draw(self, canvas, name: str, x: float, y: float, size: float, color: str = "#1d1d1d") -> None:
         """Draw icon `name` in a size x size box whose bottom-left corner is (x, y), in points."""
-        shapes = self.shapes.get(name)
-        if shapes is None:
-            raise PnpError(f"unknown icon {name!r}")
-        canvas.saveState()
-        canvas.translate(x, y + size)
-        canvas.scale(size, -size)  # icon space: 1 x 1, y downward
-        for shape in shapes:
-            self._shape(canvas, shape, color)
-        canvas.restoreState()
+        ops = self.ops(name, color)
+        # icon space: 1 x 1, y downward
+        canvas.addLiteral(f"q {fp_str(size, 0, 0, -size, x, y + size)} cm {ops} Q")
 
-    def _shape(self, canvas, shape: dict[str, Any], color: str) -> None:
-        fill = _paint(shape.get("fill", "color"), color)
-        stroke = _paint(shape.get("stroke", "none"), color)
-        if fill is not None:
-            canvas.setFillColor(fill)
-        if stroke is not None:
-            canvas.setStrokeColor(stroke)
-            canvas.setLineWidth(float(shape.get("width", 0.06)))
-        path = canvas.beginPath()
-        if "circle" in shape:
-            cx, cy, r = shape["circle"]
-            path.circle(cx, cy, r)
-        elif "rect" in shape:
-            path.rect(*shape["rect"])
-        elif "polygon" in shape:
-            points = shape["polygon"]
-            path.moveTo(*points[0])
-            for p in points[1:]:
-                path.lineTo(*p)
-            path.close()
-        elif "line" in shape:
-            x1, y1, x2, y2 = shape["line"]
-            path.moveTo(x1, y1)
-            path.lineTo(x2, y2)
-            fill = None
-        elif "path" in shape:
-            _svg_path(path, shape["path"])
-        canvas.drawPath(path, fill=1 if fill is not None else 0, stroke=1 if stroke is not None else 0)
+    def ops(self, name: str, color: str) -> str:
+        """The icon's operators in its own 1 x 1 space, made once per colour."""
+        key = (name, color)
+        if key not in self._ops:
+            shapes = self.shapes.get(name)
+            if shapes is None:
+                raise PnpError(f"unknown icon {name!r}")
+            self._ops[key] = " ".join(_shape(shape, color) for shape in shapes)
+        return self._ops[key]
 
 
-def _paint(value: str, color: str):
+def _shape(shape: dict[str, Any], color: str) -> str:
+    fill = _paint(shape.get("fill", "color"), color)
+    stroke = _paint(shape.get("stroke", "none"), color)
+    state = []
+    if fill is not None:
+        state.append(pdfops.color_op(fill))
+    if stroke is not None:
+        state += [pdfops.color_op(stroke, stroke=True), pdfops.line_width(float(shape.get("width", 0.06)))]
+    path = pdfops.path()
+    if "circle" in shape:
+        cx, cy, r = shape["circle"]
+        path.circle(cx, cy, r)
+    elif "rect" in shape:
+        path.rect(*shape["rect"])
+    elif "polygon" in shape:
+        points = shape["polygon"]
+        path.moveTo(*points[0])
+        for p in points[1:]:
+            path.lineTo(*p)
+        path.close()
+    elif "line" in shape:
+        x1, y1, x2, y2 = shape["line"]
+        path.moveTo(x1, y1)
+        path.lineTo(x2, y2)
+        fill = None
+    elif "path" in shape:
+        _svg_path(path, shape["path"])
+    return " ".join(state + [path.getCode(), pdfops.paint_op(stroke is not None, fill is not None)])
+
+
+def _paint(value: str, color: str) -> str | None:
     if value in (None, "none"):
         return None
     if value == "color":
-        return HexColor(color)
+        return color
     if value == "paper":
-        return white
-    return HexColor(value)
+        return "#ffffff"
+    return value
 
 
 def _svg_path(path, text: str) -> None:

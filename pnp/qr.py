@@ -1,9 +1,11 @@
 """QR matrices (cached by payload) and drawing them as merged vector runs."""
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 import qrcode
+from reportlab.lib.rl_accel import fp_str
 from qrcode.constants import ERROR_CORRECT_M
 
 from pnp.errors import PnpError
@@ -13,7 +15,7 @@ MAX_VERSION = 3
 MASK = 2  # a fixed mask: any of the eight is valid QR, and skipping the search makes codes ~8x cheaper
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=4096)
 def qr_matrix(payload: str) -> tuple[tuple[bool, ...], ...]:
     """The module matrix without quiet zone. Refuses payloads above version 3.
     Card payloads (upper-case alphanumeric) use our fast encoder; anything
@@ -36,37 +38,33 @@ def modules_with_quiet_zone(payload: str) -> int:
     return len(qr_matrix(payload)) + 2 * QUIET_MODULES
 
 
-@lru_cache(maxsize=None)
+_DARK = re.compile(b"\x01+")
+
+
+@lru_cache(maxsize=4096)
 def _runs(payload: str) -> tuple[tuple[int, int, int], ...]:
     """(row, first column, length) of each horizontal run of dark modules."""
-    runs = []
-    for r, row in enumerate(qr_matrix(payload)):
-        c = 0
-        while c < len(row):
-            if row[c]:
-                start = c
-                while c < len(row) and row[c]:
-                    c += 1
-                runs.append((r, start, c - start))
-            else:
-                c += 1
-    return tuple(runs)
+    return tuple((r, m.start(), m.end() - m.start())
+                 for r, row in enumerate(qr_matrix(payload))
+                 for m in _DARK.finditer(bytes(row)))
 
 
 def draw_qr(canvas, payload: str, x: float, y: float, size: float) -> float:
     """Draw the code with its white quiet zone in a size x size square at (x, y)
     (bottom-left, points). Returns the module size in points.
 
-    Written as literal PDF operators: one filled path of merged runs, a few
-    hundred rectangles that ReportLab's path objects would build one call each."""
+    Written as literal PDF operators in module units (one filled path of merged
+    runs): a few hundred rectangles that ReportLab's path objects would build
+    one call each."""
     n = modules_with_quiet_zone(payload)
     module = size / n
-    top = y + size - QUIET_MODULES * module
-    left = x + QUIET_MODULES * module
-    h = module * 1.001  # a hair of overlap between rows avoids hairline gaps in some viewers
-    ops = [f"q 1 g {x:.3f} {y:.3f} {size:.3f} {size:.3f} re f 0 g"]
-    ops += [f"{left + c * module:.3f} {top - (r + 1) * module:.3f} {length * module:.3f} {h:.3f} re"
-            for r, c, length in _runs(payload)]
-    ops.append("f Q")
-    canvas.addLiteral("\n".join(ops))
+    # module space: origin at the top-left data module, y downward
+    place = fp_str(module, 0, 0, -module, x + QUIET_MODULES * module, y + size - QUIET_MODULES * module)
+    canvas.addLiteral(f"q 1 g {fp_str(x, y, size, size)} re f {place} cm 0 g {_run_ops(payload)} f Q")
     return module
+
+
+@lru_cache(maxsize=4096)
+def _run_ops(payload: str) -> str:
+    # a hair of overlap between rows avoids hairline gaps in some viewers
+    return " ".join(f"{c} {r} {length} 1.001 re" for r, c, length in _runs(payload))

@@ -92,6 +92,25 @@ def encode(text: str, mask: int = 2) -> tuple[tuple[bool, ...], ...]:
     if mask != 2:
         raise ValueError("only mask pattern 2 is implemented")
     version, codewords = _codewords(text)
+    base, slots = _frame(version)
+    grid = [list(row) for row in base]
+    bits = [(cw >> s) & 1 for cw in codewords for s in (7, 6, 5, 4, 3, 2, 1, 0)]
+    bits += [0] * (len(slots) - len(bits))  # remainder bits
+    for (y, x, masked), bit in zip(slots, bits):
+        grid[y][x] = bool(bit) != masked
+    return tuple(tuple(r) for r in grid)
+
+
+_FRAMES: dict[int, tuple[tuple[tuple[bool, ...], ...], list[tuple[int, int, bool]]]] = {}
+
+
+def _frame(version: int):
+    """What every code of a version shares: the function patterns and format
+    bits (level M, mask 2), and the data modules in placement order, each with
+    whether the mask flips it."""
+    if version in _FRAMES:
+        return _FRAMES[version]
+    mask = 2
     size = 17 + 4 * version
     grid = [[False] * size for _ in range(size)]
     fixed = [[False] * size for _ in range(size)]
@@ -133,8 +152,9 @@ def encode(text: str, mask: int = 2) -> tuple[tuple[bool, ...], ...]:
     for i in range(8, 15):
         function(8, size - 15 + i, bit(i))
     function(8, size - 8, True)  # the dark module
-    # data, in two-column zigzags from the bottom right, skipping the timing column
-    i, total = 0, len(codewords) * 8
+    # data modules, in two-column zigzags from the bottom right, skipping the timing column;
+    # mask 2 flips every third column
+    slots = []
     right = size - 1
     while right >= 1:
         if right == 6:
@@ -143,13 +163,8 @@ def encode(text: str, mask: int = 2) -> tuple[tuple[bool, ...], ...]:
         for vert in range(size):
             y = size - 1 - vert if upward else vert
             for x in (right, right - 1):
-                if not fixed[y][x] and i < total:
-                    grid[y][x] = (codewords[i >> 3] >> (7 - (i & 7))) & 1 == 1
-                    i += 1
+                if not fixed[y][x]:
+                    slots.append((y, x, x % 3 == 0))
         right -= 2
-    for y in range(size):  # mask 2: every third column, outside the function patterns
-        row, frow = grid[y], fixed[y]
-        for x in range(0, size, 3):
-            if not frow[x]:
-                row[x] = not row[x]
-    return tuple(tuple(r) for r in grid)
+    _FRAMES[version] = (tuple(tuple(r) for r in grid), slots)
+    return _FRAMES[version]

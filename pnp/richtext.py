@@ -171,28 +171,49 @@ def layout(parsed: Parsed, size: float, leading: float, width: float) -> Setting
 
 def draw(canvas, setting: Setting, x: float, top: float, width: float, align: str, icons) -> None:
     """Draw the set text, its first line's top at `top` (points): the baseline
-    sits one font size below, as in a ReportLab Paragraph."""
+    sits one font size below, as in a ReportLab Paragraph. Words in the same
+    font and colour go out as one string with their spaces."""
     size = setting.size
     text = canvas.beginText()
-    font = color = None
+    state = {"font": None, "color": None}
+
+    def put(piece: list[str], font: str, color: str, at: float, y: float) -> None:
+        if font != state["font"]:
+            state["font"] = font
+            text.setFont(font, size)
+        if color != state["color"]:
+            state["color"] = color
+            text.setFillColor(HexColor(color))
+        text.setTextOrigin(at, y)
+        text.textOut("".join(piece))
+
     for i, (words, used) in enumerate(setting.lines):
         cx = x + {"center": (width - used) / 2, "right": width - used}.get(align, 0.0)
         y = top - size - i * setting.leading
+        piece: list[str] = []
+        start = 0.0
+        last: Run | None = None
         for k, word in enumerate(words):
-            if k:
-                cx += word.space * size
-            for run in word.runs:
+            for j, run in enumerate(word.runs):
+                gap = word.space * size if k and j == 0 else 0.0
+                joins = (last is not None and not run.icon and not last.icon
+                         and run.font == last.font and run.color == last.color
+                         and (gap == 0.0 or word.space == _width(" ", run.font)))
+                if joins:
+                    piece.append(" " if gap else "")
+                elif piece:
+                    put(piece, last.font, last.color, start, y)
+                    piece = []
+                cx += gap
                 if run.icon:
                     icons.draw(canvas, run.icon, cx, y, size, run.color)
                 else:
-                    if run.font != font:
-                        font = run.font
-                        text.setFont(font, size)
-                    if run.color != color:
-                        color = run.color
-                        text.setFillColor(HexColor(color))
-                    text.setTextOrigin(cx, y)
-                    text.textOut(run.text)
+                    if not piece:
+                        start = cx
+                    piece.append(run.text)
                 cx += run.width * size
-    if font is not None:
+                last = run
+        if piece:
+            put(piece, last.font, last.color, start, y)
+    if state["font"] is not None:
         canvas.drawText(text)
