@@ -318,7 +318,7 @@ def _render_changed(project, sources, plans, keys, states, digests, out_dir, opt
 
     tasks = []
     for slug, decks, docs in plans:
-        tasks += [Task(slug, "deck", i, f"{slug}/{d.id}", d.copies) for i, d in enumerate(decks)]
+        tasks += [Task(slug, "deck", i, f"{slug}/{d.id}", len(d.cards) + d.copies // 4) for i, d in enumerate(decks)]
         tasks += [Task(slug, "doc", i, f"{slug}/{d.id}", 30) for i, d in enumerate(docs)]
     job = {"project": project, "sources": sources, "options": options, "out_dir": out_dir, "keys": keys,
            "decks": {slug: decks for slug, decks, _ in plans}, "docs": {slug: docs for slug, _, docs in plans}}

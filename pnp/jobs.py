@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from pnp.errors import Problem, Problems
+from pnp.errors import PnpError, Problem, Problems
 from pnp.model import Ink
 
 _JOB: dict[str, Any] = {}        # what the tasks work on; set before workers fork
@@ -23,7 +22,7 @@ class Task:
     kind: str    # "deck" or "doc"
     index: int   # position in the game's list of changed decks / documents
     label: str
-    weight: int = 1  # a rough cost (cards to draw), so the biggest tasks start first
+    weight: int = 1  # a rough cost (faces to draw), so the biggest tasks start first
 
 
 def _tools(slug: str):
@@ -114,20 +113,97 @@ def run_tasks(job: dict[str, Any], tasks: list[Task], progress: Callable[[int, i
     _JOB.update(job)
     _TOOLS.clear()
     workers = worker_count(len(tasks))
-    results = []
     if workers == 1 or "fork" not in multiprocessing.get_all_start_methods():
+        results = []
         for i, task in enumerate(tasks):
             if progress:
                 progress(i, len(tasks), task.label)
             results.append(run_task(task))
         return results
-    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
-        # longest first, so no big deck is left running alone at the end
-        order = sorted(range(len(tasks)), key=lambda i: -tasks[i].weight)
-        submitted = {i: pool.submit(run_task, tasks[i]) for i in order}
-        futures = [submitted[i] for i in range(len(tasks))]
-        for i, (task, future) in enumerate(zip(tasks, futures)):
-            if progress:
-                progress(i, len(tasks), task.label)
-            results.append(future.result())
-    return results
+    return _run_forked(tasks, workers, progress)
+
+
+def next_task(pending: list[int], tasks: list[Task], mine: set[str], others: set[str]) -> int:
+    """Which pending task (kept biggest first) a free worker takes: one of a
+    game it has loaded already (its templates compiled, its fonts read), else
+    one of a game no worker has loaded, else the biggest left."""
+    for wanted in (lambda t: t.game in mine, lambda t: t.game not in others, lambda t: True):
+        for i in pending:
+            if wanted(tasks[i]):
+                return i
+    raise IndexError("no task pending")
+
+
+def _serve(conn, tasks: list[Task]) -> None:
+    """A worker: run the tasks the parent sends, one at a time, until told to stop."""
+    while True:
+        i = conn.recv()
+        if i is None:
+            return
+        try:
+            result = ("ok", run_task(tasks[i]))
+        except BaseException as exc:  # handed to the parent, which raises it
+            result = ("error", exc)
+        try:
+            conn.send((i, result))
+        except Exception as exc:  # an exception that cannot be pickled
+            conn.send((i, ("error", RuntimeError(f"{type(exc).__name__}: {exc}"))))
+
+
+def _run_forked(tasks: list[Task], workers: int, progress) -> list:
+    from multiprocessing.connection import wait
+
+    context = multiprocessing.get_context("fork")
+    pending = sorted(range(len(tasks)), key=lambda i: -tasks[i].weight)
+    results: list[Any] = [None] * len(tasks)
+    loaded: dict[Any, set[str]] = {}
+    procs = []
+    try:
+        for _ in range(workers):
+            here, there = context.Pipe()
+            proc = context.Process(target=_serve, args=(there, tasks), daemon=True)
+            proc.start()
+            there.close()
+            procs.append(proc)
+            loaded[here] = set()
+        busy = set()
+
+        def hand_out(conn) -> None:
+            if not pending:
+                return
+            others = set().union(*(games for c, games in loaded.items() if c is not conn))
+            i = next_task(pending, tasks, loaded[conn], others)
+            pending.remove(i)
+            loaded[conn].add(tasks[i].game)
+            conn.send(i)
+            busy.add(conn)
+
+        for conn in list(loaded):
+            hand_out(conn)
+        done = 0
+        while busy:
+            for conn in wait(list(busy)):
+                try:
+                    i, (status, value) = conn.recv()
+                except EOFError:
+                    raise PnpError("a build worker stopped unexpectedly (out of memory?); try PNP_JOBS=1") from None
+                busy.discard(conn)
+                if status == "error":
+                    raise value
+                results[i] = value
+                done += 1
+                if progress:
+                    progress(done, len(tasks), tasks[i].label)
+                hand_out(conn)
+        return results
+    finally:
+        for conn in loaded:
+            try:
+                conn.send(None)
+            except OSError:
+                pass
+            conn.close()
+        for proc in procs:
+            proc.join(timeout=5)
+            if proc.is_alive():
+                proc.terminate()
