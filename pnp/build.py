@@ -12,7 +12,7 @@ from typing import Any
 
 from pnp import __version__
 from pnp.errors import PnpError, Problems, ValidationFailed
-from pnp.incremental import BuildState, game_digest, output_key, template_variables
+from pnp.incremental import BuildState, forget_files, game_digest, output_key, template_variables
 from pnp.layout import DeckLayout, plan_deck
 from pnp.model import PAPERS, Card, Deck, Flip, Game, Ink, Layout, Size, Sources
 from pnp.printers import BackShift, PrinterProfile
@@ -251,6 +251,7 @@ def build(
 ) -> BuildReport:
     """Build what changed since the last build (everything with `force`)."""
     started = time.perf_counter()
+    forget_files()
     report = BuildReport()
     wanted = check_games(project, games)
     dirs = {slug: game_dir(out_dir, slug, options) for slug in wanted}

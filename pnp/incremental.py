@@ -28,13 +28,26 @@ def _h(*parts: Any) -> str:
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()
 
 
+_file_hashes: dict[Path, bytes | None] = {}  # within one build: each file read and hashed once
+
+
+def forget_files() -> None:
+    """Start a new build: files may have changed since the last one."""
+    _file_hashes.clear()
+
+
+def _file_hash(path: Path) -> bytes | None:
+    if path not in _file_hashes:
+        _file_hashes[path] = hashlib.sha256(path.read_bytes()).digest() if path.is_file() else None
+    return _file_hashes[path]
+
+
 def file_digest(paths: Iterable[Path], root: Path) -> str:
     sha = hashlib.sha256()
     for path in sorted(set(paths)):
-        if path.is_file():
-            sha.update(str(path.relative_to(root)).encode() + b"\0")
-            sha.update(path.read_bytes())
-            sha.update(b"\0")
+        digest = _file_hash(path)
+        if digest is not None:
+            sha.update(str(path.relative_to(root)).encode() + b"\0" + digest)
     return sha.hexdigest()
 
 

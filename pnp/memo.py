@@ -14,6 +14,8 @@ from typing import Any, Callable
 
 CACHE_DIR = ".pnp-cache"
 FORMAT = b"pnp-memo-1"
+_recent: dict[str, Any] = {}  # digest -> value, this process's last few (callers must not mutate values)
+RECENT = 64
 
 
 def _root(path: Path) -> Path | None:
@@ -29,6 +31,16 @@ def memo_file(kind: str, path: Path, compute: Callable[[bytes], Any],
     """`compute(bytes of path)`, remembered by the file's content hash."""
     data = path.read_bytes()
     digest = hashlib.sha256(FORMAT + kind.encode() + b"\0" + data).hexdigest()
+    if digest in _recent:
+        return _recent[digest]
+    value = _stored(kind, path, data, digest, compute, encode, decode)
+    _recent[digest] = value
+    while len(_recent) > RECENT:
+        del _recent[next(iter(_recent))]
+    return value
+
+
+def _stored(kind: str, path: Path, data: bytes, digest: str, compute, encode, decode) -> Any:
     root = _root(path)
     if root is None or os.environ.get("PNP_NO_CACHE"):
         return compute(data)

@@ -24,4 +24,17 @@ def write_atomic(path: Path, data: bytes) -> None:
 
 
 def write_json(path: Path, value: Any) -> None:
-    write_atomic(path, (json.dumps(value, indent=2, sort_keys=False) + "\n").encode("utf-8"))
+    write_atomic(path, (readable_json(value) + "\n").encode("utf-8"))
+
+
+def readable_json(value: Any, indent: str = "") -> str:
+    """JSON for people: an object's keys one per line, a list's items one per
+    line, each item on a single line. (Much faster than `indent=`, which
+    drops to the pure-Python encoder, on manifests of thousands of cards.)"""
+    inner = indent + "  "
+    if isinstance(value, dict) and value:
+        items = [f"{inner}{json.dumps(str(k))}: {readable_json(v, inner)}" for k, v in value.items()]
+        return "{\n" + ",\n".join(items) + "\n" + indent + "}"
+    if isinstance(value, list) and value and any(isinstance(v, (dict, list)) for v in value):
+        return "[\n" + ",\n".join(inner + json.dumps(v, ensure_ascii=False) for v in value) + "\n" + indent + "]"
+    return json.dumps(value, ensure_ascii=False)

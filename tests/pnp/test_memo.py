@@ -1,5 +1,15 @@
 """The parsed-source memo gives exactly what a fresh parse gives, and never trusts a bad cache file."""
+import pytest
+
+from pnp import memo
 from pnp.sources import load_sources
+
+
+@pytest.fixture(autouse=True)
+def on_disk_only(monkeypatch):
+    """Each load here goes to the disk memo, not this process's recent values."""
+    monkeypatch.setattr(memo, "RECENT", 0)
+    memo._recent.clear()
 
 
 def snapshot(sources):
@@ -23,3 +33,13 @@ def test_memo_follows_edits(mini_project):
     deck = mini_project / "card_sources/culture-war/anarchy.yaml"
     deck.write_text(deck.read_text().replace("atk: 2", "atk: 4"))
     assert load_sources(mini_project).cards["test-brawler"].fields["atk"] == 4
+
+
+def test_recent_values_are_shared_within_a_process(mini_project, monkeypatch):
+    monkeypatch.setattr(memo, "RECENT", 64)
+    first = load_sources(mini_project)
+    again = load_sources(mini_project)
+    assert snapshot(first) == snapshot(again)
+    deck = mini_project / "card_sources/culture-war/anarchy.yaml"
+    deck.write_text(deck.read_text().replace("atk: 2", "atk: 3"))  # new content: not a recent value
+    assert load_sources(mini_project).cards["test-brawler"].fields["atk"] == 3
