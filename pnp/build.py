@@ -263,18 +263,23 @@ def build(
         _measure_ink(project, wanted, out_dir, options, report)
         report.seconds = time.perf_counter() - started
         return report
-    sources = load_sources(project, todo)
-    plans, keys = [], {}  # keys: (game, "deck"|"doc", id) -> input hash, computed once per build
-    for slug in todo:
-        game, state, game_out = sources.games[slug], states[slug], dirs[slug]
-        keys.update({(slug, "deck", d.id): _deck_key(project, game, d, options) for d in game.decks})
-        keys.update({(slug, "doc", d.id): _doc_key(project, game, d, options) for d in game.documents})
-        decks = [d for d in game.decks if force or not state.fresh(deck_filename(d), keys[slug, "deck", d.id], game_out)]
-        docs = [d for d in game.documents
-                if force or not all(state.fresh(n, keys[slug, "doc", d.id], game_out) for n in doc_filenames(d))]
-        plans.append((slug, decks, docs))
-    outputs, manifests, new_states = _render_changed(project, sources, plans, keys, states, digests, out_dir,
-                                                     options, progress)
+    pool = _early_pool(project, todo, states, force)
+    try:
+        sources = load_sources(project, todo)
+        plans, keys = [], {}  # keys: (game, "deck"|"doc", id) -> input hash, computed once per build
+        for slug in todo:
+            game, state, game_out = sources.games[slug], states[slug], dirs[slug]
+            keys.update({(slug, "deck", d.id): _deck_key(project, game, d, options) for d in game.decks})
+            keys.update({(slug, "doc", d.id): _doc_key(project, game, d, options) for d in game.documents})
+            decks = [d for d in game.decks if force or not state.fresh(deck_filename(d), keys[slug, "deck", d.id], game_out)]
+            docs = [d for d in game.documents
+                    if force or not all(state.fresh(n, keys[slug, "doc", d.id], game_out) for n in doc_filenames(d))]
+            plans.append((slug, decks, docs))
+        outputs, manifests, new_states = _render_changed(project, sources, plans, keys, states, digests, out_dir,
+                                                         options, progress, pool)
+    finally:
+        if pool is not None:
+            pool.close()
     for path, data, built in outputs:
         write_atomic(path, data)
         report.files.append(built)
@@ -313,7 +318,19 @@ def check_games(project: Path, games: list[str] | None) -> list[str]:
     return list(games) if games else available
 
 
-def _render_changed(project, sources, plans, keys, states, digests, out_dir, options, progress):
+def _early_pool(project: Path, todo: list[str], states: dict, force: bool):
+    """Worker processes started before the sources are read, when the build
+    will surely have several outputs to draw (a forced build, several games,
+    or a first build); a small edit decides once it knows its tasks."""
+    from pnp.jobs import Pool, can_fork, worker_count
+
+    workers = worker_count(1_000)
+    if workers < 2 or not can_fork() or not (force or len(todo) > 1 or any(not states[s].outputs for s in todo)):
+        return None
+    return Pool(project, workers)
+
+
+def _render_changed(project, sources, plans, keys, states, digests, out_dir, options, progress, pool=None):
     """Validate, lay out and render the changed outputs, all in memory."""
     from pnp.jobs import Task, run_tasks
 
@@ -323,7 +340,7 @@ def _render_changed(project, sources, plans, keys, states, digests, out_dir, opt
         tasks += [Task(slug, "doc", i, f"{slug}/{d.id}", 30) for i, d in enumerate(docs)]
     job = {"project": project, "sources": sources, "options": options, "out_dir": out_dir, "keys": keys,
            "decks": {slug: decks for slug, decks, _ in plans}, "docs": {slug: docs for slug, _, docs in plans}}
-    results = run_tasks(job, tasks, progress)
+    results = run_tasks(job, tasks, progress, pool)
     problems = [p for found, _ in results for p in found]
     if problems:
         raise ValidationFailed(problems)

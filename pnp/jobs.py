@@ -106,21 +106,28 @@ def worker_count(tasks: int) -> int:
     return max(1, min(n, tasks))
 
 
-def run_tasks(job: dict[str, Any], tasks: list[Task], progress: Callable[[int, int, str], None] | None):
-    """Every task's result, in task order. Runs in worker processes (forked,
-    so they share what is already loaded) when there is more than one core."""
+def run_tasks(job: dict[str, Any], tasks: list[Task], progress: Callable[[int, int, str], None] | None,
+              pool: "Pool | None" = None):
+    """Every task's result, in task order: in `pool`'s workers (or new ones)
+    when there is more than one task and core, else in this process."""
     _JOB.clear()
     _JOB.update(job)
     _TOOLS.clear()
-    workers = worker_count(len(tasks))
-    if workers == 1 or "fork" not in multiprocessing.get_all_start_methods():
-        results = []
-        for i, task in enumerate(tasks):
-            if progress:
-                progress(i, len(tasks), task.label)
-            results.append(run_task(task))
-        return results
-    return _run_forked(tasks, workers, progress)
+    if len(tasks) > 1 and pool is not None:
+        return pool.run(job, tasks, progress)
+    if worker_count(len(tasks)) > 1 and can_fork():
+        with Pool(job["project"], worker_count(len(tasks))) as fresh:
+            return fresh.run(job, tasks, progress)
+    results = []
+    for i, task in enumerate(tasks):
+        if progress:
+            progress(i, len(tasks), task.label)
+        results.append(run_task(task))
+    return results
+
+
+def can_fork() -> bool:
+    return "fork" in multiprocessing.get_all_start_methods()
 
 
 def next_task(pending: list[int], tasks: list[Task], mine: set[str], others: set[str]) -> int:
@@ -134,13 +141,44 @@ def next_task(pending: list[int], tasks: list[Task], mine: set[str], others: set
     raise IndexError("no task pending")
 
 
-def _serve(conn, tasks: list[Task]) -> None:
-    """A worker: run the tasks the parent sends, one at a time, until told to stop."""
+def warm(project: Path) -> None:
+    """What every task needs, loaded ahead: the drawing modules and the project's fonts."""
+    import pnp.documents  # noqa: F401
+    import pnp.layout  # noqa: F401
+    import pnp.render  # noqa: F401
+    import pnp.rulesheet  # noqa: F401
+    from pnp.fonts import register_fonts
+    from pnp.project import TEMPLATES_DIR
+
+    register_fonts(project / TEMPLATES_DIR)
+
+
+def _worker(conn, project: Path) -> None:
+    """A worker: warm up, take the job, then run the tasks the parent sends
+    one at a time until told to stop."""
+    try:
+        warm(project)
+        failure = None
+    except BaseException as exc:
+        failure = exc
+    tasks: list[Task] = []
     while True:
-        i = conn.recv()
-        if i is None:
-            return
         try:
+            message = conn.recv()
+        except EOFError:
+            return
+        if message is None:
+            return
+        if isinstance(message, tuple):  # ("job", job, tasks)
+            _, job, tasks = message
+            _JOB.clear()
+            _JOB.update(job)
+            _TOOLS.clear()
+            continue
+        i = message
+        try:
+            if failure is not None:
+                raise failure
             result = ("ok", run_task(tasks[i]))
         except BaseException as exc:  # handed to the parent, which raises it
             result = ("error", exc)
@@ -150,35 +188,49 @@ def _serve(conn, tasks: list[Task]) -> None:
             conn.send((i, ("error", RuntimeError(f"{type(exc).__name__}: {exc}"))))
 
 
-def _run_forked(tasks: list[Task], workers: int, progress) -> list:
-    from multiprocessing.connection import wait
+class Pool:
+    """Worker processes, forked early so that they import the drawing modules
+    and read the fonts while the parent is still reading sources."""
 
-    context = multiprocessing.get_context("fork")
-    pending = sorted(range(len(tasks)), key=lambda i: -tasks[i].weight)
-    results: list[Any] = [None] * len(tasks)
-    loaded: dict[Any, set[str]] = {}
-    procs = []
-    try:
+    def __init__(self, project: Path, workers: int):
+        context = multiprocessing.get_context("fork")
+        self.loaded: dict[Any, set[str]] = {}  # connection -> games that worker has loaded
+        self.procs = []
         for _ in range(workers):
             here, there = context.Pipe()
-            proc = context.Process(target=_serve, args=(there, tasks), daemon=True)
+            proc = context.Process(target=_worker, args=(there, project), daemon=True)
             proc.start()
             there.close()
-            procs.append(proc)
-            loaded[here] = set()
+            self.procs.append(proc)
+            self.loaded[here] = set()
+
+    def __enter__(self) -> "Pool":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def run(self, job: dict[str, Any], tasks: list[Task], progress) -> list:
+        from multiprocessing.connection import wait
+
+        for conn in self.loaded:
+            conn.send(("job", job, tasks))
+            self.loaded[conn] = set()
+        pending = sorted(range(len(tasks)), key=lambda i: -tasks[i].weight)
+        results: list[Any] = [None] * len(tasks)
         busy = set()
 
         def hand_out(conn) -> None:
             if not pending:
                 return
-            others = set().union(*(games for c, games in loaded.items() if c is not conn))
-            i = next_task(pending, tasks, loaded[conn], others)
+            others = set().union(*(games for c, games in self.loaded.items() if c is not conn))
+            i = next_task(pending, tasks, self.loaded[conn], others)
             pending.remove(i)
-            loaded[conn].add(tasks[i].game)
+            self.loaded[conn].add(tasks[i].game)
             conn.send(i)
             busy.add(conn)
 
-        for conn in list(loaded):
+        for conn in list(self.loaded):
             hand_out(conn)
         done = 0
         while busy:
@@ -196,14 +248,16 @@ def _run_forked(tasks: list[Task], workers: int, progress) -> list:
                     progress(done, len(tasks), tasks[i].label)
                 hand_out(conn)
         return results
-    finally:
-        for conn in loaded:
+
+    def close(self) -> None:
+        for conn in self.loaded:
             try:
                 conn.send(None)
             except OSError:
                 pass
             conn.close()
-        for proc in procs:
+        for proc in self.procs:
             proc.join(timeout=5)
             if proc.is_alive():
                 proc.terminate()
+        self.loaded, self.procs = {}, []
