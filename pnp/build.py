@@ -263,7 +263,7 @@ def build(
         _measure_ink(project, wanted, out_dir, options, report)
         report.seconds = time.perf_counter() - started
         return report
-    pool = _early_pool(project, todo, states, force)
+    pool = _early_pool(project, todo)
     try:
         sources = load_sources(project, todo)
         plans, keys = [], {}  # keys: (game, "deck"|"doc", id) -> input hash, computed once per build
@@ -318,14 +318,14 @@ def check_games(project: Path, games: list[str] | None) -> list[str]:
     return list(games) if games else available
 
 
-def _early_pool(project: Path, todo: list[str], states: dict, force: bool):
+def _early_pool(project: Path, todo: list[str]):
     """Worker processes started before the sources are read, when the build
-    will surely have several outputs to draw (a forced build, several games,
-    or a first build); a small edit decides once it knows its tasks."""
+    will surely draw several outputs (several games changed); otherwise
+    workers start once the build knows it has more than one task."""
     from pnp.jobs import Pool, can_fork, worker_count
 
-    workers = worker_count(1_000)
-    if workers < 2 or not can_fork() or not (force or len(todo) > 1 or any(not states[s].outputs for s in todo)):
+    workers = worker_count(len(todo))
+    if workers < 2 or not can_fork():
         return None
     return Pool(project, workers)
 

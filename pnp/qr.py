@@ -41,14 +41,6 @@ def modules_with_quiet_zone(payload: str) -> int:
 _DARK = re.compile(b"\x01+")
 
 
-@lru_cache(maxsize=4096)
-def _runs(payload: str) -> tuple[tuple[int, int, int], ...]:
-    """(row, first column, length) of each horizontal run of dark modules."""
-    return tuple((r, m.start(), m.end() - m.start())
-                 for r, row in enumerate(qr_matrix(payload))
-                 for m in _DARK.finditer(bytes(row)))
-
-
 def draw_qr(canvas, payload: str, x: float, y: float, size: float) -> float:
     """Draw the code with its white quiet zone in a size x size square at (x, y)
     (bottom-left, points). Returns the module size in points.
@@ -66,5 +58,7 @@ def draw_qr(canvas, payload: str, x: float, y: float, size: float) -> float:
 
 @lru_cache(maxsize=4096)
 def _run_ops(payload: str) -> str:
-    # a hair of overlap between rows avoids hairline gaps in some viewers
-    return " ".join(f"{c} {r} {length} 1.001 re" for r, c, length in _runs(payload))
+    """A rectangle (x, y, w, h in modules) per horizontal run of dark modules;
+    a hair of overlap between rows avoids hairline gaps in some viewers."""
+    return " ".join(f"{m.start()} {r} {m.end() - m.start()} 1.001 re"
+                    for r, row in enumerate(qr_matrix(payload)) for m in _DARK.finditer(bytes(row)))

@@ -44,15 +44,16 @@ _DIVISORS = {n: _divisor(n) for _, n in _CAPACITY.values()}
 
 
 def _remainder(data: list[int], divisor: list[int]) -> list[int]:
+    """Reed-Solomon: the remainder of data(x) * x^n divided by the generator."""
+    logs = [_LOG[c] for c in divisor]  # the generator's coefficients are never zero
     result = [0] * len(divisor)
     for byte in data:
-        factor = byte ^ result.pop(0)
-        result.append(0)
+        factor = byte ^ result[0]
         if factor:
             lf = _LOG[factor]
-            for i, coef in enumerate(divisor):
-                if coef:
-                    result[i] ^= _EXP[_LOG[coef] + lf]
+            result = [r ^ _EXP[lc + lf] for r, lc in zip(result[1:] + [0], logs)]
+        else:
+            result = result[1:] + [0]
     return result
 
 
