@@ -149,38 +149,53 @@ def prepare_game(game: Game, project: Path, icons, problems: Problems,
 
 
 def _prepare_decks(game: Game, templates, icons, problems: Problems, decks=None) -> list[DeckFaces]:
+    result = []
+    for deck in game.decks if decks is None else decks:
+        fronts = {card.id: face for card in deck.cards
+                  if (face := prepare_card(card, deck, game, templates, icons, problems)) is not None}
+        back = prepare_back(deck, game, templates, icons, problems)
+        if back is not BAD_BACK:
+            result.append(DeckFaces(deck, fronts, back))
+    return result
+
+
+BAD_BACK = object()  # prepare_back's answer when the back has a problem (None means one-sided)
+
+
+def prepare_card(card: Card, deck: Deck, game: Game, templates, icons, problems: Problems):
+    """A card's front, rendered and fitted; None (and its problems recorded) if it has any."""
     from pnp.templates import TemplateProblem
     from pnp.textfit import FitError
 
-    result = []
-    for deck in game.decks if decks is None else decks:
-        fronts: dict[str, Face] = {}
-        for card in deck.cards:
-            ctype = game.card_types[card.type]
-            try:
-                face = templates.render(ctype.template, card_context(card, deck, game))
-            except TemplateProblem as exc:
-                problems.add(exc.path, exc.line, card.id, exc.message)
-                continue
-            try:
-                fronts[card.id] = _fit_face(face, templates.style, icons)
-            except FitError as exc:
-                field = _failing_field(face, templates.style, icons)
-                problems.add(card.path, _line_of(card, field), card.id,
-                             f"{field or 'text'}: {exc}" if field else str(exc))
-        if deck.back is None:
-            result.append(DeckFaces(deck, fronts, None))
-            continue
-        try:
-            back = _fit_face(templates.render(deck.back, back_context(deck, game)), templates.style, icons)
-        except TemplateProblem as exc:
-            problems.add(exc.path, exc.line, f"{deck.id} (back)", exc.message)
-            continue
-        except FitError as exc:
-            problems.add(templates.template_path(deck.back), 0, f"{deck.id} (back)", str(exc))
-            continue
-        result.append(DeckFaces(deck, fronts, back))
-    return result
+    ctype = game.card_types[card.type]
+    try:
+        face = templates.render(ctype.template, card_context(card, deck, game))
+    except TemplateProblem as exc:
+        problems.add(exc.path, exc.line, card.id, exc.message)
+        return None
+    try:
+        return _fit_face(face, templates.style, icons)
+    except FitError as exc:
+        field = _failing_field(face, templates.style, icons)
+        problems.add(card.path, _line_of(card, field), card.id,
+                     f"{field or 'text'}: {exc}" if field else str(exc))
+        return None
+
+
+def prepare_back(deck: Deck, game: Game, templates, icons, problems: Problems):
+    """The deck's back, None for a one-sided deck, or BAD_BACK (problems recorded)."""
+    from pnp.templates import TemplateProblem
+    from pnp.textfit import FitError
+
+    if deck.back is None:
+        return None
+    try:
+        return _fit_face(templates.render(deck.back, back_context(deck, game)), templates.style, icons)
+    except TemplateProblem as exc:
+        problems.add(exc.path, exc.line, f"{deck.id} (back)", exc.message)
+    except FitError as exc:
+        problems.add(templates.template_path(deck.back), 0, f"{deck.id} (back)", str(exc))
+    return BAD_BACK
 
 
 def _failing_field(face, style: dict, icons) -> str:

@@ -16,6 +16,10 @@ _JOB: dict[str, Any] = {}        # what the tasks work on; set before workers fo
 _TOOLS: dict[str, Any] = {}      # per process: game -> (templates, icons, render context)
 
 
+class _Invalid(Exception):
+    """A card has a problem: stop drawing, keep checking."""
+
+
 @dataclass(frozen=True)
 class Task:
     game: str
@@ -61,19 +65,37 @@ def run_task(task: Task) -> tuple[list[Problem], list[tuple[str, bytes, dict, di
         from pnp.render import render_deck
 
         deck = _JOB["decks"][task.game][task.index]
-        faces = b._prepare_decks(game, templates, icons, problems, [deck])
-        if problems or not faces:
-            return problems.items, []
-        f = faces[0]
         size = b.deck_size(deck, game)
-        if saver:
-            f = b.DeckFaces(f.deck, {k: saver_face(v, size) for k, v in f.fronts.items()},
-                            None if f.back is None else saver_face(f.back, size))
+        back = b.prepare_back(deck, game, templates, icons, problems)
+        if saver and back not in (None, b.BAD_BACK):
+            back = saver_face(back, size)
         copies = [card for card in deck.cards for _ in range(card.quantity)]
-        plan = plan_deck(len(copies), size, options.paper, options.layout, options.flip, f.back is not None)
+        cards = {card.id: card for card in deck.cards}
+        done: set[str] = set()
+
+        def face_of(card_id: str):
+            """Each distinct front made when the renderer first needs it, then
+            dropped once drawn: a huge deck never holds all its faces."""
+            done.add(card_id)
+            face = b.prepare_card(cards[card_id], deck, game, templates, icons, problems)
+            if face is None:
+                raise _Invalid
+            return saver_face(face, size) if saver else face
+
+        plan = plan_deck(len(copies), size, options.paper, options.layout, options.flip, back is not None)
         shift = b.deck_back_shift(plan, options)
-        data = render_deck(f"{game.name} — {deck.name}", plan, size, [f.fronts[c.id] for c in copies], f.back, ctx,
-                           back_shift=shift)
+        data = None
+        if not problems:
+            try:
+                data = render_deck(f"{game.name} — {deck.name}", plan, size, [c.id for c in copies], back, ctx,
+                                   back_shift=shift, face_of=face_of)
+            except _Invalid:
+                pass
+        if data is None:  # still check every card, so all problems are reported at once
+            for card in deck.cards:
+                if card.id not in done:
+                    b.prepare_card(card, deck, game, templates, icons, problems)
+            return problems.items, []
         path = out_dir / task.game / b.deck_filename(deck)
         entry = {"key": _JOB["keys"][task.game, "deck", deck.id], "file": b._file_entry(path, deck, plan, options),
                  "cards": b._card_entries(path, copies, plan, game, shift)}

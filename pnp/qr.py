@@ -15,7 +15,7 @@ MAX_VERSION = 3
 MASK = 2  # a fixed mask: any of the eight is valid QR, and skipping the search makes codes ~8x cheaper
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=256)
 def qr_matrix(payload: str) -> tuple[tuple[bool, ...], ...]:
     """The module matrix without quiet zone. Refuses payloads above version 3.
     Card payloads (upper-case alphanumeric) use our fast encoder; anything
@@ -56,7 +56,7 @@ def draw_qr(canvas, payload: str, x: float, y: float, size: float) -> float:
     return module
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=256)
 def _run_ops(payload: str) -> str:
     """A rectangle (x, y, w, h in modules) per horizontal run of dark modules;
     a hair of overlap between rows avoids hairline gaps in some viewers."""

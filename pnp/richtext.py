@@ -81,7 +81,7 @@ def _font(base: str, bold: bool, italic: bool) -> str:
     return tt2ps(family, b | bold, i | italic)
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=2048)
 def parse(markup: str, font: str, color: str) -> Parsed | None:
     """The words of `markup` set in `font` and `color`, or None if it uses
     markup this setter does not handle."""
