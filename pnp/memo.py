@@ -16,6 +16,7 @@ CACHE_DIR = ".pnp-cache"
 FORMAT = b"pnp-memo-1"
 _recent: dict[str, Any] = {}  # digest -> value, this process's last few (callers must not mutate values)
 RECENT = 64
+RECENT_MAX_BYTES = 256 * 1024  # bigger files (a 10,000-card deck) are not kept: their parse is large
 
 
 def _root(path: Path) -> Path | None:
@@ -34,6 +35,8 @@ def memo_file(kind: str, path: Path, compute: Callable[[bytes], Any],
     if digest in _recent:
         return _recent[digest]
     value = _stored(kind, path, data, digest, compute, encode, decode)
+    if len(data) > RECENT_MAX_BYTES:
+        return value
     _recent[digest] = value
     while len(_recent) > RECENT:
         del _recent[next(iter(_recent))]

@@ -64,7 +64,7 @@ class Setting:
         return max((w for _, w in self.lines), default=0.0)
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=16384)
 def _width(text: str, font: str) -> float:
     return stringWidth(text, font, 1.0)
 
@@ -81,7 +81,7 @@ def _font(base: str, bold: bool, italic: bool) -> str:
     return tt2ps(family, b | bold, i | italic)
 
 
-@lru_cache(maxsize=2048)
+@lru_cache(maxsize=512)
 def parse(markup: str, font: str, color: str) -> Parsed | None:
     """The words of `markup` set in `font` and `color`, or None if it uses
     markup this setter does not handle."""
