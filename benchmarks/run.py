@@ -24,16 +24,6 @@ QUICK = "--quick" in sys.argv
 RUNS = 3 if QUICK else 5
 
 
-def timed(cmd: list[str], runs: int = RUNS, cwd: Path | None = None, env=None) -> float:
-    """The median wall time of a command, in seconds."""
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        subprocess.run(cmd, cwd=cwd, env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
-
-
 def snapshot(dest: Path) -> Path:
     """A copy of the project's sources and templates to build in."""
     for name in ("card_sources", "templates"):
@@ -41,35 +31,50 @@ def snapshot(dest: Path) -> Path:
     return dest
 
 
-def cold_build(work: Path) -> tuple[float, float]:
+def run(cmd: list[str], **kw) -> float:
+    start = time.perf_counter()
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, **kw)
+    return time.perf_counter() - start
+
+
+def interleaved(a, b, runs: int) -> tuple[float, float]:
+    """Median times of two measurements taken in turns (a, b, a, b, ...), so
+    that a slow spell of a shared machine falls on both alike."""
+    ta, tb = [], []
+    for _ in range(runs):
+        ta.append(a())
+        tb.append(b())
+    return statistics.median(ta), statistics.median(tb)
+
+
+def cold_build(work: Path) -> tuple[float, float, int]:
     project = snapshot(work / "cold")
-    times = []
-    for _ in range(3):  # empty caches every time: no outputs, no parsed-source memo
+    out = work / "out-cold"
+
+    def ours() -> float:  # empty caches every time: no outputs, no parsed-source memo
         shutil.rmtree(project / ".pnp-cache", ignore_errors=True)
-        shutil.rmtree(work / "out-cold", ignore_errors=True)
-        start = time.perf_counter()
-        subprocess.run([PNP, "--project", str(project), "build", "--out", str(work / "out-cold")], check=True,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        times.append(time.perf_counter() - start)
-    ours = statistics.median(times)
-    manifests = list((work / "out-cold").glob("*/manifest.json"))
+        shutil.rmtree(out, ignore_errors=True)
+        return run([PNP, "--project", str(project), "build", "--out", str(out)])
+
+    ours()  # once first, to learn what the naive script must draw
     cards = []
-    for m in manifests:
+    for m in out.glob("*/manifest.json"):
         for c in json.loads(m.read_text())["cards"]:
             cards.append({"name": c["id"].replace("-", " ").title(), "deck": c["deck"], "qr": c["qr"],
                           "stats": "ATK 2 DEF 1 COST 3",
                           "text": "When this unit attacks, roll a die; on a 5 or 6 gain 1 capital. "
                                   "It cannot be the target of Flash events this turn."})
     (work / "cards.json").write_text(json.dumps(cards))
-    naive = timed([sys.executable, str(ROOT / "benchmarks/naive_reportlab.py"), str(work / "cards.json"),
-                   str(work / "naive.pdf")], runs=3)
-    return ours, naive, len(cards)
+    naive = lambda: run([sys.executable, str(ROOT / "benchmarks/naive_reportlab.py"), str(work / "cards.json"),
+                         str(work / "naive.pdf")])
+    ours_t, naive_t = interleaved(ours, naive, RUNS)
+    return ours_t, naive_t, len(cards)
 
 
 def noop_rebuild(work: Path) -> tuple[float, float]:
     project = snapshot(work / "noop")
     subprocess.run([PNP, "--project", str(project), "build"], check=True, stdout=subprocess.DEVNULL)
-    return (timed([PNP, "--project", str(project), "build"]), timed([PNP, "--help"]))
+    return interleaved(lambda: run([PNP, "--project", str(project), "build"]), lambda: run([PNP, "--help"]), RUNS)
 
 
 def one_card_edit(work: Path) -> tuple[float, float]:
@@ -77,12 +82,6 @@ def one_card_edit(work: Path) -> tuple[float, float]:
     subprocess.run([PNP, "--project", str(project), "build"], check=True, stdout=subprocess.DEVNULL)
     deck = project / "card_sources/culture-war/anarchy.yaml"
     original = deck.read_text()
-    times = []
-    for i in range(RUNS):
-        deck.write_text(original.replace("Came for the free snacks.", f"Came for the free snacks ({i})."))
-        start = time.perf_counter()
-        subprocess.run([PNP, "--project", str(project), "build"], check=True, stdout=subprocess.DEVNULL)
-        times.append(time.perf_counter() - start)
     # the same deck file built alone: a project holding only that deck
     alone = work / "alone"
     shutil.copytree(project / "templates", alone / "templates")
@@ -93,8 +92,16 @@ def one_card_edit(work: Path) -> tuple[float, float]:
     head = text.split("\ndecks:")[0]
     anarchy = "\ndecks:" + text.split("\ndecks:")[1].split("  - id: community")[0]
     (game / "game.yaml").write_text(head + anarchy)
-    alone_t = timed([PNP, "--project", str(alone), "build", "--force", "--out", str(work / "alone-out")])
-    return statistics.median(times), alone_t
+    edits = iter(range(1_000))
+
+    def edit() -> float:
+        deck.write_text(original.replace("Came for the free snacks.", f"Came for the free snacks ({next(edits)})."))
+        return run([PNP, "--project", str(project), "build"])
+
+    def by_itself() -> float:
+        return run([PNP, "--project", str(alone), "build", "--force", "--out", str(work / "alone-out")])
+
+    return interleaved(edit, by_itself, RUNS)
 
 
 def referee_tables(work: Path) -> tuple[Path, Path, Path]:
@@ -161,9 +168,9 @@ def main() -> None:
         rows.append(row("3. rebuild after one card edit", f"{edit:.2f} s", f"its deck alone {alone:.2f} s",
                         edit / alone, "<= 1.2x", edit / alone <= 1.2))
         tables = referee_tables(work)
-        status = lambda n: timed([REFEREE, "status", "--db", str(tables[n])])
-        base = timed([sys.executable, "-c", "import click, sqlite3"])
-        s50, s10, s10k = status(50), status(10), status(10_000)
+        status = lambda n: lambda: run([REFEREE, "status", "--db", str(tables[n])])
+        s50, base = interleaved(status(50), lambda: run([sys.executable, "-c", "import click, sqlite3"]), RUNS)
+        s10k, s10 = interleaved(status(10_000), status(10), RUNS)
         rows.append(row("4. referee status, 50 actions", f"{s50 * 1000:.0f} ms",
                         f"python -c 'import click, sqlite3' {base * 1000:.0f} ms", s50 / base, "<= 1.5x", s50 / base <= 1.5))
         rows.append(row("5. referee status, 10,000 actions", f"{s10k * 1000:.0f} ms", f"10 actions {s10 * 1000:.0f} ms",
