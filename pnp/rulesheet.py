@@ -10,14 +10,16 @@ from __future__ import annotations
 
 import io
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable
 
 from reportlab.lib import colors
+from reportlab.lib.enums import TA_LEFT
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import (BaseDocTemplate, CondPageBreak, Flowable, Frame, FrameBreak, KeepTogether,
                                 NextPageTemplate, PageTemplate, Paragraph, Spacer, Table, TableStyle)
 
+from pnp import richtext
 from pnp.elements import Face
 from pnp.model import Size
 from pnp.render import RenderContext, _scale_bar, draw_face, icon_callback
@@ -57,6 +59,56 @@ class DiagramFlowable(Flowable):
         self.canv.restoreState()
 
 
+class SetText(Flowable):
+    """A paragraph set by pnp.richtext instead of a ReportLab Paragraph (the
+    same line breaks, a fraction of the work): wraps, splits between columns
+    by whole lines (never leaving its first line alone at a column's foot),
+    and draws its bullet like a Paragraph would."""
+
+    def __init__(self, parsed, style: ParagraphStyle, icons, bullet: str | None = None, lines=None):
+        super().__init__()
+        self.parsed, self.style, self.icons, self.bullet = parsed, style, icons, bullet
+        self.lines = lines  # a fixed set of lines: the second part of a split
+        self.setting = None
+
+    def _set(self, avail_width: float):
+        s = self.style
+        width = avail_width - s.leftIndent - s.rightIndent
+        full = richtext.layout(self.parsed, s.fontSize, s.leading / s.fontSize, width)
+        return full if self.lines is None else replace(full, lines=self.lines)
+
+    def wrap(self, avail_width, avail_height):
+        self.setting = self._set(avail_width)
+        self.width, self.height = avail_width, self.setting.height
+        return self.width, self.height
+
+    def split(self, avail_width, avail_height):
+        setting = self._set(avail_width)
+        fits = int((avail_height + 1e-6) // setting.leading)
+        if fits >= len(setting.lines):
+            return [self]
+        if fits < 2 and not self.style.allowOrphans:
+            return []
+        head, tail = setting.lines[:fits], setting.lines[fits:]
+        return [SetText(self.parsed, self.style, self.icons, self.bullet, head),
+                SetText(self.parsed, self.style, self.icons, None, tail)]
+
+    def getSpaceBefore(self):
+        return self.style.spaceBefore
+
+    def getSpaceAfter(self):
+        return self.style.spaceAfter
+
+    def draw(self):
+        s = self.style
+        if self.bullet:
+            self.canv.setFont(s.bulletFontName, s.bulletFontSize or s.fontSize)
+            self.canv.setFillColor(s.textColor)
+            self.canv.drawString(s.bulletIndent, self.height - s.fontSize, self.bullet)
+        richtext.draw(self.canv, self.setting, s.leftIndent, self.height, self.width - s.leftIndent - s.rightIndent,
+                      "left", self.icons)
+
+
 def _styles(f: Fonts, accent: str) -> dict[str, ParagraphStyle]:
     ink = colors.HexColor("#1d1d1d")
     acc = colors.HexColor(accent)
@@ -75,21 +127,32 @@ def _styles(f: Fonts, accent: str) -> dict[str, ParagraphStyle]:
 
 
 def inline(text: str, size: float) -> str:
-    markup = str(rich(text))
-    markup = _ITALIC.sub(r"<i>\1</i>", markup)
-    return icon_markup(markup, size, "#1d1d1d")
+    return icon_markup(_markup(text), size, "#1d1d1d")
+
+
+def _markup(text: str) -> str:
+    return _ITALIC.sub(r"<i>\1</i>", str(rich(text)))
 
 
 def parse(markdown: str, styles: dict[str, ParagraphStyle], accent: str,
-          diagram: Callable[[str, float, float], Flowable], tints: tuple[str, str] = TINTS) -> list[Flowable]:
+          diagram: Callable[[str, float, float], Flowable], tints: tuple[str, str] = TINTS,
+          icons=None) -> list[Flowable]:
     """Markdown subset -> flowables. The first `#` heading becomes the title block."""
     story: list[Flowable] = []
     lines = markdown.splitlines()
     i, number, para = 0, 0, []
     acc = colors.HexColor(accent)
 
-    def p(style: str, text: str, **kw) -> Paragraph:
-        return Paragraph(inline(text, styles[style].fontSize), styles[style], **kw)
+    def p(style: str, text: str, bulletText: str | None = None) -> Flowable:
+        st = styles[style]
+        if icons is not None and st.alignment == TA_LEFT:
+            parsed = richtext.parse(_markup(text), st.fontName, "#" + st.textColor.hexval()[2:])
+            if parsed is not None:
+                return SetText(parsed, st, icons, bulletText)
+        return Paragraph(inline(text, st.fontSize), st, bulletText=bulletText)
+
+    def cell(style: str, text: str) -> Paragraph:  # table cells stay Paragraphs: tables measure them
+        return Paragraph(inline(text, styles[style].fontSize), styles[style])
 
     def flush():
         if para:
@@ -137,7 +200,7 @@ def parse(markdown: str, styles: dict[str, ParagraphStyle], accent: str,
             while i < len(lines) and lines[i].strip().startswith(">"):
                 note.append(lines[i].strip()[1:].strip())
                 i += 1
-            box = Table([[p("note", " ".join(note))]], colWidths=["100%"])
+            box = Table([[cell("note", " ".join(note))]], colWidths=["100%"])
             box.setStyle(TableStyle([("FONT", (0, 0), (-1, -1), styles["note"].fontName),
                                      ("BACKGROUND", (0, 0), (-1, -1), colors.HexColor(tints[0])),
                                      ("LINEBEFORE", (0, 0), (0, -1), 2, acc),
@@ -152,7 +215,7 @@ def parse(markdown: str, styles: dict[str, ParagraphStyle], accent: str,
                 if not all(re.fullmatch(r":?-{2,}:?", c) for c in cells):
                     rows.append(cells)
                 i += 1
-            data = [[p("head" if r == 0 else "cell", c) for c in row] for r, row in enumerate(rows)]
+            data = [[cell("head" if r == 0 else "cell", c) for c in row] for r, row in enumerate(rows)]
             table = Table(data, repeatRows=1, hAlign="LEFT")
             table.setStyle(TableStyle([
                 ("FONT", (0, 0), (-1, -1), styles["cell"].fontName),
@@ -211,6 +274,6 @@ def render_rules(title: str, markdown: str, paper: Size, ctx: RenderContext, acc
                           invariant=1, initialFontName=fonts.body)
     doc.addPageTemplates([PageTemplate("first", first, onPage=on_page, autoNextPageTemplate="later"),
                           PageTemplate("later", later, onPage=on_page)])
-    story = [NextPageTemplate("later")] + parse(markdown, _styles(fonts, accent), accent, diagram, tints)
+    story = [NextPageTemplate("later")] + parse(markdown, _styles(fonts, accent), accent, diagram, tints, ctx.icons)
     doc.build(story)
     return buffer.getvalue()
