@@ -94,21 +94,22 @@ def encode(text: str, mask: int = 2) -> tuple[tuple[bool, ...], ...]:
         raise ValueError("only mask pattern 2 is implemented")
     version, codewords = _codewords(text)
     base, slots = _frame(version)
-    grid = [list(row) for row in base]
+    size = 17 + 4 * version
+    flat = list(base)
     bits = [(cw >> s) & 1 for cw in codewords for s in (7, 6, 5, 4, 3, 2, 1, 0)]
     bits += [0] * (len(slots) - len(bits))  # remainder bits
-    for (y, x, masked), bit in zip(slots, bits):
-        grid[y][x] = bool(bit) != masked
-    return tuple(tuple(r) for r in grid)
+    for (index, masked), bit in zip(slots, bits):
+        flat[index] = bit ^ masked
+    return tuple(tuple(map(bool, flat[i:i + size])) for i in range(0, size * size, size))
 
 
-_FRAMES: dict[int, tuple[tuple[tuple[bool, ...], ...], list[tuple[int, int, bool]]]] = {}
+_FRAMES: dict[int, tuple[list[int], list[tuple[int, int]]]] = {}
 
 
 def _frame(version: int):
     """What every code of a version shares: the function patterns and format
     bits (level M, mask 2), and the data modules in placement order, each with
-    whether the mask flips it."""
+    whether the mask flips it (1) or not (0). Modules are numbered row by row."""
     if version in _FRAMES:
         return _FRAMES[version]
     mask = 2
@@ -165,7 +166,7 @@ def _frame(version: int):
             y = size - 1 - vert if upward else vert
             for x in (right, right - 1):
                 if not fixed[y][x]:
-                    slots.append((y, x, x % 3 == 0))
+                    slots.append((y * size + x, 1 if x % 3 == 0 else 0))
         right -= 2
-    _FRAMES[version] = (tuple(tuple(r) for r in grid), slots)
+    _FRAMES[version] = ([int(v) for row in grid for v in row], slots)
     return _FRAMES[version]
