@@ -21,7 +21,8 @@ SOURCE = Path(os.environ.get("PNP_BENCH_PROJECT", ROOT))  # where the sources to
 BIN = Path(sys.executable).parent
 PNP, REFEREE = str(BIN / "pnp"), str(BIN / "referee")
 QUICK = "--quick" in sys.argv
-RUNS = 3 if QUICK else 5
+RUNS = 3 if QUICK else 5          # the cold builds, a few seconds each
+QUICK_RUNS = 5 if QUICK else 11   # commands under a second or so: more turns, a steadier median
 
 
 def snapshot(dest: Path) -> Path:
@@ -74,7 +75,8 @@ def cold_build(work: Path) -> tuple[float, float, int]:
 def noop_rebuild(work: Path) -> tuple[float, float]:
     project = snapshot(work / "noop")
     subprocess.run([PNP, "--project", str(project), "build"], check=True, stdout=subprocess.DEVNULL)
-    return interleaved(lambda: run([PNP, "--project", str(project), "build"]), lambda: run([PNP, "--help"]), RUNS)
+    return interleaved(lambda: run([PNP, "--project", str(project), "build"]), lambda: run([PNP, "--help"]),
+                       QUICK_RUNS)
 
 
 def one_card_edit(work: Path) -> tuple[float, float]:
@@ -101,7 +103,7 @@ def one_card_edit(work: Path) -> tuple[float, float]:
     def by_itself() -> float:
         return run([PNP, "--project", str(alone), "build", "--force", "--out", str(work / "alone-out")])
 
-    return interleaved(edit, by_itself, RUNS)
+    return interleaved(edit, by_itself, QUICK_RUNS)
 
 
 def referee_tables(work: Path) -> tuple[Path, Path, Path]:
@@ -176,8 +178,8 @@ def main() -> None:
                         edit / alone, "<= 1.2x", edit / alone <= 1.2))
         tables = referee_tables(work)
         status = lambda n: lambda: run([REFEREE, "status", "--db", str(tables[n])])
-        s50, base = interleaved(status(50), lambda: run([sys.executable, "-c", "import click, sqlite3"]), RUNS)
-        s10k, s10 = interleaved(status(10_000), status(10), RUNS)
+        s50, base = interleaved(status(50), lambda: run([sys.executable, "-c", "import click, sqlite3"]), QUICK_RUNS)
+        s10k, s10 = interleaved(status(10_000), status(10), QUICK_RUNS)
         rows.append(row("4. referee status, 50 actions", f"{s50 * 1000:.0f} ms",
                         f"python -c 'import click, sqlite3' {base * 1000:.0f} ms", s50 / base, "<= 1.5x", s50 / base <= 1.5))
         rows.append(row("5. referee status, 10,000 actions", f"{s10k * 1000:.0f} ms", f"10 actions {s10 * 1000:.0f} ms",

@@ -302,7 +302,7 @@ def build(
         write_json(dirs[slug] / MANIFEST, manifest)
         for stale in set(states[slug].outputs) - set(new_states[slug].outputs):
             (dirs[slug] / stale).unlink(missing_ok=True)
-        write_json(new_states[slug].path, new_states[slug].to_json())
+        write_atomic(new_states[slug].path, new_states[slug].dump())
     report.up_to_date += [f"{slug}/{n}" for slug in todo for n in new_states[slug].outputs
                           if n not in {b.path.name for b in report.files if b.game == slug}]
     _measure_ink(project, wanted, out_dir, options, report)

@@ -165,3 +165,7 @@ class BuildState:
 
     def to_json(self) -> dict[str, Any]:
         return {"digest": self.digest, "outputs": self.outputs}
+
+    def dump(self) -> bytes:
+        """Compact JSON: only pnp reads this file, and it lists every card."""
+        return json.dumps(self.to_json(), separators=(",", ":"), ensure_ascii=False).encode("utf-8")
