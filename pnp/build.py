@@ -162,40 +162,56 @@ def _prepare_decks(game: Game, templates, icons, problems: Problems, decks=None)
 BAD_BACK = object()  # prepare_back's answer when the back has a problem (None means one-sided)
 
 
-def prepare_card(card: Card, deck: Deck, game: Game, templates, icons, problems: Problems):
-    """A card's front, rendered and fitted; None (and its problems recorded) if it has any."""
+def prepare_card(card: Card, deck: Deck, game: Game, templates, icons, problems: Problems, cache=None):
+    """A card's front, rendered and fitted (or remembered from an earlier
+    build, see pnp.facecache); None, and its problems recorded, if it has any."""
     from pnp.templates import TemplateProblem
     from pnp.textfit import FitError
 
     ctype = game.card_types[card.type]
+    context = card_context(card, deck, game)
+    key = cache.key(ctype.template, context) if cache is not None else None
+    if key is not None and (face := cache.get(key)) is not None:
+        return face
     try:
-        face = templates.render(ctype.template, card_context(card, deck, game))
+        face = templates.render(ctype.template, context)
     except TemplateProblem as exc:
         problems.add(exc.path, exc.line, card.id, exc.message)
         return None
     try:
-        return _fit_face(face, templates.style, icons)
+        fitted = _fit_face(face, templates.style, icons)
     except FitError as exc:
         field = _failing_field(face, templates.style, icons)
         problems.add(card.path, _line_of(card, field), card.id,
                      f"{field or 'text'}: {exc}" if field else str(exc))
         return None
+    if key is not None:
+        cache.put(key, fitted)
+    return fitted
 
 
-def prepare_back(deck: Deck, game: Game, templates, icons, problems: Problems):
+def prepare_back(deck: Deck, game: Game, templates, icons, problems: Problems, cache=None):
     """The deck's back, None for a one-sided deck, or BAD_BACK (problems recorded)."""
     from pnp.templates import TemplateProblem
     from pnp.textfit import FitError
 
     if deck.back is None:
         return None
+    context = back_context(deck, game)
+    key = cache.key(deck.back, context) if cache is not None else None
+    if key is not None and (face := cache.get(key)) is not None:
+        return face
     try:
-        return _fit_face(templates.render(deck.back, back_context(deck, game)), templates.style, icons)
+        face = _fit_face(templates.render(deck.back, context), templates.style, icons)
     except TemplateProblem as exc:
         problems.add(exc.path, exc.line, f"{deck.id} (back)", exc.message)
+        return BAD_BACK
     except FitError as exc:
         problems.add(templates.template_path(deck.back), 0, f"{deck.id} (back)", str(exc))
-    return BAD_BACK
+        return BAD_BACK
+    if key is not None:
+        cache.put(key, face)
+    return face
 
 
 def _failing_field(face, style: dict, icons) -> str:

@@ -62,12 +62,14 @@ def run_task(task: Task) -> tuple[list[Problem], list[tuple[str, bytes, dict, di
 
         ctx = saver_context(ctx)
     if task.kind == "deck":
+        from pnp.facecache import MAX_CARDS, FaceCache
         from pnp.layout import plan_deck
         from pnp.render import render_deck
 
         deck = _JOB["decks"][task.game][task.index]
         size = b.deck_size(deck, game)
-        back = b.prepare_back(deck, game, templates, icons, problems)
+        cache = FaceCache(project, task.game, deck.id, enabled=len(deck.cards) <= MAX_CARDS)
+        back = b.prepare_back(deck, game, templates, icons, problems, cache)
         if saver and back not in (None, b.BAD_BACK):
             back = saver_face(back, size)
         copies = [card for card in deck.cards for _ in range(card.quantity)]
@@ -78,7 +80,7 @@ def run_task(task: Task) -> tuple[list[Problem], list[tuple[str, bytes, dict, di
             """Each distinct front made when the renderer first needs it, then
             dropped once drawn: a huge deck never holds all its faces."""
             done.add(card_id)
-            face = b.prepare_card(cards[card_id], deck, game, templates, icons, problems)
+            face = b.prepare_card(cards[card_id], deck, game, templates, icons, problems, cache)
             if face is None:
                 raise _Invalid
             return saver_face(face, size) if saver else face
@@ -95,8 +97,9 @@ def run_task(task: Task) -> tuple[list[Problem], list[tuple[str, bytes, dict, di
         if data is None:  # still check every card, so all problems are reported at once
             for card in deck.cards:
                 if card.id not in done:
-                    b.prepare_card(card, deck, game, templates, icons, problems)
+                    b.prepare_card(card, deck, game, templates, icons, problems, cache)
             return problems.items, []
+        cache.save()
         path = out_dir / task.game / b.deck_filename(deck)
         entry = {"key": _JOB["keys"][task.game, "deck", deck.id], "file": b._file_entry(path, deck, plan, options),
                  "cards": b._card_entries(path, copies, plan, game, shift)}

@@ -13,13 +13,13 @@ from typing import Any, Callable, Hashable, Sequence
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
+from pnp import richtext
 from pnp.elements import QR, Face, Icon, Text
 from pnp.icons import IconSet
 from pnp.layout import DeckLayout, Placement, Sheet
 from pnp.marks import BAR_ROOM, SCALE_BAR, cut_marks, place_labels
 from pnp.model import Flip, Layout, Size
 from pnp.qr import draw_qr
-from pnp import richtext
 from pnp.textfit import ICON_CALLBACK, setting, wrapped
 from pnp.units import mm, pt
 

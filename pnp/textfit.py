@@ -14,7 +14,6 @@ from reportlab.lib.colors import HexColor
 from reportlab.lib.enums import TA_CENTER, TA_JUSTIFY, TA_LEFT, TA_RIGHT
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfbase.pdfmetrics import stringWidth
-from reportlab.platypus import Paragraph
 
 from pnp.elements import Text
 from pnp.units import pt
@@ -62,17 +61,21 @@ def icon_markup(markup: str, size: float, color: str) -> str:
     return _ICON_TAG.sub(repl, markup)
 
 
-_wrapped: dict[tuple, tuple[Paragraph, float]] = {}
+_wrapped: dict[tuple, tuple[Any, float]] = {}  # (Paragraph, height)
 WRAPPED_LIMIT = 4096  # set paragraphs kept between fitting and drawing (enough for a deck of ~1,000 cards)
 
 
-def make_paragraph(text: Text, style: dict[str, Any], size: float) -> Paragraph:
+def make_paragraph(text: Text, style: dict[str, Any], size: float):
+    """A ReportLab Paragraph, for markup our own setter leaves alone
+    (platypus is imported only then: most builds never need it)."""
+    from reportlab.platypus import Paragraph
+
     pstyle = paragraph_style(style, text.style, size, text.align)
     color = pstyle.textColor.hexval().replace("0x", "#")
     return Paragraph(icon_markup(text.markup, size, color), pstyle)
 
 
-def wrapped(text: Text, style: dict[str, Any], size: float) -> tuple[Paragraph, float]:
+def wrapped(text: Text, style: dict[str, Any], size: float) -> tuple[Any, float]:
     """The paragraph set at `size` in the text's box, and its height in points.
     Fitting and drawing ask for the same paragraph, so it is made once."""
     spec = style.get("paragraph_styles", {}).get(text.style, {})
