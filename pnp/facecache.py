@@ -26,13 +26,16 @@ MAX_CARDS = 2_000
 _KINDS = {cls.__name__: cls for cls in (Rect, Circle, Line, Polygon, Icon, QR, Text)}
 
 
+_FIELDS = {cls: tuple(f.name for f in fields(cls)) for cls in (*_KINDS.values(), Paint)}
+
+
 def encode(face: Face) -> list:
-    return [[type(el).__name__] + [_value(getattr(el, f.name)) for f in fields(el)] for el in face.elements]
+    return [[type(el).__name__] + [_value(getattr(el, name)) for name in _FIELDS[type(el)]] for el in face.elements]
 
 
 def _value(v: Any) -> Any:
     if isinstance(v, Paint):
-        return {"paint": [_value(getattr(v, f.name)) for f in fields(v)]}
+        return {"paint": [_value(getattr(v, name)) for name in _FIELDS[Paint]]}
     if isinstance(v, tuple):
         return [_value(x) for x in v]
     return v
