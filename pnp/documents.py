@@ -48,11 +48,6 @@ def doc_context(doc: Document, game: Game, size: Size) -> dict[str, Any]:
     }
 
 
-def _markdown_env(templates: TemplateSet) -> SandboxedEnvironment:
-    return SandboxedEnvironment(loader=jinja2.FileSystemLoader("/"), undefined=jinja2.StrictUndefined,
-                                autoescape=False, keep_trailing_newline=True)
-
-
 def prepare_documents(game: Game, templates: TemplateSet, paper: Size, fit_face, problems: Problems,
                       docs=None) -> list[PreparedDoc]:
     out = []

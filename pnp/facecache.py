@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from pnp.elements import QR, Circle, Face, Icon, Line, Paint, Polygon, Rect, Text
-from pnp.incremental import _h, code_digest, file_digest, shared_template_files, template_closure
+from pnp.incremental import code_digest, content_hash, file_digest, shared_template_files, template_closure
 from pnp.memo import CACHE_DIR
 
 FORMAT = "pnp-faces-1"
@@ -79,8 +79,8 @@ class FaceCache:
     def key(self, template: str, context: dict[str, Any]) -> str:
         if template not in self._prefixes:
             files = template_closure(self.project, self.game, [template]) + shared_template_files(self.project, self.game)
-            self._prefixes[template] = _h(code_digest(), template, file_digest(files, self.project))
-        return _h(self._prefixes[template], context)
+            self._prefixes[template] = content_hash(code_digest(), template, file_digest(files, self.project))
+        return content_hash(self._prefixes[template], context)
 
     def get(self, key: str) -> Face | None:
         if not self.enabled or key not in self.stored:

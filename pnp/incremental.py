@@ -23,7 +23,8 @@ STATE_FILE = ".pnp-build.json"
 _code_digest: str | None = None
 
 
-def _h(*parts: Any) -> str:
+def content_hash(*parts: Any) -> str:
+    """A SHA-256 over values as canonical JSON."""
     blob = json.dumps(parts, sort_keys=True, separators=(",", ":"), default=str, ensure_ascii=False)
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()
 
@@ -74,7 +75,7 @@ def game_inputs(project: Path, game: str) -> list[Path]:
 
 
 def game_digest(project: Path, game: str, options: Any) -> str:
-    return _h(code_digest(), repr(options), file_digest(game_inputs(project, game), project))
+    return content_hash(code_digest(), repr(options), file_digest(game_inputs(project, game), project))
 
 
 _TAG = re.compile(r"\{%[-+]?\s*(?:include|extends|import|from)\b(.*?)[-+]?%\}", re.S)
@@ -136,7 +137,7 @@ def template_variables(project: Path, game: str, names: Iterable[str]) -> set[st
 def output_key(project: Path, game: str, options: Any, content: Any, templates: Iterable[str],
                extra_files: Iterable[Path] = ()) -> str:
     files = template_closure(project, game, templates) + shared_template_files(project, game) + list(extra_files)
-    return _h(code_digest(), repr(options), content, file_digest(files, project))
+    return content_hash(code_digest(), repr(options), content, file_digest(files, project))
 
 
 class BuildState:
