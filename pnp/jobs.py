@@ -6,6 +6,7 @@ from __future__ import annotations
 import gc
 import multiprocessing
 import os
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
@@ -15,6 +16,7 @@ from pnp.model import Ink
 
 _JOB: dict[str, Any] = {}        # what the tasks work on; set before workers fork
 _TOOLS: dict[str, Any] = {}      # per process: game -> (templates, icons, render context)
+_SHARED: dict[str, Any] = {}     # in a pool's workers: "compiled" -> folder of templates compiled this build
 
 
 class _Invalid(Exception):
@@ -44,6 +46,10 @@ def _tools(slug: str):
         register_fonts(project / TEMPLATES_DIR)
         icons = IconSet.load(*icon_files(project, slug))
         templates = TemplateSet.load(project, slug)
+        if "compiled" in _SHARED:  # a template one worker compiled, the others load instead of compiling
+            from jinja2 import FileSystemBytecodeCache
+
+            templates.env.bytecode_cache = FileSystemBytecodeCache(_SHARED["compiled"])
         _TOOLS[slug] = (templates, icons, RenderContext(templates.style, icons, SHEET_FONT))
     return _TOOLS[slug]
 
@@ -179,9 +185,10 @@ def warm(project: Path) -> None:
     register_fonts(project / TEMPLATES_DIR)
 
 
-def _worker(conn, project: Path) -> None:
+def _worker(conn, project: Path, compiled: str) -> None:
     """A worker: warm up, take the job, then run the tasks the parent sends
     one at a time until told to stop."""
+    _SHARED["compiled"] = compiled
     try:
         warm(project)
         failure = None
@@ -221,13 +228,17 @@ class Pool:
     and read the fonts while the parent is still reading sources."""
 
     def __init__(self, project: Path, workers: int):
+        import tempfile
+
+        # compiled templates, shared by the workers for this build only (a cold build stays cold)
+        self.compiled = tempfile.mkdtemp(prefix="pnp-templates-")
         context = multiprocessing.get_context("fork")
         self.loaded: dict[Any, set[str]] = {}  # connection -> games that worker has loaded
         self.procs = []
         gc.freeze()  # the workers' collector leaves the parent's objects alone (no copy-on-write of them)
         for _ in range(workers):
             here, there = context.Pipe()
-            proc = context.Process(target=_worker, args=(there, project), daemon=True)
+            proc = context.Process(target=_worker, args=(there, project, self.compiled), daemon=True)
             proc.start()
             there.close()
             self.procs.append(proc)
@@ -291,3 +302,4 @@ class Pool:
             if proc.is_alive():
                 proc.terminate()
         self.loaded, self.procs = {}, []
+        shutil.rmtree(self.compiled, ignore_errors=True)

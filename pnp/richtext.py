@@ -13,10 +13,14 @@ import html
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
-from reportlab.lib.colors import HexColor, toColor
+from reportlab.lib.colors import toColor
 from reportlab.lib.fonts import ps2tt, tt2ps
-from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.lib.rl_accel import fp_str
+from reportlab.pdfbase.pdfmetrics import getFont, stringWidth
+
+from pnp.pdfops import color_op
 
 SPACE_SHRINK = 0.05  # like ReportLab's spaceShrinkage: each space may give 5% to let one more word on
 ICON_ADVANCE = 1.08  # an icon's width in the line, as a fraction of its size (it is drawn at 1.0)
@@ -74,11 +78,17 @@ def _hex(color: str) -> str:
     return "#" + toColor(color).hexval()[2:]
 
 
+@lru_cache(maxsize=256)
 def _font(base: str, bold: bool, italic: bool) -> str:
-    if not bold and not italic:
-        return base
-    family, b, i = ps2tt(base)  # ValueError when the font has no bold/italic family
-    return tt2ps(family, b | bold, i | italic)
+    """The font for bold/italic text in `base`'s family. Only embedded
+    TrueType fonts are set here (ValueError otherwise): pnp embeds its fonts."""
+    name = base
+    if bold or italic:
+        family, b, i = ps2tt(base)  # ValueError when the font has no bold/italic family
+        name = tt2ps(family, b | bold, i | italic)
+    if not getattr(getFont(name), "_dynamicFont", False):  # KeyError for an unknown font
+        raise ValueError(f"{name} is not an embedded TrueType font")
+    return name
 
 
 @lru_cache(maxsize=512)
@@ -172,20 +182,25 @@ def layout(parsed: Parsed, size: float, leading: float, width: float) -> Setting
 def draw(canvas, setting: Setting, x: float, top: float, width: float, align: str, icons) -> None:
     """Draw the set text, its first line's top at `top` (points): the baseline
     sits one font size below, as in a ReportLab Paragraph. Words in the same
-    font and colour go out as one string with their spaces."""
+    font and colour go out as one string with their spaces, written as text
+    operators directly (what ReportLab's text object would write, without its
+    per-call bookkeeping); the TrueType subsets come from ReportLab."""
     size = setting.size
-    text = canvas.beginText()
-    state = {"font": None, "color": None}
+    doc = canvas._doc
+    ops: list[str] = []
+    state: dict[str, Any] = {"tf": None, "color": None}
 
-    def put(piece: list[str], font: str, color: str, at: float, y: float) -> None:
-        if font != state["font"]:
-            state["font"] = font
-            text.setFont(font, size)
+    def put(piece: list[str], font_name: str, color: str, at: float, y: float) -> None:
+        font = getFont(font_name)
         if color != state["color"]:
             state["color"] = color
-            text.setFillColor(HexColor(color))
-        text.setTextOrigin(at, y)
-        text.textOut("".join(piece))
+            ops.append(color_op(color))
+        ops.append(f"1 0 0 1 {fp_str(at, y)} Tm")
+        for subset, chunk in font.splitString("".join(piece), doc):
+            if (font_name, subset) != state["tf"]:
+                state["tf"] = (font_name, subset)
+                ops.append(f"{font.getSubsetInternalName(subset, doc)} {fp_str(size)} Tf")
+            ops.append(f"({canvas._escape(chunk)}) Tj")
 
     for i, (words, used) in enumerate(setting.lines):
         cx = x + {"center": (width - used) / 2, "right": width - used}.get(align, 0.0)
@@ -215,5 +230,5 @@ def draw(canvas, setting: Setting, x: float, top: float, width: float, align: st
                 last = run
         if piece:
             put(piece, last.font, last.color, start, y)
-    if state["font"] is not None:
-        canvas.drawText(text)
+    if ops:
+        canvas.addLiteral("q BT " + " ".join(ops) + " ET Q")
