@@ -21,7 +21,7 @@ SOURCE = Path(os.environ.get("PNP_BENCH_PROJECT", ROOT))  # where the sources to
 BIN = Path(sys.executable).parent
 PNP, REFEREE = str(BIN / "pnp"), str(BIN / "referee")
 QUICK = "--quick" in sys.argv
-RUNS = 3 if QUICK else 5          # the cold builds, a few seconds each
+RUNS = 3 if QUICK else 9          # the cold builds, a few seconds each
 QUICK_RUNS = 5 if QUICK else 11   # commands under a second or so: more turns, a steadier median
 
 

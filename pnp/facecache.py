@@ -6,8 +6,9 @@ template context (its fields, deck, game and QR payload), the template files
 it renders with their includes, the styles, icons and fonts (fitting depends
 on font metrics) and pnp's own code. One JSON file per deck in
 `.pnp-cache/faces/<game>/<deck>.json`, never pickle; a damaged file is
-ignored. Decks of more than MAX_CARDS distinct cards are not cached (their
-faces are made as pages need them and would not fit in memory at once).
+ignored. Decks of more than MAX_CARDS distinct cards are not cached: their
+faces are made as pages need them and dropped after, and holding and
+writing thousands of them would cost more memory and time than it saves.
 """
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ from pnp.incremental import code_digest, content_hash, file_digest, shared_templ
 from pnp.memo import CACHE_DIR
 
 FORMAT = "pnp-faces-1"
-MAX_CARDS = 2_000
+MAX_CARDS = 500
 _KINDS = {cls.__name__: cls for cls in (Rect, Circle, Line, Polygon, Icon, QR, Text)}
 
 
