@@ -8,7 +8,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from pnp.elements import Face
 from pnp.layout import PRINTER_MARGIN
 from pnp.model import Size
-from pnp.render import NOTE_FONT_SIZE, RenderContext, _scale_bar, draw_face, new_canvas
+from pnp.render import NOTE_FONT_SIZE, RenderContext, _scale_bar, draw_face, end_form, new_canvas
 from pnp.tiling import TilePlan, registration_points
 from pnp.units import mm, pt
 
@@ -20,7 +20,7 @@ def render_board(title: str, face: Face, board: Size, plan: TilePlan, ctx: Rende
     canvas = new_canvas(buffer, plan.paper, ctx, title, None)
     canvas.beginForm("board", 0, 0, pt(board.width), pt(board.height))
     draw_face(canvas, face, board, ctx)
-    canvas.endForm()
+    end_form(canvas)
     marks = registration_points(plan) if len(plan.tiles) > 1 else []
     for tile in plan.tiles:
         x0, y0, x1, y1 = tile.page_box()
