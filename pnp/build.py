@@ -296,7 +296,8 @@ def build(
         return report
     pool = _early_pool(project, todo)
     try:
-        sources = load_sources(project, todo)
+        unchanged = {slug: states[slug].card_ids() for slug in wanted if slug not in todo}
+        sources = load_sources(project, todo, known_ids={k: v for k, v in unchanged.items() if v is not None})
         plans, keys = [], {}  # keys: (game, "deck"|"doc", id) -> input hash, computed once per build
         for slug in todo:
             game, state, game_out = sources.games[slug], states[slug], dirs[slug]

@@ -164,6 +164,11 @@ class BuildState:
         entry = self.outputs.get(name)
         return entry is not None and entry.get("key") == key and (out_dir / name).is_file()
 
+    def card_ids(self) -> set[str] | None:
+        """The ids of the cards this build wrote, or None if it recorded none."""
+        ids = {c["id"] for entry in self.outputs.values() for c in entry.get("cards", []) if "id" in c}
+        return ids or None
+
     def to_json(self) -> dict[str, Any]:
         return {"digest": self.digest, "outputs": self.outputs}
 

@@ -86,8 +86,14 @@ def available_games(root: Path) -> list[str]:
     return sorted(p.name for p in base.iterdir() if (p / GAME_FILE).is_file())
 
 
-def load_sources(root: Path, games: list[str] | tuple[str, ...] | None = None) -> Sources:
-    """Read and check all card sources under `root`. Raises ValidationFailed."""
+def load_sources(root: Path, games: list[str] | tuple[str, ...] | None = None,
+                 known_ids: dict[str, set[str]] | None = None) -> Sources:
+    """Read and check all card sources under `root`. Raises ValidationFailed.
+
+    Card ids must be unique across every game, so every game is read; a game
+    in `known_ids` (unchanged since a build that recorded its ids) and not
+    asked for is trusted to hold just those ids instead. Should one of them
+    clash, everything is read again, so the message can name both places."""
     base = root / SOURCES_DIR
     if not base.is_dir():
         raise PnpError(f"{base}: no card_sources folder")
@@ -98,12 +104,17 @@ def load_sources(root: Path, games: list[str] | tuple[str, ...] | None = None) -
         raise PnpError(
             f"unknown game {', '.join(unknown)}; this project has: {', '.join(available) or 'none'}"
         )
+    trusted = {slug: ids for slug, ids in (known_ids or {}).items() if slug in available and slug not in wanted}
     problems = Problems(root)
     loaded: dict[str, Game] = {}
     for slug in available:  # all games: ids must be unique across every game
+        if slug in trusted:
+            continue
         game = _load_game(base / slug, slug, icon_names(root, slug, problems), problems)
         if game is not None:
             loaded[slug] = game
+    if trusted and any(card.id in ids for game in loaded.values() for card in game.cards for ids in trusted.values()):
+        return load_sources(root, games)
     _check_unique_ids(loaded.values(), problems)
     problems.raise_if_any()
     return Sources(root, {slug: loaded[slug] for slug in wanted})

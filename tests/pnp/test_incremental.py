@@ -115,3 +115,36 @@ def _sub(path: Path, old: str, new: str) -> None:
     text = path.read_text()
     assert old in text, (path, old)
     path.write_text(text.replace(old, new, 1))
+
+
+def test_an_unchanged_game_is_trusted_for_its_ids_until_one_clashes(mini_project, tmp_path):
+    """A rebuild reads only the changed game; the other is checked against the
+    ids its last build recorded, and a clash still names both places."""
+    import shutil
+
+    from pnp import sources
+    from pnp.errors import ValidationFailed
+
+    shutil.copytree(mini_project / "card_sources/culture-war", mini_project / "card_sources/second-war")
+    shutil.copytree(mini_project / "templates/culture-war", mini_project / "templates/second-war")
+    other = mini_project / "card_sources/second-war/anarchy.yaml"
+    other.write_text(other.read_text().replace("id: test-", "id: other-"))
+    out = tmp_path / "out"
+    build(mini_project, None, out, BuildOptions())
+    read: list[str] = []
+    real = sources._load_game
+    sources._load_game = lambda base, slug, *a: read.append(slug) or real(base, slug, *a)
+    try:
+        deck = mini_project / DECK
+        deck.write_text(deck.read_text().replace("atk: 2", "atk: 3"))
+        assert rebuilt(mini_project, out) == {"deck-anarchy.pdf"}
+        assert read == ["culture-war"]  # second-war was not read again
+        deck.write_text(deck.read_text().replace("id: test-squat", "id: other-squat"))
+        read.clear()
+        with pytest.raises(ValidationFailed) as failed:
+            build(mini_project, None, out, BuildOptions())
+        assert "second-war" in read
+        message = str(failed.value)
+        assert "duplicate id 'other-squat'" in message and "second-war/anarchy.yaml" in message
+    finally:
+        sources._load_game = real
