@@ -51,16 +51,14 @@ def draw_face(canvas: Canvas, face: Face, size: Size, ctx: RenderContext) -> Non
 def _draw_text(canvas: Canvas, el: Text, size: Size, ctx: RenderContext) -> None:
     if not el.markup:
         return
-    box = pt(el.h)
     own = setting(el, ctx.style, el.size)
+    para, h = (None, own.height) if own is not None else wrapped(el, ctx.style, el.size)
+    box = pt(el.h)
+    top = pt(size.height - el.y) - {"top": 0.0, "middle": (box - h) / 2, "bottom": box - h}.get(el.valign, 0.0)
     if own is not None:
-        h = own.height
-        offset = {"top": 0.0, "middle": (box - h) / 2, "bottom": box - h}.get(el.valign, 0.0)
-        richtext.draw(canvas, own, pt(el.x), pt(size.height - el.y) - offset, pt(el.w), el.align, ctx.icons)
-        return
-    para, h = wrapped(el, ctx.style, el.size)
-    offset = {"top": 0.0, "middle": (box - h) / 2, "bottom": box - h}.get(el.valign, 0.0)
-    para.drawOn(canvas, pt(el.x), pt(size.height - el.y) - offset - h)
+        richtext.draw(canvas, own, pt(el.x), top, pt(el.w), el.align, ctx.icons)
+    else:
+        para.drawOn(canvas, pt(el.x), top - h)
 
 
 def icon_callback(icons: IconSet):

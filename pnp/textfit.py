@@ -35,9 +35,7 @@ def paragraph_style(style: dict[str, Any], name: str, size: float, align: str) -
     spec = style.get("paragraph_styles", {}).get(name)
     if spec is None:
         raise FitError(f"unknown paragraph style {name!r}")
-    colors = style.get("colors", {})
-    color = spec.get("color", "#000000")
-    return _pstyle(spec["font"], size, float(spec.get("leading", 1.2)), colors.get(color, color), align)
+    return _pstyle(spec["font"], size, float(spec.get("leading", 1.2)), _color(style, spec), align)
 
 
 @lru_cache(maxsize=4096)
