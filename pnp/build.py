@@ -296,19 +296,25 @@ def build(
         return report
     pool = _early_pool(project, todo)
     try:
+        from pnp.jobs import Run
+
+        run = Run({"project": project, "options": options, "out_dir": out_dir}, pool, progress)
+        plans: dict[str, tuple[list, list]] = {}
+
+        def changed(slug: str, game: Game) -> None:
+            """A changed game, read and sound: its outputs go to the workers
+            at once, while the next game is read."""
+            plans[slug] = _plan_game(project, game, states[slug], dirs[slug], options, force, run)
+
         unchanged = {slug: states[slug].card_ids() for slug in wanted if slug not in todo}
-        sources = load_sources(project, todo, known_ids={k: v for k, v in unchanged.items() if v is not None})
-        plans, keys = [], {}  # keys: (game, "deck"|"doc", id) -> input hash, computed once per build
+        sources = load_sources(project, todo, known_ids={k: v for k, v in unchanged.items() if v is not None},
+                               on_game=changed)
         for slug in todo:
-            game, state, game_out = sources.games[slug], states[slug], dirs[slug]
-            keys.update({(slug, "deck", d.id): _deck_key(project, game, d, options) for d in game.decks})
-            keys.update({(slug, "doc", d.id): _doc_key(project, game, d, options) for d in game.documents})
-            decks = [d for d in game.decks if force or not state.fresh(deck_filename(d), keys[slug, "deck", d.id], game_out)]
-            docs = [d for d in game.documents
-                    if force or not all(state.fresh(n, keys[slug, "doc", d.id], game_out) for n in doc_filenames(d))]
-            plans.append((slug, decks, docs))
-        outputs, manifests, new_states = _render_changed(project, sources, plans, keys, states, digests, out_dir,
-                                                         options, progress, pool)
+            if slug not in plans:  # read again after an id clash: already checked, now planned
+                changed(slug, sources.games[slug])
+        results = run.results()
+        outputs, manifests, new_states = _collect(sources, [(slug, *plans[slug]) for slug in todo], run.tasks,
+                                                  results, states, digests, out_dir, options, progress)
     finally:
         if pool is not None:
             pool.close()
@@ -362,17 +368,27 @@ def _early_pool(project: Path, todo: list[str]):
     return Pool(project, workers)
 
 
-def _render_changed(project, sources, plans, keys, states, digests, out_dir, options, progress, pool=None):
-    """Validate, lay out and render the changed outputs, all in memory."""
-    from pnp.jobs import Task, run_tasks
+def _plan_game(project: Path, game: Game, state: BuildState, game_out: Path, options: BuildOptions, force: bool,
+               run) -> tuple[list, list]:
+    """The changed game's decks and documents whose inputs changed (all of
+    them with `force`), handed to `run` as one task each."""
+    from pnp.jobs import Task
 
-    tasks = []
-    for slug, decks, docs in plans:
-        tasks += [Task(slug, "deck", i, f"{slug}/{d.id}", len(d.cards) + d.copies // 4) for i, d in enumerate(decks)]
-        tasks += [Task(slug, "doc", i, f"{slug}/{d.id}", 30) for i, d in enumerate(docs)]
-    job = {"project": project, "sources": sources, "options": options, "out_dir": out_dir, "keys": keys,
-           "decks": {slug: decks for slug, decks, _ in plans}, "docs": {slug: docs for slug, _, docs in plans}}
-    results = run_tasks(job, tasks, progress, pool)
+    slug = game.slug
+    keys = {(slug, "deck", d.id): _deck_key(project, game, d, options) for d in game.decks}
+    keys.update({(slug, "doc", d.id): _doc_key(project, game, d, options) for d in game.documents})
+    decks = [d for d in game.decks if force or not state.fresh(deck_filename(d), keys[slug, "deck", d.id], game_out)]
+    docs = [d for d in game.documents
+            if force or not all(state.fresh(n, keys[slug, "doc", d.id], game_out) for n in doc_filenames(d))]
+    tasks = [Task(slug, "deck", i, f"{slug}/{d.id}", len(d.cards) + d.copies // 4) for i, d in enumerate(decks)]
+    tasks += [Task(slug, "doc", i, f"{slug}/{d.id}", 30) for i, d in enumerate(docs)]
+    run.add({"games": {slug: game}, "decks": {slug: decks}, "docs": {slug: docs}, "keys": keys}, tasks)
+    return decks, docs
+
+
+def _collect(sources, plans, tasks, results, states, digests, out_dir, options, progress):
+    """The rendered files, manifests and build states, once every task has
+    succeeded; all the problems found, if any has not."""
     problems = [p for found, _ in results for p in found]
     if problems:
         raise ValidationFailed(problems)

@@ -58,8 +58,8 @@ def run_task(task: Task) -> tuple[list[Problem], list[tuple[str, bytes, dict, di
     """(problems, [(file name, PDF bytes, built info, state entry)]) for one output."""
     from pnp import build as b
 
-    project, sources, options, out_dir = _JOB["project"], _JOB["sources"], _JOB["options"], _JOB["out_dir"]
-    game = sources.games[task.game]
+    project, options, out_dir = _JOB["project"], _JOB["options"], _JOB["out_dir"]
+    game = _JOB["games"][task.game]
     templates, icons, ctx = _tools(task.game)
     problems = Problems(project)
     saver = options.ink is Ink.SAVER
@@ -138,18 +138,48 @@ def worker_count(tasks: int) -> int:
     return max(1, min(n, tasks))
 
 
-def run_tasks(job: dict[str, Any], tasks: list[Task], progress: Callable[[int, int, str], None] | None,
-              pool: "Pool | None" = None):
-    """Every task's result, in task order: in `pool`'s workers (or new ones)
-    when there is more than one task and core, else in this process."""
+class Run:
+    """The tasks of one build, handed over game by game as each changed game's
+    sources are read and found sound. With a pool, the workers start drawing
+    the first game while the parent is still reading the next; otherwise the
+    tasks run when their results are asked for.
+
+    `job` holds what every task shares (project, options, out_dir); each
+    `add` brings one game's part: {"games": {slug: Game}, "decks": {slug: [...]},
+    "docs": {slug: [...]}, "keys": {(slug, kind, id): key}}."""
+
+    def __init__(self, job: dict[str, Any], pool: "Pool | None", progress: Callable[[int, int, str], None] | None):
+        self.job = {**job, "games": {}, "decks": {}, "docs": {}, "keys": {}}
+        self.pool, self.progress = pool, progress
+        self.tasks: list[Task] = []
+        if pool is not None:
+            pool.start(job)
+
+    def add(self, part: dict[str, dict], tasks: list[Task]) -> None:
+        for name, values in part.items():
+            self.job[name].update(values)
+        self.tasks += tasks
+        if self.pool is not None:
+            self.pool.add(part, tasks)
+
+    def results(self) -> list:
+        """Every task's result, in the order the tasks were added."""
+        if self.pool is not None:
+            return self.pool.finish(self.progress)
+        return run_tasks(self.job, self.tasks, self.progress)
+
+
+def run_tasks(job: dict[str, Any], tasks: list[Task], progress: Callable[[int, int, str], None] | None):
+    """Every task's result, in task order: in new worker processes when there
+    is more than one task and core, else in this process."""
     _JOB.clear()
     _JOB.update(job)
     _TOOLS.clear()
-    if len(tasks) > 1 and pool is not None:
-        return pool.run(job, tasks, progress)
     if worker_count(len(tasks)) > 1 and can_fork():
         with Pool(job["project"], worker_count(len(tasks))) as fresh:
-            return fresh.run(job, tasks, progress)
+            fresh.start(job)
+            fresh.add({}, tasks)
+            return fresh.finish(progress)
     results = []
     for i, task in enumerate(tasks):
         if progress:
@@ -204,11 +234,16 @@ def _worker(conn, project: Path, compiled: str) -> None:
             return
         if message is None:
             return
-        if isinstance(message, tuple):  # ("job", job, tasks)
-            _, job, tasks = message
+        if isinstance(message, tuple) and message[0] == "job":  # a new build: what its tasks share
             _JOB.clear()
-            _JOB.update(job)
+            _JOB.update(message[1])
             _TOOLS.clear()
+            tasks = []
+            continue
+        if isinstance(message, tuple):  # ("more", one game's part of the job, its tasks)
+            for name, values in message[1].items():
+                _JOB.setdefault(name, {}).update(values)
+            tasks += message[2]
             continue
         i = message
         try:
@@ -251,51 +286,83 @@ class Pool:
     def __exit__(self, *exc) -> None:
         self.close()
 
-    def run(self, job: dict[str, Any], tasks: list[Task], progress) -> list:
+    def start(self, job: dict[str, Any]) -> None:
+        """A new build: what all its tasks share. Tasks follow with `add`."""
+        for conn in self.loaded:
+            conn.send(("job", job))
+            self.loaded[conn] = set()
+        self.busy = {conn: 0 for conn in self.loaded}  # tasks sent to each worker and not yet answered
+        self.tasks: list[Task] = []
+        self.pending: list[int] = []  # biggest first
+        self.results: list[Any] = []
+        self.done = 0
+
+    def add(self, part: dict[str, dict], tasks: list[Task]) -> None:
+        """More tasks, and the part of the job they need. While the parent goes
+        on reading, each worker is kept two tasks deep, so none runs dry."""
+        for conn in self.loaded:
+            conn.send(("more", part, tasks))
+        first = len(self.tasks)
+        self.tasks += tasks
+        self.results += [None] * len(tasks)
+        self.pending = sorted(self.pending + list(range(first, len(self.tasks))), key=lambda i: -self.tasks[i].weight)
+        self._collect(timeout=0, progress=None)
+        for conn in self.loaded:
+            while self.busy[conn] < 2 and self._hand_out(conn):
+                pass
+
+    def finish(self, progress) -> list:
+        """Every task's result, in the order added, once all are done."""
+        for conn in self.loaded:
+            if not self.busy[conn]:
+                self._hand_out(conn)
+        while any(self.busy.values()):
+            self._collect(timeout=None, progress=progress)
+        return self.results
+
+    def _hand_out(self, conn) -> bool:
+        if not self.pending:
+            return False
+        others = set().union(*(games for c, games in self.loaded.items() if c is not conn))
+        i = next_task(self.pending, self.tasks, self.loaded[conn], others)
+        self.pending.remove(i)
+        self.loaded[conn].add(self.tasks[i].game)
+        conn.send(i)
+        self.busy[conn] += 1
+        return True
+
+    def _collect(self, timeout: float | None, progress) -> None:
+        """Take the answers that have come (waiting up to `timeout`), and give
+        each worker that has run out its next task."""
         from multiprocessing.connection import wait
 
-        for conn in self.loaded:
-            conn.send(("job", job, tasks))
-            self.loaded[conn] = set()
-        pending = sorted(range(len(tasks)), key=lambda i: -tasks[i].weight)
-        results: list[Any] = [None] * len(tasks)
-        busy = set()
-
-        def hand_out(conn) -> None:
-            if not pending:
-                return
-            others = set().union(*(games for c, games in self.loaded.items() if c is not conn))
-            i = next_task(pending, tasks, self.loaded[conn], others)
-            pending.remove(i)
-            self.loaded[conn].add(tasks[i].game)
-            conn.send(i)
-            busy.add(conn)
-
-        for conn in list(self.loaded):
-            hand_out(conn)
-        done = 0
-        while busy:
-            for conn in wait(list(busy)):
-                try:
-                    i, (status, value) = conn.recv()
-                except EOFError:
-                    raise PnpError("a build worker stopped unexpectedly (out of memory?); try PNP_JOBS=1") from None
-                busy.discard(conn)
-                if status == "error":
-                    raise value
-                results[i] = value
-                done += 1
-                if progress:
-                    progress(done, len(tasks), tasks[i].label)
-                hand_out(conn)
-        return results
+        for conn in wait([c for c, n in self.busy.items() if n], timeout):
+            try:
+                i, (status, value) = conn.recv()
+            except EOFError:
+                raise PnpError("a build worker stopped unexpectedly (out of memory?); try PNP_JOBS=1") from None
+            self.busy[conn] -= 1
+            if status == "error":
+                raise value
+            self.results[i] = value
+            self.done += 1
+            if progress:
+                progress(self.done, len(self.tasks), self.tasks[i].label)
+            if not self.busy[conn]:
+                self._hand_out(conn)
 
     def close(self) -> None:
-        for conn in self.loaded:
-            try:
-                conn.send(None)
-            except OSError:
-                pass
+        """Stop the workers: idle ones are told to; busy ones (a build that
+        failed part-way, whose work is no longer wanted) are stopped at once."""
+        busy = getattr(self, "busy", {})
+        for conn, proc in zip(self.loaded, self.procs):
+            if busy.get(conn):
+                proc.terminate()
+            else:
+                try:
+                    conn.send(None)
+                except OSError:
+                    pass
             conn.close()
         for proc in self.procs:
             proc.join(timeout=5)

@@ -9,7 +9,7 @@ import hashlib
 import json
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from pnp.composition import check_composition
 from pnp.errors import PnpError, Problems
@@ -87,13 +87,18 @@ def available_games(root: Path) -> list[str]:
 
 
 def load_sources(root: Path, games: list[str] | tuple[str, ...] | None = None,
-                 known_ids: dict[str, set[str]] | None = None) -> Sources:
+                 known_ids: dict[str, set[str]] | None = None,
+                 on_game: Callable[[str, Game], None] | None = None) -> Sources:
     """Read and check all card sources under `root`. Raises ValidationFailed.
 
     Card ids must be unique across every game, so every game is read; a game
     in `known_ids` (unchanged since a build that recorded its ids) and not
     asked for is trusted to hold just those ids instead. Should one of them
-    clash, everything is read again, so the message can name both places."""
+    clash, everything is read again, so the message can name both places.
+
+    `on_game(slug, game)` hears of each game asked for as soon as it has been
+    read without a problem of its own: a build starts drawing it meanwhile.
+    Checks across games (unique ids) come at the end, before this returns."""
     base = root / SOURCES_DIR
     if not base.is_dir():
         raise PnpError(f"{base}: no card_sources folder")
@@ -110,9 +115,12 @@ def load_sources(root: Path, games: list[str] | tuple[str, ...] | None = None,
     for slug in available:  # all games: ids must be unique across every game
         if slug in trusted:
             continue
+        before = len(problems.items)
         game = _load_game(base / slug, slug, icon_names(root, slug, problems), problems)
         if game is not None:
             loaded[slug] = game
+            if on_game is not None and slug in wanted and len(problems.items) == before:
+                on_game(slug, game)
     if trusted and any(card.id in ids for game in loaded.values() for card in game.cards for ids in trusted.values()):
         return load_sources(root, games)
     _check_unique_ids(loaded.values(), problems)

@@ -1,13 +1,15 @@
 """Spreading a build over worker processes: the same bytes as one process,
 workers kept on the games they have loaded, and a failure in a worker
 reaching the caller as itself."""
+import multiprocessing
+import shutil
 from pathlib import Path
 
 import pytest
 
-from pnp import jobs
+from pnp import jobs, sources
 from pnp.build import BuildOptions, build
-from pnp.errors import PnpError
+from pnp.errors import PnpError, ValidationFailed
 from pnp.jobs import Task, next_task
 
 GAME = "card_sources/culture-war/game.yaml"
@@ -67,3 +69,61 @@ def test_an_error_in_a_worker_reaches_the_caller(three_decks, tmp_path, monkeypa
     with pytest.raises(PnpError, match="third-recruit: made to fail"):
         build(three_decks, None, out, BuildOptions(), force=True)
     assert not (out / "culture-war").exists() or not list((out / "culture-war").glob("*.pdf"))
+
+
+@pytest.fixture
+def two_games(mini_project: Path) -> Path:
+    """culture-war and a copy of it, culture-xtra, read second (games are read in name order)."""
+    shutil.copytree(mini_project / "card_sources/culture-war", mini_project / "card_sources/culture-xtra")
+    shutil.copytree(mini_project / "templates/culture-war", mini_project / "templates/culture-xtra")
+    deck = mini_project / "card_sources/culture-xtra/anarchy.yaml"
+    deck.write_text(deck.read_text().replace("id: test-", "id: xtra-"))
+    return mini_project
+
+
+def events_of_a_build(project: Path, out: Path, monkeypatch) -> list[str]:
+    """What the parent did, in order: games handed to the workers, and the check across games."""
+    seen: list[str] = []
+    add, check = jobs.Pool.add, sources._check_unique_ids
+
+    def recording_add(self, part, tasks):
+        seen.append("drawing " + ",".join(sorted(part.get("games", {}))))
+        return add(self, part, tasks)
+
+    def recording_check(games, problems):
+        seen.append("ids checked")
+        return check(games, problems)
+
+    monkeypatch.setattr(jobs.Pool, "add", recording_add)
+    monkeypatch.setattr(sources, "_check_unique_ids", recording_check)
+    monkeypatch.setenv("PNP_JOBS", "2")
+    try:
+        build(project, None, out, BuildOptions(), force=True)
+    finally:
+        assert multiprocessing.active_children() == []  # no worker left behind, even after a failure
+    return seen
+
+
+def test_workers_start_on_a_game_while_the_next_is_read(two_games, tmp_path, monkeypatch):
+    seen = events_of_a_build(two_games, tmp_path / "out", monkeypatch)
+    assert seen == ["drawing culture-war", "drawing culture-xtra", "ids checked"]
+    assert len(list((tmp_path / "out/culture-xtra").glob("*.pdf"))) == 1
+
+
+def test_a_problem_in_a_later_game_still_stops_the_build_before_any_write(two_games, tmp_path, monkeypatch):
+    deck = two_games / "card_sources/culture-xtra/anarchy.yaml"
+    deck.write_text(deck.read_text().replace("    cost: 2\n", "    cost: 2\n    colour: red\n"))
+    out = tmp_path / "out"
+    with pytest.raises(ValidationFailed) as failure:
+        events_of_a_build(two_games, out, monkeypatch)
+    assert "culture-xtra/anarchy.yaml" in str(failure.value) and "colour" in str(failure.value)
+    assert not out.exists() or not list(out.rglob("*.pdf"))
+
+
+def test_an_id_clash_found_after_drawing_began_stops_the_build(two_games, tmp_path, monkeypatch):
+    deck = two_games / "card_sources/culture-xtra/anarchy.yaml"
+    deck.write_text(deck.read_text().replace("id: xtra-brawler", "id: test-brawler"))
+    out = tmp_path / "out"
+    with pytest.raises(ValidationFailed, match="duplicate id 'test-brawler'"):
+        events_of_a_build(two_games, out, monkeypatch)
+    assert not out.exists() or not list(out.rglob("*.pdf"))
