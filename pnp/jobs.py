@@ -6,7 +6,9 @@ from __future__ import annotations
 import gc
 import multiprocessing
 import os
+import pickle
 import shutil
+import signal
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
@@ -215,9 +217,13 @@ def warm(project: Path) -> None:
     register_fonts(project / TEMPLATES_DIR)
 
 
-def _worker(conn, project: Path, compiled: str) -> None:
-    """A worker: warm up, take the job, then run the tasks the parent sends
-    one at a time until told to stop."""
+def _first_worker(parent_ends: list, conns: list, project: Path, compiled: str) -> None:
+    """The first worker warms up once, then forks the others from itself, so
+    they start with the drawing modules and fonts already loaded (importing
+    them is a tenth of a worker's time). It serves `conns[0]`; each worker it
+    forks serves one of the rest. Stopping it stops them."""
+    for end in parent_ends:
+        end.close()
     _SHARED["compiled"] = compiled
     try:
         warm(project)
@@ -225,6 +231,41 @@ def _worker(conn, project: Path, compiled: str) -> None:
     except BaseException as exc:
         failure = exc
     gc.freeze()  # modules and fonts live as long as the worker: no collection need look at them again
+    children: list[int] = []
+
+    def stop(*_):
+        for pid in children:
+            try:
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+            except OSError:
+                pass
+        os._exit(1)
+
+    signal.signal(signal.SIGTERM, stop)
+    for i, conn in enumerate(conns[1:], 1):
+        pid = os.fork()
+        if pid == 0:
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            for j, other in enumerate(conns):
+                if j != i:
+                    other.close()
+            try:
+                _serve(conn, failure)
+            finally:
+                os._exit(0)
+        children.append(pid)
+        conn.close()
+    _serve(conns[0], failure)
+    for pid in children:
+        try:
+            os.waitpid(pid, 0)
+        except OSError:
+            pass
+
+
+def _serve(conn, failure: BaseException | None) -> None:
+    """Take the job, then run the tasks the parent sends, one at a time, until told to stop."""
     gc.set_threshold(20_000, 20, 20)  # a short-lived worker: collect less often (a third of the collector's time)
     tasks: list[Task] = []
     while True:
@@ -240,8 +281,10 @@ def _worker(conn, project: Path, compiled: str) -> None:
             _TOOLS.clear()
             tasks = []
             continue
-        if isinstance(message, tuple):  # ("more", one game's part of the job, its tasks)
-            for name, values in message[1].items():
+        if isinstance(message, tuple):  # ("more", file holding one game's part of the job, its tasks)
+            with open(message[1], "rb") as file:
+                part = pickle.load(file)
+            for name, values in part.items():
                 _JOB.setdefault(name, {}).update(values)
             tasks += message[2]
             continue
@@ -260,25 +303,33 @@ def _worker(conn, project: Path, compiled: str) -> None:
 
 class Pool:
     """Worker processes, forked early so that they import the drawing modules
-    and read the fonts while the parent is still reading sources."""
+    and read the fonts while the parent is still reading sources. The first
+    worker does that once and forks the others from itself."""
 
     def __init__(self, project: Path, workers: int):
         import tempfile
 
-        # compiled templates, shared by the workers for this build only (a cold build stays cold)
-        self.compiled = tempfile.mkdtemp(prefix="pnp-templates-")
-        context = multiprocessing.get_context("fork")
+        # this build's shared files: the job's parts, and templates compiled by one worker
+        # for the others (kept for this build only: a cold build stays cold)
+        self.folder = tempfile.mkdtemp(prefix="pnp-build-")
+        self.compiled = os.path.join(self.folder, "templates")
+        os.mkdir(self.compiled)
         self.loaded: dict[Any, set[str]] = {}  # connection -> games that worker has loaded
-        self.procs = []
+        pipes = [multiprocessing.Pipe() for _ in range(workers)]
+        heres, theres = [here for here, _ in pipes], [there for _, there in pipes]
         gc.freeze()  # the workers' collector leaves the parent's objects alone (no copy-on-write of them)
-        for _ in range(workers):
-            here, there = context.Pipe()
-            proc = context.Process(target=_worker, args=(there, project, self.compiled), daemon=True)
-            proc.start()
-            there.close()
-            self.procs.append(proc)
-            self.loaded[here] = set()
+        self.pid = os.fork()
+        if self.pid == 0:  # never returns: the worker's whole life is here
+            code = 1
+            try:
+                _first_worker(heres, theres, project, self.compiled)
+                code = 0
+            finally:
+                os._exit(code)
         gc.unfreeze()
+        for here, there in pipes:
+            there.close()
+            self.loaded[here] = set()
 
     def __enter__(self) -> "Pool":
         return self
@@ -299,17 +350,24 @@ class Pool:
 
     def add(self, part: dict[str, dict], tasks: list[Task]) -> None:
         """More tasks, and the part of the job they need. While the parent goes
-        on reading, each worker is kept two tasks deep, so none runs dry."""
+        on reading, each worker is kept two tasks deep, so none runs dry.
+
+        The part goes through a file: a game is bigger than a pipe holds, and
+        sending it would wait until a busy worker finished its task."""
+        path = os.path.join(self.folder, f"part-{len(self.tasks)}.pickle")
+        with open(path, "wb") as file:
+            pickle.dump(part, file, protocol=pickle.HIGHEST_PROTOCOL)
         for conn in self.loaded:
-            conn.send(("more", part, tasks))
+            conn.send(("more", path, tasks))
         first = len(self.tasks)
         self.tasks += tasks
         self.results += [None] * len(tasks)
         self.pending = sorted(self.pending + list(range(first, len(self.tasks))), key=lambda i: -self.tasks[i].weight)
         self._collect(timeout=0, progress=None)
-        for conn in self.loaded:
-            while self.busy[conn] < 2 and self._hand_out(conn):
-                pass
+        for depth in (1, 2):  # an idle worker first, then a second task each
+            for conn in self.loaded:
+                while self.busy[conn] < depth and self._hand_out(conn):
+                    pass
 
     def finish(self, progress) -> list:
         """Every task's result, in the order added, once all are done."""
@@ -352,21 +410,22 @@ class Pool:
                 self._hand_out(conn)
 
     def close(self) -> None:
-        """Stop the workers: idle ones are told to; busy ones (a build that
-        failed part-way, whose work is no longer wanted) are stopped at once."""
-        busy = getattr(self, "busy", {})
-        for conn, proc in zip(self.loaded, self.procs):
-            if busy.get(conn):
-                proc.terminate()
-            else:
-                try:
-                    conn.send(None)
-                except OSError:
-                    pass
+        """Stop the workers: told to when idle; at once when one is busy (a
+        build that failed part-way, whose work is no longer wanted)."""
+        if any(getattr(self, "busy", {}).values()):
+            os.kill(self.pid, signal.SIGTERM)
+        from multiprocessing.connection import wait
+
+        for conn in self.loaded:
+            try:
+                conn.send(None)
+            except OSError:
+                pass
+        first = next(iter(self.loaded))  # closes when the first worker, the last to leave, has gone
+        if not wait([first], timeout=5):
+            os.kill(self.pid, signal.SIGKILL)
+        os.waitpid(self.pid, 0)
+        for conn in self.loaded:
             conn.close()
-        for proc in self.procs:
-            proc.join(timeout=5)
-            if proc.is_alive():
-                proc.terminate()
-        self.loaded, self.procs = {}, []
-        shutil.rmtree(self.compiled, ignore_errors=True)
+        self.loaded = {}
+        shutil.rmtree(self.folder, ignore_errors=True)

@@ -2,7 +2,9 @@
 workers kept on the games they have loaded, and a failure in a worker
 reaching the caller as itself."""
 import multiprocessing
+import os
 import shutil
+import time
 from pathlib import Path
 
 import pytest
@@ -99,9 +101,23 @@ def events_of_a_build(project: Path, out: Path, monkeypatch) -> list[str]:
     monkeypatch.setenv("PNP_JOBS", "2")
     try:
         build(project, None, out, BuildOptions(), force=True)
-    finally:
-        assert multiprocessing.active_children() == []  # no worker left behind, even after a failure
+    finally:  # no worker left behind, even after a failure (the first worker forks the others)
+        assert multiprocessing.active_children() == []
+        assert forks_of_this_process() == set()
     return seen
+
+
+def forks_of_this_process() -> set[int]:
+    """Live processes running this very command line (a forked worker keeps its parent's)."""
+    me = Path("/proc/self/cmdline").read_bytes()
+    found = set()
+    for proc in Path("/proc").iterdir():
+        try:
+            if proc.name.isdigit() and int(proc.name) != os.getpid() and (proc / "cmdline").read_bytes() == me:
+                found.add(int(proc.name))
+        except OSError:
+            pass
+    return found
 
 
 def test_workers_start_on_a_game_while_the_next_is_read(two_games, tmp_path, monkeypatch):
@@ -127,3 +143,19 @@ def test_an_id_clash_found_after_drawing_began_stops_the_build(two_games, tmp_pa
     with pytest.raises(ValidationFailed, match="duplicate id 'test-brawler'"):
         events_of_a_build(two_games, out, monkeypatch)
     assert not out.exists() or not list(out.rglob("*.pdf"))
+
+
+def test_a_failure_stops_the_other_workers_mid_task(two_games, tmp_path, monkeypatch):
+    """One task fails while the other worker is still drawing: that worker is
+    stopped at once, not left running after the build has given up."""
+    real = jobs.run_task
+
+    def slow_or_failing(task):  # culture-war goes to the first worker, culture-xtra to the one it forked
+        if task.label == "culture-war/anarchy":
+            raise PnpError("card_sources/culture-war/anarchy.yaml:1: made to fail")
+        time.sleep(1.5)
+        return real(task)
+
+    monkeypatch.setattr(jobs, "run_task", slow_or_failing)
+    with pytest.raises(PnpError, match="made to fail"):
+        events_of_a_build(two_games, tmp_path / "out", monkeypatch)
