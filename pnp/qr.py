@@ -16,14 +16,15 @@ MASK = 2  # a fixed mask: any of the eight is valid QR, and skipping the search 
 
 
 @lru_cache(maxsize=256)
-def qr_matrix(payload: str) -> tuple[tuple[bool, ...], ...]:
-    """The module matrix without quiet zone. Refuses payloads above version 3.
-    Card payloads (upper-case alphanumeric) use our fast encoder; anything
-    else goes through the `qrcode` package with the same settings."""
-    from pnp.qrencode import encode
+def qr_rows(payload: str) -> tuple[bytes, ...]:
+    """The module matrix without quiet zone, a bytes object per row (1 dark).
+    Refuses payloads above version 3. Card payloads (upper-case alphanumeric)
+    use our fast encoder; anything else goes through the `qrcode` package
+    with the same settings."""
+    from pnp.qrencode import encode_rows
 
     try:
-        return encode(payload, MASK)
+        return encode_rows(payload)
     except ValueError:
         pass
     code = qrcode.QRCode(error_correction=ERROR_CORRECT_M, border=0, mask_pattern=MASK)
@@ -31,11 +32,11 @@ def qr_matrix(payload: str) -> tuple[tuple[bool, ...], ...]:
     code.make(fit=True)
     if code.version > MAX_VERSION:
         raise PnpError(f"QR payload {payload!r} needs version {code.version}; at most {MAX_VERSION} allowed")
-    return tuple(tuple(bool(v) for v in row) for row in code.get_matrix())
+    return tuple(bytes(1 if v else 0 for v in row) for row in code.get_matrix())
 
 
 def modules_with_quiet_zone(payload: str) -> int:
-    return len(qr_matrix(payload)) + 2 * QUIET_MODULES
+    return len(qr_rows(payload)) + 2 * QUIET_MODULES
 
 
 _DARK = re.compile(b"\x01+")
@@ -60,5 +61,9 @@ def draw_qr(canvas, payload: str, x: float, y: float, size: float) -> float:
 def _run_ops(payload: str) -> str:
     """A rectangle (x, y, w, h in modules) per horizontal run of dark modules;
     a hair of overlap between rows avoids hairline gaps in some viewers."""
-    return " ".join(f"{m.start()} {r} {m.end() - m.start()} 1.001 re"
-                    for r, row in enumerate(qr_matrix(payload)) for m in _DARK.finditer(bytes(row)))
+    ops = []
+    for r, row in enumerate(qr_rows(payload)):
+        for run in _DARK.finditer(row):
+            start, end = run.span()
+            ops.append(f"{start} {r} {end - start} 1.001 re")
+    return " ".join(ops)

@@ -5,6 +5,9 @@ exists because it is several times faster for the hundreds of codes a build
 draws."""
 from __future__ import annotations
 
+from operator import itemgetter
+from typing import Callable
+
 ALPHANUMERIC = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ $%*+-./:"
 _VALUE = {c: i for i, c in enumerate(ALPHANUMERIC)}
 # version -> (data codewords, error correction codewords), level M, one block each
@@ -43,26 +46,35 @@ def _divisor(degree: int) -> list[int]:
 _DIVISORS = {n: _divisor(n) for _, n in _CAPACITY.values()}
 
 
-def _remainder(data: list[int], divisor: list[int]) -> list[int]:
-    """Reed-Solomon: the remainder of data(x) * x^n divided by the generator."""
-    logs = [_LOG[c] for c in divisor]  # the generator's coefficients are never zero
-    result = [0] * len(divisor)
+_TABLES: dict[int, list[int]] = {}
+
+
+def _table(degree: int) -> list[int]:
+    """factor -> the generator's coefficients times factor, as one integer of
+    `degree` bytes (first coefficient in the top byte)."""
+    if degree not in _TABLES:
+        logs = [_LOG[c] for c in _DIVISORS[degree]]  # the generator's coefficients are never zero
+        table = [0] * 256
+        for factor in range(1, 256):
+            value = 0
+            for lc in logs:
+                value = (value << 8) | _EXP[lc + _LOG[factor]]
+            table[factor] = value
+        _TABLES[degree] = table
+    return _TABLES[degree]
+
+
+def _remainder(data: list[int], degree: int) -> list[int]:
+    """Reed-Solomon: the remainder of data(x) * x^n divided by the generator,
+    kept as one integer so that each data byte costs a shift and an XOR."""
+    table, top, keep = _table(degree), 8 * (degree - 1), (1 << 8 * degree) - 1
+    rest = 0
     for byte in data:
-        factor = byte ^ result[0]
-        if factor:
-            lf = _LOG[factor]
-            result = [r ^ _EXP[lc + lf] for r, lc in zip(result[1:] + [0], logs)]
-        else:
-            result = result[1:] + [0]
-    return result
+        rest = ((rest << 8) & keep) ^ table[byte ^ (rest >> top)]
+    return list(rest.to_bytes(degree, "big"))
 
 
 def _codewords(text: str) -> tuple[int, list[int]]:
-    bits: list[int] = []
-
-    def put(value: int, length: int) -> None:
-        bits.extend((value >> i) & 1 for i in reversed(range(length)))
-
     try:
         values = [_VALUE[c] for c in text]
     except KeyError as exc:
@@ -72,44 +84,53 @@ def _codewords(text: str) -> tuple[int, list[int]]:
     if version is None:
         raise ValueError(f"{len(text)} characters need a QR code above version 3")
     capacity = _CAPACITY[version][0] * 8
-    put(0b0010, 4)
-    put(len(values), 9)
+    bits = (0b0010 << 9) | len(values)  # the bit stream as one integer: mode, count, then pairs
     for i in range(0, len(values) - 1, 2):
-        put(values[i] * 45 + values[i + 1], 11)
+        bits = (bits << 11) | (values[i] * 45 + values[i + 1])
+    length = 13 + 11 * (len(values) // 2)
     if len(values) % 2:
-        put(values[-1], 6)
-    put(0, min(4, capacity - len(bits)))
-    put(0, -len(bits) % 8)
-    data = [int("".join(map(str, bits[i:i + 8])), 2) for i in range(0, len(bits), 8)]
+        bits, length = (bits << 6) | values[-1], length + 6
+    tail = min(4, capacity - length)  # terminator, then zeros to a byte boundary
+    tail += -(length + tail) % 8
+    data = list((bits << tail).to_bytes((length + tail) // 8, "big"))
     pad = 0xEC
     while len(data) < capacity // 8:
         data.append(pad)
         pad ^= 0xEC ^ 0x11
-    return version, data + _remainder(data, _DIVISORS[_CAPACITY[version][1]])
+    return version, data + _remainder(data, _CAPACITY[version][1])
+
+
+_ZERO_ONE = bytes.maketrans(b"01", b"\x00\x01")
+
+
+def encode_rows(text: str) -> tuple[bytes, ...]:
+    """The module matrix (no quiet zone) for `text` with mask 2, one bytes
+    object per row: 1 dark, 0 light."""
+    version, codewords = _codewords(text)
+    base, slots, flips, pick = _frame(version)
+    size = 17 + 4 * version
+    stream = int.from_bytes(bytes(codewords), "big") << (slots - 8 * len(codewords))  # remainder bits: zeros
+    bits = format(stream ^ flips, f"0{slots}b").encode().translate(_ZERO_ONE)
+    flat = bytes(pick(bits + base))
+    return tuple(flat[i:i + size] for i in range(0, size * size, size))
 
 
 def encode(text: str, mask: int = 2) -> tuple[tuple[bool, ...], ...]:
     """The module matrix (no quiet zone) for `text`, with mask pattern `mask` (only 2 is implemented)."""
     if mask != 2:
         raise ValueError("only mask pattern 2 is implemented")
-    version, codewords = _codewords(text)
-    base, slots = _frame(version)
-    size = 17 + 4 * version
-    flat = list(base)
-    bits = [(cw >> s) & 1 for cw in codewords for s in (7, 6, 5, 4, 3, 2, 1, 0)]
-    bits += [0] * (len(slots) - len(bits))  # remainder bits
-    for (index, masked), bit in zip(slots, bits):
-        flat[index] = bit ^ masked
-    return tuple(tuple(map(bool, flat[i:i + size])) for i in range(0, size * size, size))
+    return tuple(tuple(map(bool, row)) for row in encode_rows(text))
 
 
-_FRAMES: dict[int, tuple[list[int], list[tuple[int, int]]]] = {}
+_FRAMES: dict[int, tuple[bytes, int, int, Callable]] = {}
 
 
 def _frame(version: int):
     """What every code of a version shares: the function patterns and format
-    bits (level M, mask 2), and the data modules in placement order, each with
-    whether the mask flips it (1) or not (0). Modules are numbered row by row."""
+    bits (level M, mask 2) as bytes row by row; the number of data modules;
+    which of them the mask flips (an integer, first module in the top bit);
+    and a picker that lays out (data bits in placement order + the pattern
+    bytes) row by row."""
     if version in _FRAMES:
         return _FRAMES[version]
     mask = 2
@@ -168,5 +189,9 @@ def _frame(version: int):
                 if not fixed[y][x]:
                     slots.append((y * size + x, 1 if x % 3 == 0 else 0))
         right -= 2
-    _FRAMES[version] = ([int(v) for row in grid for v in row], slots)
+    base = bytes(int(v) for row in grid for v in row)
+    flips = int("".join(str(flip) for _, flip in slots), 2)
+    source = {index: i for i, (index, _) in enumerate(slots)}  # data modules come first, then the pattern
+    pick = itemgetter(*(source.get(k, len(slots) + k) for k in range(size * size)))
+    _FRAMES[version] = (base, len(slots), flips, pick)
     return _FRAMES[version]
