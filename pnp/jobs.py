@@ -16,7 +16,7 @@ from typing import Any, Callable
 from pnp.errors import PnpError, Problem, Problems
 from pnp.model import Ink
 
-_JOB: dict[str, Any] = {}        # what the tasks work on; set before workers fork
+_JOB: dict[str, Any] = {}        # what the tasks work on (in a worker: as the parent sent it)
 _TOOLS: dict[str, Any] = {}      # per process: game -> (templates, icons, render context)
 _SHARED: dict[str, Any] = {}     # in a pool's workers: "compiled" -> folder of templates compiled this build
 
@@ -165,29 +165,25 @@ class Run:
             self.pool.add(part, tasks)
 
     def results(self) -> list:
-        """Every task's result, in the order the tasks were added."""
+        """Every task's result, in the order the tasks were added: from the
+        pool; from new workers when there is more than one task and core; else
+        run here, one after another."""
+        if self.pool is None and worker_count(len(self.tasks)) > 1 and can_fork():
+            with Pool(self.job["project"], worker_count(len(self.tasks))) as fresh:
+                fresh.start({name: self.job[name] for name in ("project", "options", "out_dir")})
+                fresh.add({name: self.job[name] for name in ("games", "decks", "docs", "keys")}, self.tasks)
+                return fresh.finish(self.progress)
         if self.pool is not None:
             return self.pool.finish(self.progress)
-        return run_tasks(self.job, self.tasks, self.progress)
-
-
-def run_tasks(job: dict[str, Any], tasks: list[Task], progress: Callable[[int, int, str], None] | None):
-    """Every task's result, in task order: in new worker processes when there
-    is more than one task and core, else in this process."""
-    _JOB.clear()
-    _JOB.update(job)
-    _TOOLS.clear()
-    if worker_count(len(tasks)) > 1 and can_fork():
-        with Pool(job["project"], worker_count(len(tasks))) as fresh:
-            fresh.start(job)
-            fresh.add({}, tasks)
-            return fresh.finish(progress)
-    results = []
-    for i, task in enumerate(tasks):
-        if progress:
-            progress(i, len(tasks), task.label)
-        results.append(run_task(task))
-    return results
+        _JOB.clear()
+        _JOB.update(self.job)
+        _TOOLS.clear()
+        results = []
+        for i, task in enumerate(self.tasks):
+            if self.progress:
+                self.progress(i, len(self.tasks), task.label)
+            results.append(run_task(task))
+        return results
 
 
 def can_fork() -> bool:

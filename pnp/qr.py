@@ -4,9 +4,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-import qrcode
 from reportlab.lib.rl_accel import fp_str
-from qrcode.constants import ERROR_CORRECT_M
 
 from pnp.errors import PnpError
 
@@ -27,6 +25,9 @@ def qr_rows(payload: str) -> tuple[bytes, ...]:
         return encode_rows(payload)
     except ValueError:
         pass
+    import qrcode  # only for payloads our encoder does not take
+    from qrcode.constants import ERROR_CORRECT_M
+
     code = qrcode.QRCode(error_correction=ERROR_CORRECT_M, border=0, mask_pattern=MASK)
     code.add_data(payload)
     code.make(fit=True)
