@@ -261,7 +261,9 @@ def _first_worker(parent_ends: list, conns: list, project: Path, compiled: str) 
 
 
 def _serve(conn, failure: BaseException | None) -> None:
-    """Take the job, then run the tasks the parent sends, one at a time, until told to stop."""
+    """Say ready; take the job, then run the tasks the parent sends, one at a
+    time, until told to stop."""
+    conn.send("ready")
     gc.set_threshold(20_000, 20, 20)  # a short-lived worker: collect less often (a third of the collector's time)
     tasks: list[Task] = []
     while True:
@@ -311,6 +313,7 @@ class Pool:
         self.compiled = os.path.join(self.folder, "templates")
         os.mkdir(self.compiled)
         self.loaded: dict[Any, set[str]] = {}  # connection -> games that worker has loaded
+        self.ready: set = set()  # connections of the workers that have warmed up
         pipes = [multiprocessing.Pipe() for _ in range(workers)]
         heres, theres = [here for here, _ in pipes], [there for _, there in pipes]
         gc.freeze()  # the workers' collector leaves the parent's objects alone (no copy-on-write of them)
@@ -343,10 +346,11 @@ class Pool:
         self.pending: list[int] = []  # biggest first
         self.results: list[Any] = []
         self.done = 0
+        self.reading = True  # more tasks may come: keep workers two tasks deep
 
     def add(self, part: dict[str, dict], tasks: list[Task]) -> None:
         """More tasks, and the part of the job they need. While the parent goes
-        on reading, each worker is kept two tasks deep, so none runs dry.
+        on reading, each ready worker is kept two tasks deep, so none runs dry.
 
         The part goes through a file: a game is bigger than a pipe holds, and
         sending it would wait until a busy worker finished its task."""
@@ -360,19 +364,22 @@ class Pool:
         self.results += [None] * len(tasks)
         self.pending = sorted(self.pending + list(range(first, len(self.tasks))), key=lambda i: -self.tasks[i].weight)
         self._collect(timeout=0, progress=None)
-        for depth in (1, 2):  # an idle worker first, then a second task each
-            for conn in self.loaded:
-                while self.busy[conn] < depth and self._hand_out(conn):
-                    pass
+        self._fill()
 
     def finish(self, progress) -> list:
         """Every task's result, in the order added, once all are done."""
-        for conn in self.loaded:
-            if not self.busy[conn]:
-                self._hand_out(conn)
-        while any(self.busy.values()):
+        self.reading = False
+        self._fill()
+        while self.done < len(self.tasks):
             self._collect(timeout=None, progress=progress)
         return self.results
+
+    def _fill(self) -> None:
+        """Tasks for ready workers: one each first, then (while reading) a second."""
+        for depth in (1, 2) if self.reading else (1,):
+            for conn in self.ready:
+                while self.busy[conn] < depth and self._hand_out(conn):
+                    pass
 
     def _hand_out(self, conn) -> bool:
         if not self.pending:
@@ -386,24 +393,29 @@ class Pool:
         return True
 
     def _collect(self, timeout: float | None, progress) -> None:
-        """Take the answers that have come (waiting up to `timeout`), and give
-        each worker that has run out its next task."""
+        """Take what the workers have said (waiting up to `timeout`): that one
+        is ready, having warmed up, or a task's answer. Either way that worker
+        gets its next task. Tasks are handed out only to ready workers, so that
+        the first ones go to different games (fewer templates compiled twice)."""
         from multiprocessing.connection import wait
 
-        for conn in wait([c for c, n in self.busy.items() if n], timeout):
+        for conn in wait([c for c in self.loaded if self.busy[c] or c not in self.ready], timeout):
             try:
-                i, (status, value) = conn.recv()
+                message = conn.recv()
             except EOFError:
                 raise PnpError("a build worker stopped unexpectedly (out of memory?); try PNP_JOBS=1") from None
-            self.busy[conn] -= 1
-            if status == "error":
-                raise value
-            self.results[i] = value
-            self.done += 1
-            if progress:
-                progress(self.done, len(self.tasks), self.tasks[i].label)
-            if not self.busy[conn]:
-                self._hand_out(conn)
+            if message == "ready":
+                self.ready.add(conn)
+            else:
+                i, (status, value) = message
+                self.busy[conn] -= 1
+                if status == "error":
+                    raise value
+                self.results[i] = value
+                self.done += 1
+                if progress:
+                    progress(self.done, len(self.tasks), self.tasks[i].label)
+            self._fill()
 
     def close(self) -> None:
         """Stop the workers: told to when idle; at once when one is busy (a
