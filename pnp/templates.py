@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import sys
 import xml.etree.ElementTree as ET
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -71,6 +71,7 @@ class TemplateSet:
     env: SandboxedEnvironment
     style: dict[str, Any]
     style_files: tuple[Path, ...]
+    _shown: dict[str, str] = field(default_factory=dict)  # template name -> its path as messages show it
 
     @classmethod
     def load(cls, project: Path, game: str) -> "TemplateSet":
@@ -106,8 +107,7 @@ class TemplateSet:
 
     def render(self, name: str, context: dict[str, Any]) -> Face:
         """Render template `name` to a Face. Raises TemplateProblem."""
-        path = self.template_path(name)
-        shown = _shown(path, self.root.parent)
+        shown = self._shown.get(name) or self._shown.setdefault(name, _shown(self.template_path(name), self.root.parent))
         try:
             template = self.env.get_template(f"{name}{SUFFIX}")
         except jinja2.TemplateNotFound:
