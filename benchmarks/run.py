@@ -123,9 +123,9 @@ def referee_tables(work: Path) -> tuple[Path, Path, Path]:
 
 def scale(work: Path) -> tuple[dict[int, float], int]:
     """Build synthetic one-deck projects of 1,000 and 10,000 cards; seconds per
-    card and peak memory. The short 1,000-card build runs before and after the
-    long one (five times) and counts by its median, so one slow spell of this
-    shared machine does not decide it."""
+    card and peak memory. The long build runs twice and the short one six
+    times, in turns, each side counted by its median, so that one slow (or
+    fast) spell of this shared machine does not decide the ratio."""
     projects = {}
     for n in (1_000, 10_000):
         project = work / f"scale-{n}"
@@ -149,7 +149,7 @@ def scale(work: Path) -> tuple[dict[int, float], int]:
             "print(time.perf_counter()-t, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
     times: dict[int, list[float]] = {1_000: [], 10_000: []}
     peak = 0
-    for n in (1_000, 1_000, 10_000, 1_000, 1_000, 1_000):  # cold every time: no parsed-source memo
+    for n in (1_000, 1_000, 10_000, 1_000, 1_000, 10_000, 1_000, 1_000):  # cold every time: no parsed-source memo
         out = subprocess.run([sys.executable, "-c", code, str(projects[n]), str(work / f"scale-out-{n}")],
                              check=True, capture_output=True, text=True).stdout.split()
         times[n].append(float(out[0]) / n)

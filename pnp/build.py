@@ -315,17 +315,24 @@ def build(
         results = run.results()
         outputs, manifests, new_states = _collect(sources, [(slug, *plans[slug]) for slug in todo], run.tasks,
                                                   results, states, digests, out_dir, options, progress)
+    except BaseException:
+        if pool is not None:
+            pool.close(abort=True)
+        raise
+    if pool is not None:
+        pool.close()
+    try:
+        for path, data, built in outputs:
+            write_atomic(path, data)
+            report.files.append(built)
+        for slug, manifest in manifests.items():
+            write_json(dirs[slug] / MANIFEST, manifest)
+            for stale in set(states[slug].outputs) - set(new_states[slug].outputs):
+                (dirs[slug] / stale).unlink(missing_ok=True)
+            write_atomic(new_states[slug].path, new_states[slug].dump())
     finally:
         if pool is not None:
-            pool.close()
-    for path, data, built in outputs:
-        write_atomic(path, data)
-        report.files.append(built)
-    for slug, manifest in manifests.items():
-        write_json(dirs[slug] / MANIFEST, manifest)
-        for stale in set(states[slug].outputs) - set(new_states[slug].outputs):
-            (dirs[slug] / stale).unlink(missing_ok=True)
-        write_atomic(new_states[slug].path, new_states[slug].dump())
+            pool.reap()  # the workers left while the files were written
     report.up_to_date += [f"{slug}/{n}" for slug in todo for n in new_states[slug].outputs
                           if n not in {b.path.name for b in report.files if b.game == slug}]
     _measure_ink(project, wanted, out_dir, options, report)

@@ -333,8 +333,9 @@ class Pool:
     def __enter__(self) -> "Pool":
         return self
 
-    def __exit__(self, *exc) -> None:
-        self.close()
+    def __exit__(self, kind, *_) -> None:
+        self.close(abort=kind is not None)
+        self.reap()
 
     def start(self, job: dict[str, Any]) -> None:
         """A new build: what all its tasks share. Tasks follow with `add`."""
@@ -417,18 +418,29 @@ class Pool:
                     progress(self.done, len(self.tasks), self.tasks[i].label)
             self._fill()
 
-    def close(self) -> None:
-        """Stop the workers: told to when idle; at once when one is busy (a
-        build that failed part-way, whose work is no longer wanted)."""
-        if any(getattr(self, "busy", {}).values()):
+    def close(self, abort: bool = False) -> None:
+        """Stop the workers. After a build that succeeded they are told to, and
+        leave while it writes its files (`reap` waits for them); after one that
+        failed (`abort`), or with a task still running, they are stopped at once."""
+        if not self.loaded:
+            return
+        abort = abort or any(getattr(self, "busy", {}).values())
+        if abort:
             os.kill(self.pid, signal.SIGTERM)
-        from multiprocessing.connection import wait
-
         for conn in self.loaded:
             try:
                 conn.send(None)
             except OSError:
                 pass
+        if abort:
+            self.reap()
+
+    def reap(self) -> None:
+        """Wait until the workers have gone, then remove this build's shared files."""
+        from multiprocessing.connection import wait
+
+        if not self.loaded:
+            return
         first = next(iter(self.loaded))  # closes when the first worker, the last to leave, has gone
         if not wait([first], timeout=5):
             os.kill(self.pid, signal.SIGKILL)
