@@ -13,7 +13,7 @@ import html
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from reportlab.lib.colors import toColor
 from reportlab.lib.fonts import ps2tt, tt2ps
@@ -29,8 +29,7 @@ _ATTR = re.compile(r'([a-zA-Z_-]+)\s*=\s*"([^"]*)"')
 _SPACE = re.compile(r"[ \t\n\r\f\v]+")  # not \xa0: a non-breaking space holds words together
 
 
-@dataclass(frozen=True)
-class Run:
+class Run(NamedTuple):  # a named tuple, not a dataclass: there are thousands per build, made cheaply
     """A stretch of one word in one font and colour, or an icon (`icon` set, `text` empty)."""
 
     text: str
@@ -40,8 +39,7 @@ class Run:
     icon: str = ""
 
 
-@dataclass(frozen=True)
-class Word:
+class Word(NamedTuple):
     runs: tuple[Run, ...]
     width: float  # at size 1
     space: float  # the width of the space before it, at size 1
