@@ -8,8 +8,7 @@ from pathlib import Path
 import click
 
 from pnp.errors import PnpError
-from pnp.model import PAPERS, Flip, Ink, Layout
-from pnp.export import Shop
+from pnp.model import PAPERS, Flip, Ink, Layout, Shop
 from pnp.project import find_project
 
 

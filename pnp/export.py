@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from pnp.errors import PnpError, Problems
-from pnp.model import Card, Deck, Game, Size
+from pnp.model import Card, Deck, Game, Shop, Size
 from pnp.write import write_atomic, write_json
 
 MM_PER_INCH = 25.4
@@ -48,13 +48,6 @@ SAFE_ZONE_MM = MM_PER_INCH / 8
 EXPORT_MANIFEST = "export.json"
 ORDER_CSV = "order.csv"
 _ZIP_DATE = (1980, 1, 1, 0, 0, 0)
-
-
-class Shop(str, Enum):
-    TGC = "tgc"
-    MPC = "mpc"
-    DRIVETHRU = "drivethru"
-    PDF_SINGLE = "pdf-single"
 
 
 class Output(str, Enum):

@@ -60,6 +60,15 @@ class Ink(str, Enum):
     SAVER = "saver"      # grayscale, light tints and outlines instead of dark areas
 
 
+class Shop(str, Enum):
+    """The print shops `pnp export` prepares files for (see pnp.export)."""
+
+    TGC = "tgc"
+    MPC = "mpc"
+    DRIVETHRU = "drivethru"
+    PDF_SINGLE = "pdf-single"
+
+
 @dataclass(frozen=True)
 class CardType:
     name: str
