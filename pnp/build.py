@@ -3,7 +3,9 @@
 before anything is written."""
 from __future__ import annotations
 
+import gc
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable
@@ -307,8 +309,9 @@ def build(
             plans[slug] = _plan_game(project, game, states[slug], dirs[slug], options, force, run)
 
         unchanged = {slug: states[slug].card_ids() for slug in wanted if slug not in todo}
-        sources = load_sources(project, todo, known_ids={k: v for k, v in unchanged.items() if v is not None},
-                               on_game=changed)
+        with _collector_paused():  # reading makes many objects and little garbage: collect once, after
+            sources = load_sources(project, todo, known_ids={k: v for k, v in unchanged.items() if v is not None},
+                                   on_game=changed)
         for slug in todo:
             if slug not in plans:  # read again after an id clash: already checked, now planned
                 changed(slug, sources.games[slug])
@@ -338,6 +341,17 @@ def build(
     _measure_ink(project, wanted, out_dir, options, report)
     report.seconds = time.perf_counter() - started
     return report
+
+
+@contextmanager
+def _collector_paused():
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def _measure_ink(project: Path, games: list[str], out_dir: Path, options: BuildOptions, report: BuildReport) -> None:

@@ -221,12 +221,14 @@ def _first_worker(parent_ends: list, conns: list, project: Path, compiled: str) 
     for end in parent_ends:
         end.close()
     _SHARED["compiled"] = compiled
+    gc.disable()  # what warming up makes lives as long as the worker: nothing for a collection to find
     try:
         warm(project)
         failure = None
     except BaseException as exc:
         failure = exc
-    gc.freeze()  # modules and fonts live as long as the worker: no collection need look at them again
+    gc.freeze()  # ... nor for any later collection to look at again
+    gc.enable()
     children: list[int] = []
 
     def stop(*_):
