@@ -298,7 +298,7 @@ def build(
         return report
     pool = _early_pool(project, todo)
     try:
-        from pnp.jobs import Run
+        from pnp.pool import Run
 
         run = Run({"project": project, "options": options, "out_dir": out_dir}, pool, progress)
         plans: dict[str, tuple[list, list]] = {}
@@ -381,7 +381,8 @@ def _early_pool(project: Path, todo: list[str]):
     """Worker processes started before the sources are read, when the build
     will surely draw several outputs (several games changed); otherwise
     workers start once the build knows it has more than one task."""
-    from pnp.jobs import Pool, can_fork, worker_count
+    from pnp.jobs import can_fork, worker_count
+    from pnp.pool import Pool
 
     workers = worker_count(len(todo))
     if workers < 2 or not can_fork():

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from pnp import jobs, sources
+from pnp import jobs, pool, sources
 from pnp.build import BuildOptions, build
 from pnp.errors import PnpError, ValidationFailed
 from pnp.jobs import Task, next_task
@@ -86,7 +86,7 @@ def two_games(mini_project: Path) -> Path:
 def events_of_a_build(project: Path, out: Path, monkeypatch) -> list[str]:
     """What the parent did, in order: games handed to the workers, and the check across games."""
     seen: list[str] = []
-    add, check = jobs.Pool.add, sources._check_unique_ids
+    add, check = pool.Pool.add, sources._check_unique_ids
 
     def recording_add(self, part, tasks):
         seen.append("drawing " + ",".join(sorted(part.get("games", {}))))
@@ -96,7 +96,7 @@ def events_of_a_build(project: Path, out: Path, monkeypatch) -> list[str]:
         seen.append("ids checked")
         return check(games, problems)
 
-    monkeypatch.setattr(jobs.Pool, "add", recording_add)
+    monkeypatch.setattr(pool.Pool, "add", recording_add)
     monkeypatch.setattr(sources, "_check_unique_ids", recording_check)
     monkeypatch.setenv("PNP_JOBS", "2")
     try:
