@@ -325,14 +325,7 @@ def build(
     if pool is not None:
         pool.close()
     try:
-        for path, data, built in outputs:
-            write_atomic(path, data)
-            report.files.append(built)
-        for slug, manifest in manifests.items():
-            write_json(dirs[slug] / MANIFEST, manifest)
-            for stale in set(states[slug].outputs) - set(new_states[slug].outputs):
-                (dirs[slug] / stale).unlink(missing_ok=True)
-            write_atomic(new_states[slug].path, new_states[slug].dump())
+        _write(outputs, manifests, states, new_states, dirs, report)
     finally:
         if pool is not None:
             pool.reap()  # the workers left while the files were written
@@ -343,8 +336,22 @@ def build(
     return report
 
 
+def _write(outputs, manifests, states, new_states, dirs, report: BuildReport) -> None:
+    """The write stage: each rendered file, then each game's manifest and build
+    state; files a game no longer makes are removed."""
+    for path, data, built in outputs:
+        write_atomic(path, data)
+        report.files.append(built)
+    for slug, manifest in manifests.items():
+        write_json(dirs[slug] / MANIFEST, manifest)
+        for stale in set(states[slug].outputs) - set(new_states[slug].outputs):
+            (dirs[slug] / stale).unlink(missing_ok=True)
+        write_atomic(new_states[slug].path, new_states[slug].dump())
+
+
 @contextmanager
 def _collector_paused():
+    """No garbage collection inside (it runs again after)."""
     enabled = gc.isenabled()
     gc.disable()
     try:
