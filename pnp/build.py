@@ -8,23 +8,22 @@ import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Callable
-
-from typing import Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from pnp import __version__
 from pnp.errors import PnpError, Problems, ValidationFailed
 from pnp.incremental import BuildState, forget_files, game_digest, output_key, template_variables
-from pnp.layout import DeckLayout, plan_deck
 from pnp.model import PAPERS, Card, Deck, Flip, Game, Ink, Layout, Size, Sources
-from pnp.printers import BackShift, PrinterProfile
 from pnp.project import TEMPLATES_DIR
-from pnp.qrpayload import format_payload
-from pnp.sources import icon_files, load_sources
 from pnp.write import write_atomic, write_json
 
-# ReportLab, Jinja and the drawing modules are imported where they are used,
-# so an up-to-date build never loads them.
+if TYPE_CHECKING:
+    from pnp.layout import DeckLayout
+    from pnp.printers import BackShift, PrinterProfile
+
+# The source reader (YAML), ReportLab, Jinja and the drawing modules are
+# imported where they are used: an up-to-date build never loads them, and a
+# cold one starts its workers sooner.
 
 MANIFEST = "manifest.json"
 SHEET_FONT = "RobotoCondensed-Regular"
@@ -102,6 +101,8 @@ def deck_size(deck: Deck, game: Game) -> Size:
 
 
 def card_context(card: Card, deck: Deck, game: Game) -> dict:
+    from pnp.qrpayload import format_payload
+
     payload = format_payload(game.slug, card.id, card.revision)
     size = deck_size(deck, game)
     fields = dict(card.fields)
@@ -299,6 +300,7 @@ def build(
     pool = _early_pool(project, todo)
     try:
         from pnp.pool import Run
+        from pnp.sources import load_sources
 
         run = Run({"project": project, "options": options, "out_dir": out_dir}, pool, progress)
         plans: dict[str, tuple[list, list]] = {}
@@ -375,7 +377,7 @@ def _belongs(name: str, doc) -> bool:
 
 
 def check_games(project: Path, games: list[str] | None) -> list[str]:
-    from pnp.sources import available_games
+    from pnp.project import available_games
 
     available = available_games(project)
     unknown = [g for g in games or [] if g not in available]
@@ -479,6 +481,8 @@ def _file_entry(path: Path, deck: Deck, plan: DeckLayout, options: BuildOptions)
 
 def _card_entries(path: Path, copies: list[Card], plan: DeckLayout, game: Game,
                   back_shift: BackShift | None = None) -> list[dict]:
+    from pnp.qrpayload import format_payload
+
     out = []
     seen: dict[str, int] = {}
     backs = plan.backs or [None] * len(plan.fronts)
@@ -504,6 +508,7 @@ def validate(project: Path, games: list[str] | None) -> Sources:
     """Everything `build` checks, without writing."""
     from pnp.fonts import register_fonts
     from pnp.icons import IconSet
+    from pnp.sources import icon_files, load_sources
 
     sources = load_sources(project, games)
     register_fonts(project / TEMPLATES_DIR)

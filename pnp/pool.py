@@ -224,8 +224,9 @@ class Pool:
         return self.results
 
     def _fill(self) -> None:
-        """Tasks for ready workers: one each first, then (while reading) a second."""
-        for depth in (1, 2) if self.reading else (1,):
+        """Tasks for ready workers: one each first, then (while reading, once
+        all are ready, so that none is left without) a second."""
+        for depth in (1, 2) if self.reading and len(self.ready) == len(self.loaded) else (1,):
             for conn in self.ready:
                 while self.busy[conn] < depth and self._hand_out(conn):
                     pass

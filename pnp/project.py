@@ -7,10 +7,19 @@ from pnp.errors import PnpError
 
 SOURCES_DIR = "card_sources"
 TEMPLATES_DIR = "templates"
+GAME_FILE = "game.yaml"
 
 
 def is_project(path: Path) -> bool:
     return (path / SOURCES_DIR).is_dir() and (path / TEMPLATES_DIR).is_dir()
+
+
+def available_games(root: Path) -> list[str]:
+    """The project's games: the folders of card_sources/ that hold a game.yaml."""
+    base = root / SOURCES_DIR
+    if not base.is_dir():
+        raise PnpError(f"{base}: no card_sources folder")
+    return sorted(p.name for p in base.iterdir() if (p / GAME_FILE).is_file())
 
 
 def find_project(start: Path | None = None) -> Path:

@@ -14,12 +14,11 @@ from typing import Any, Callable
 from pnp.composition import check_composition
 from pnp.errors import PnpError, Problems
 from pnp.model import CARD_PRESETS, Card, CardId, CardType, Deck, DeckId, DocKind, Document, Game, GameSlug, Size, Sources
-from pnp.project import SOURCES_DIR, TEMPLATES_DIR
+from pnp.project import GAME_FILE, SOURCES_DIR, TEMPLATES_DIR, available_games
 from pnp.qrpayload import format_payload
 from pnp.schema import FieldType, SchemaError, check_value, parse_type
 from pnp.yamlio import MarkedDict, YamlSyntaxError, load_marked
 
-GAME_FILE = "game.yaml"
 ICONS_FILE = "icons.yaml"
 ID_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 MAX_ID_LENGTH = 32
@@ -79,13 +78,6 @@ def icon_names(root: Path, game: str, problems: Problems) -> set[str] | None:
     return names
 
 
-def available_games(root: Path) -> list[str]:
-    base = root / SOURCES_DIR
-    if not base.is_dir():
-        raise PnpError(f"{base}: no card_sources folder")
-    return sorted(p.name for p in base.iterdir() if (p / GAME_FILE).is_file())
-
-
 def load_sources(root: Path, games: list[str] | tuple[str, ...] | None = None,
                  known_ids: dict[str, set[str]] | None = None,
                  on_game: Callable[[str, Game], None] | None = None) -> Sources:
@@ -100,9 +92,7 @@ def load_sources(root: Path, games: list[str] | tuple[str, ...] | None = None,
     read without a problem of its own: a build starts drawing it meanwhile.
     Checks across games (unique ids) come at the end, before this returns."""
     base = root / SOURCES_DIR
-    if not base.is_dir():
-        raise PnpError(f"{base}: no card_sources folder")
-    available = sorted(p.name for p in base.iterdir() if (p / GAME_FILE).is_file())
+    available = available_games(root)
     wanted = list(games) if games else available
     unknown = [g for g in wanted if g not in available]
     if unknown:

@@ -3,13 +3,14 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
 
 def write_atomic(path: Path, data: bytes) -> None:
     """Write all of `data` or nothing: a reader never sees a half-written file."""
+    import tempfile  # not loaded by a build that writes nothing
+
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
