@@ -30,7 +30,8 @@ class Run:
     "docs": {slug: [...]}, "keys": {(slug, kind, id): key}}."""
 
     def __init__(self, job: dict[str, Any], pool: "Pool | None", progress: Callable[[int, int, str], None] | None):
-        self.job = {**job, "games": {}, "decks": {}, "docs": {}, "keys": {}}
+        self.shared = job
+        self.parts: dict[str, dict] = {"games": {}, "decks": {}, "docs": {}, "keys": {}}
         self.pool, self.progress = pool, progress
         self.tasks: list[Task] = []
         if pool is not None:
@@ -38,7 +39,7 @@ class Run:
 
     def add(self, part: dict[str, dict], tasks: list[Task]) -> None:
         for name, values in part.items():
-            self.job[name].update(values)
+            self.parts[name].update(values)
         self.tasks += tasks
         if self.pool is not None:
             self.pool.add(part, tasks)
@@ -48,13 +49,13 @@ class Run:
         pool; from new workers when there is more than one task and core; else
         run here, one after another."""
         if self.pool is None and jobs.worker_count(len(self.tasks)) > 1 and jobs.can_fork():
-            with Pool(self.job["project"], jobs.worker_count(len(self.tasks))) as fresh:
-                fresh.start({name: self.job[name] for name in ("project", "options", "out_dir")})
-                fresh.add({name: self.job[name] for name in ("games", "decks", "docs", "keys")}, self.tasks)
+            with Pool(self.shared["project"], jobs.worker_count(len(self.tasks))) as fresh:
+                fresh.start(self.shared)
+                fresh.add(self.parts, self.tasks)
                 return fresh.finish(self.progress)
         if self.pool is not None:
             return self.pool.finish(self.progress)
-        jobs.set_job(self.job)
+        jobs.set_job({**self.shared, **self.parts})
         results = []
         for i, task in enumerate(self.tasks):
             if self.progress:
@@ -161,6 +162,7 @@ class Pool:
         self.compiled = os.path.join(self.folder, "templates")
         os.mkdir(self.compiled)
         self.loaded: dict[Any, set[str]] = {}  # connection -> games that worker has loaded
+        self.busy: dict[Any, int] = {}  # connection -> tasks sent to that worker and not yet answered
         self.ready: set = set()  # connections of the workers that have warmed up
         pipes = [multiprocessing.Pipe() for _ in range(workers)]
         heres, theres = [here for here, _ in pipes], [there for _, there in pipes]
@@ -190,7 +192,7 @@ class Pool:
         for conn in self.loaded:
             conn.send(("job", job))
             self.loaded[conn] = set()
-        self.busy = {conn: 0 for conn in self.loaded}  # tasks sent to each worker and not yet answered
+        self.busy = {conn: 0 for conn in self.loaded}
         self.tasks: list[Task] = []
         self.pending: list[int] = []  # biggest first
         self.results: list[Any] = []
@@ -273,7 +275,7 @@ class Pool:
         failed (`abort`), or with a task still running, they are stopped at once."""
         if not self.loaded:
             return
-        abort = abort or any(getattr(self, "busy", {}).values())
+        abort = abort or any(self.busy.values())
         if abort:
             os.kill(self.pid, signal.SIGTERM)
         for conn in self.loaded:
