@@ -30,20 +30,54 @@ MODULES: dict[GameSlug, str] = {
 @dataclass(frozen=True)
 class HouseRule:
     """A table-adjustable default. `kind` is int or str; `default` None means
-    the rules compute the value (say so in `help`)."""
+    the rules compute the value (say so in `help`).
+
+    Every value a table sets is checked: whole numbers against `minimum` and
+    `maximum` (when given), words against `choices` (when given), so a value
+    such as `unopposed-damage=-3` is refused with a clear message."""
 
     key: str
     default: int | str | None
     help: str
     kind: type = int
+    minimum: int | None = None
+    maximum: int | None = None
+    choices: tuple[str, ...] = ()
 
     def parse(self, text: str) -> int | str:
         if self.kind is int:
             try:
-                return int(text)
+                value = int(str(text).strip())
             except ValueError:
                 raise RefereeError(f"house rule {self.key!r} takes a whole number, not {text!r}") from None
-        return text
+            self.check_range(value)
+            return value
+        word = str(text).strip().lower()
+        if self.choices and word not in self.choices:
+            raise RefereeError(
+                f"house rule {self.key!r} is one of {', '.join(self.choices)}, not {text!r}")
+        return word if self.choices else str(text)
+
+    def check_range(self, value: int) -> None:
+        low, high = self.minimum, self.maximum
+        if (low is not None and value < low) or (high is not None and value > high):
+            if low is not None and high is not None:
+                span = f"from {low} to {high}"
+            elif low is not None:
+                span = f"{low} or more"
+            else:
+                span = f"{high} or less"
+            raise RefereeError(f"house rule {self.key!r} must be {span}, not {value}")
+
+    def describe_range(self) -> str:
+        """The allowed values in words, for `referee games` and the rule sheets."""
+        if self.choices:
+            return " | ".join(self.choices)
+        if self.kind is int and (self.minimum is not None or self.maximum is not None):
+            low = "" if self.minimum is None else str(self.minimum)
+            high = "" if self.maximum is None else str(self.maximum)
+            return f"{low}..{high}"
+        return ""
 
 
 class GameRules(Protocol):

@@ -100,6 +100,25 @@ class GenericRules:
             values[key] = rule.parse(text)
         return values
 
+    # ---- hooks the core calls (a game overrides what it needs) ----------------
+
+    def phase(self, state: State) -> str | None:
+        """The named phase of the game's turn structure now, shown by `status`
+        and named in refusals; None for a game with no phases."""
+        return None
+
+    def public_args(self, action: Action) -> dict:
+        """`action.args` as any player may read them. A game with hidden cards
+        replaces their ids and names with a placeholder ("a face-down card").
+        Used by every player-readable output: echoes, log, undo/redo, replay
+        --step and exports without --full."""
+        return dict(action.args)
+
+    def rules_can_decide(self, state: State) -> bool:
+        """True while the game's own rules can still decide the winner, so
+        `win PLAYER` needs --force (and is logged as an override)."""
+        return not state.finished
+
     # ---- actions -------------------------------------------------------------
 
     def dice_needed(self, state: State, action: Action) -> tuple[int, ...]:
