@@ -1,26 +1,49 @@
-"""The attack sequence, one step per command (pure functions on a Work).
+"""The attack sequence: a small state machine, one step per command (pure
+functions on a Work).
+
+Phases (`Phase`, shown by `status`): outside an attack the active player is
+in the ACTION phase and takes one action; declaring an attack (`attack`)
+starts the sequence:
+    team           the attacker lays the attack team (`team`, possibly empty)
+    call-or-raise  for a player's group only: its owner calls or raises once
+    add            after a raise only: the attacker may add once more (`team`)
+    roll           both roll a d6 (`fight`), and the turn ends
+An unaffiliated group, or the attacker's own, goes from team straight to roll.
 
 `fields["attack"]`, while an attack is under way:
     {"attacker", "target" (a group ref), "intent": "take-over" | "destroy",
      "kind": "player" | "unaffiliated" | "own", "defender" (or null),
-     "stage": "team" | "defence" | "counter" | "roll",
-     "team": [groups laid from the attacker's hand],
-     "joined": [refs of the attacker's base groups that join],
-     "defence": [groups laid from the defender's hand]}
-Steps: declare (attack) -> the attacker's team (team) -> for a player's
-group only, the defender calls or raises once (call / raise) -> after a
-raise the attacker may add once more (team) -> both roll (fight).
+     "stage": a Phase value, "team": [groups laid from the attacker's hand],
+     "joined": [refs of the attacker's base groups that join, each once],
+     "defence": [groups laid from the defender's hand], "raised", "countered"}
 """
 from __future__ import annotations
 
+from enum import StrEnum
 from fractions import Fraction
 from typing import Any, Mapping, Sequence
 
 from referee.errors import RuleViolation
-from referee.games.divide_and_conquer import zones
+from referee.games.divide_and_conquer import printed, zones
 from referee.games.divide_and_conquer.work import Work
 
 INTENTS = ("take-over", "destroy")
+
+
+class Phase(StrEnum):
+    ACTION = "action"
+    TEAM = "team"
+    CALL_OR_RAISE = "call-or-raise"
+    ADD = "add"
+    ROLL = "roll"
+    OVER = "game over"
+
+
+def phase_of(fields: Mapping[str, Any]) -> Phase:
+    if fields.get("over"):
+        return Phase.OVER
+    attack = fields.get("attack")
+    return Phase(attack["stage"]) if attack else Phase.ACTION
 
 
 def declare(w: Work, attacker: str, target: str, intent: str) -> None:
@@ -37,14 +60,14 @@ def declare(w: Work, attacker: str, target: str, intent: str) -> None:
     else:
         kind, defender = "player", owner
     w.fields["attack"] = {"attacker": attacker, "target": target, "intent": intent, "kind": kind,
-                          "defender": defender, "stage": "team", "team": [], "joined": [], "defence": []}
+                          "defender": defender, "stage": Phase.TEAM.value, "team": [], "joined": [], "defence": []}
 
 
-def _in_fight(attack: Mapping[str, Any], ref: str, side: str) -> bool:
-    own = [g["ref"] for g in attack["team"]] + list(attack["joined"])
-    other = [g["ref"] for g in attack["defence"]]
-    allowed = [attack["target"], *own] + (other if side == "defender" else [])
-    return ref in allowed
+def _in_fight(attack: Mapping[str, Any], ref: str) -> bool:
+    """The target, the attack team (with base groups that joined it) and the
+    defence team are in the fight; nothing else is."""
+    return ref in [attack["target"], *(g["ref"] for g in attack["team"]), *attack["joined"],
+                   *(g["ref"] for g in attack["defence"])]
 
 
 def _group_in_fight(w: Work, ref: str) -> dict[str, Any]:
@@ -57,11 +80,12 @@ def _group_in_fight(w: Work, ref: str) -> dict[str, Any]:
 
 def lay(w: Work, player: str, groups: Sequence[Mapping[str, Any]], joined: Sequence[str],
         attaches: Sequence[Mapping[str, Any]]) -> None:
-    """The attacker's team (stage team or counter) or the defender's raise
-    (stage defence): groups from the hand, base groups that may join, and
-    assets or deficits put on cards in the fight."""
+    """The attacker's team (phase team or add) or the defender's raise
+    (phase call-or-raise): groups from the hand, base groups that may join,
+    and assets or deficits put on cards in the fight. Each card must be a
+    free printed copy; each base group joins once."""
     attack = w.fields["attack"]
-    side = "defender" if attack["stage"] == "defence" else "attacker"
+    side = "defender" if attack["stage"] == Phase.CALL_OR_RAISE else "attacker"
     for card in [*groups, *(a["card"] for a in attaches)]:
         if card.get("type") == "event":
             raise RuleViolation("no events in a fight", f"{player} cannot use the event {card['name']} in an attack "
@@ -76,18 +100,23 @@ def lay(w: Work, player: str, groups: Sequence[Mapping[str, Any]], joined: Seque
     if joined and side == "defender":
         raise RuleViolation("base groups stay home", f"{player} defends with groups from the hand; base groups "
                             "defend only through cards like the Lawyers")
-    for ref in joined:
+    for i, ref in enumerate(joined):
         owner, group = zones.find(w.fields, ref)
         if owner != player or ref == attack["target"]:
             raise RuleViolation("base groups stay home", f"{ref} is not a group in {player}'s base that can join")
         if not zones.has(group, "base-joins-attacks"):
             raise RuleViolation("base groups stay home", f"{player}'s {group['name']} ({ref}) is in their base and "
                                 "has no asset that lets it join attacks")
-        if ref in attack["joined"]:
-            raise RuleViolation("base groups stay home", f"{group['name']} ({ref}) has already joined this attack")
+        if ref in attack["joined"] or ref in joined[:i]:
+            raise RuleViolation("a group joins once", f"{group['name']} ({ref}) has already joined this attack; "
+                                "it counts once")
     w.spend(player, len(groups) + len(attaches), "this play")
-    laid = [zones.new_group(w.fields, card) for card in groups]
-    (attack["defence"] if side == "defender" else attack["team"]).extend(laid)
+    laid = []
+    for card in groups:
+        printed.claim(w.fields, card, player)
+        group = zones.new_group(w.fields, card)
+        laid.append(group)
+        (attack["defence"] if side == "defender" else attack["team"]).append(group)
     attack["joined"].extend(joined)
     for item in attaches:
         onto = str(item["onto"])
@@ -97,12 +126,12 @@ def lay(w: Work, player: str, groups: Sequence[Mapping[str, Any]], joined: Seque
                 raise RuleViolation("the fight", f"{player} put {item['card']['name']} on a group not laid here")
             group = laid[index]
         else:
-            if not _in_fight(attack, onto, side):
+            if not _in_fight(attack, onto):
                 raise RuleViolation("only cards in the fight", f"during the attack {player} may put "
-                                    f"{item['card']['name']} only on "
-                                    + ("the target or the attack team" if side == "attacker" else
-                                       "the target, the defence or the attack team") + f", not on {onto}")
+                                    f"{item['card']['name']} only on the target, the attack team or the "
+                                    f"defence team, not on {onto}")
             group = _group_in_fight(w, onto)
+        printed.claim(w.fields, item["card"], player)
         group["attached"].append(zones.attachment(item["card"]))
 
 
@@ -110,18 +139,22 @@ def team(w: Work, player: str, groups, joined, attaches) -> None:
     attack = w.fields["attack"]
     if player != attack["attacker"]:
         raise RuleViolation("attack order", f"{player} is not the attacker; {attack['attacker']} lays the attack team")
-    stage = attack["stage"]
-    if stage == "defence":
-        raise RuleViolation("attack order", f"{attack['defender']} calls or raises now, before {player} adds more")
-    if stage == "roll":
+    stage = Phase(attack["stage"])
+    if stage == Phase.CALL_OR_RAISE:
+        raise RuleViolation("attack order", f"{attack['defender']} calls or raises now, before {player} adds more "
+                            f"(phase {stage.value})")
+    if stage == Phase.ROLL:
         raise RuleViolation("attacker adds once more", f"{player} has laid the team"
                             + (" and added once more after the raise" if attack.get("countered") else "")
-                            + "; roll with `fight`")
+                            + "; roll with `fight` (phase roll)")
+    if stage == Phase.ADD and not (groups or joined or attaches):
+        raise RuleViolation("an addition adds cards", f"{player} adds nothing: to fight as things stand, roll "
+                            "with `fight` (phase add)")
     lay(w, player, groups, joined, attaches)
-    if stage == "team":
-        attack["stage"] = "defence" if attack["kind"] == "player" else "roll"
+    if stage == Phase.TEAM:
+        attack["stage"] = (Phase.CALL_OR_RAISE if attack["kind"] == "player" else Phase.ROLL).value
     else:
-        attack["stage"], attack["countered"] = "roll", True
+        attack["stage"], attack["countered"] = Phase.ROLL.value, True
 
 
 def respond(w: Work, player: str, raise_: bool, groups=(), attaches=()) -> None:
@@ -132,16 +165,20 @@ def respond(w: Work, player: str, raise_: bool, groups=(), attaches=()) -> None:
                             "only, so nobody calls or raises")
     if player != attack["defender"]:
         raise RuleViolation("attack order", f"{player} is not the defender; {attack['defender']} calls or raises")
-    if attack["stage"] == "team":
-        raise RuleViolation("attack order", f"{attack['attacker']} lays the attack team first")
-    if attack["stage"] != "defence":
+    stage = Phase(attack["stage"])
+    if stage == Phase.TEAM:
+        raise RuleViolation("attack order", f"{attack['attacker']} lays the attack team first (phase team)")
+    if stage != Phase.CALL_OR_RAISE:
         raise RuleViolation("the defender raises once", f"{player} has already "
-                            + ("raised" if attack.get("raised") else "called") + " in this attack")
+                            + ("raised" if attack.get("raised") else "called") + f" in this attack (phase {stage.value})")
     if raise_:
+        if not (groups or attaches):
+            raise RuleViolation("a raise adds cards", f"{player} raises with no cards: that is no raise; "
+                                "`call` to fight as things stand")
         lay(w, player, groups, (), attaches)
-        attack["stage"], attack["raised"] = "counter", True
+        attack["stage"], attack["raised"] = Phase.ADD.value, True
     else:
-        attack["stage"], attack["raised"] = "roll", False
+        attack["stage"], attack["raised"] = Phase.ROLL.value, False
 
 
 def totals(fields: Mapping[str, Any]) -> tuple[int, list[tuple[str, int]], int, list[tuple[str, int]]]:

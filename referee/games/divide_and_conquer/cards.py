@@ -1,6 +1,7 @@
 """Divide & Conquer cards as plain dicts, copied from the card index into
 each action's arguments so that applying and replaying never reads the
-card sources. `deck_size` reads the index once, at setup."""
+card sources. Each carries its printed `quantity`, so the rules can refuse a
+copy the table does not have. `deck_size` reads the index once, at setup."""
 from __future__ import annotations
 
 from typing import Any, Mapping
@@ -9,6 +10,7 @@ from referee.errors import CardError
 
 GAME = "divide-and-conquer"
 PLAYABLE = ("group", "asset", "deficit", "event")
+PRINTED_DECK = 108  # copies in the printed shared deck (a test checks it against the card sources)
 KEYS = {
     "group": ("wing", "influence"),
     "asset": ("modifier", "ability"),
@@ -17,10 +19,13 @@ KEYS = {
 }
 
 
-def entry(card_id: str, name: str, card_type: str, fields: Mapping[str, Any]) -> dict[str, Any]:
+def entry(card_id: str, name: str, card_type: str, fields: Mapping[str, Any],
+          quantity: int | None = None) -> dict[str, Any]:
     if card_type not in KEYS:
         raise CardError(f"card {card_id} is a {card_type} card, which is not played in Divide & Conquer")
     out: dict[str, Any] = {"id": card_id, "name": name, "type": card_type}
+    if quantity is not None:
+        out["quantity"] = int(quantity)
     for key in KEYS[card_type]:
         value = fields.get(key)
         if value is not None:
@@ -32,7 +37,7 @@ def from_lookup(found: Any) -> dict[str, Any]:
     from referee.cards import of_game
 
     card = of_game(found, GAME)
-    return entry(card.id, card.name, card.type, card.fields)
+    return entry(card.id, card.name, card.type, card.fields, card.quantity)
 
 
 def deck_size() -> int:

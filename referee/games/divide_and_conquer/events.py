@@ -6,7 +6,10 @@ Options a player names at the table:
     attachment: an asset or deficit (card id) on groups[0];
     player: the player a one-player event picks.
 Groups under an event-immune asset (and everything on them) are out of
-reach; a player with nothing an event can touch ignores it.
+reach; a player with nothing an event can touch ignores it. An event with
+nothing at all to hit is still played: it does nothing and is discarded
+(`play` says so in the Work's notes). An event that takes from a hand
+("pick another player") cannot pick the player who plays it.
 """
 from __future__ import annotations
 
@@ -21,9 +24,32 @@ def _immune(group: Mapping[str, Any]) -> bool:
     return zones.has(group, "event-immune")
 
 
+# one-player events that take from a hand pick another player (the cards say so)
+OTHER_PLAYER_ACTIONS = ("steal-hand-card", "discard-hand")
+
+
+def picks_another(card: Mapping[str, Any]) -> bool:
+    return card.get("scope") == "one-player" and card.get("action") in OTHER_PLAYER_ACTIONS
+
+
+def _candidates(w: Work, card: Mapping[str, Any]) -> list[str]:
+    """Refs of the groups a one-target event could pick now."""
+    zone, action = card.get("zone"), card.get("action")
+    out = []
+    for owner, groups in zones.places(w.fields):
+        if (zone == "base" and owner is None) or (zone == "unaffiliated" and owner is not None):
+            continue
+        for g in groups:
+            if _immune(g) or (action == "discard-attachment" and not g["attached"]):
+                continue
+            out.append(g["ref"])
+    return out
+
+
 def _one_group(w: Work, card: Mapping[str, Any], refs: Sequence[str], zone: str | None) -> tuple[str | None, dict]:
     if len(refs) != 1:
-        raise RuleViolation("event target", f"{card['name']} picks one group: give --group REF")
+        can = ", ".join(_candidates(w, card))
+        raise RuleViolation("event target", f"{card['name']} picks one group: give --group REF (it can pick {can})")
     owner, group = zones.find(w.fields, refs[0])
     if zone == "base" and owner is None:
         raise RuleViolation("event target", f"{card['name']} picks a group in a base; {group['name']} "
@@ -32,7 +58,9 @@ def _one_group(w: Work, card: Mapping[str, Any], refs: Sequence[str], zone: str 
         raise RuleViolation("event target", f"{card['name']} picks an unaffiliated group; {group['name']} "
                             f"({group['ref']}) is in {owner}'s base")
     if _immune(group):
-        raise RuleViolation("event-immune", f"{group['name']} ({group['ref']}) cannot be touched by events")
+        nothing = "" if _candidates(w, card) else (f"; {card['name']} has nothing it can hit, so play it "
+                                                   "without --group and it does nothing")
+        raise RuleViolation("event-immune", f"{group['name']} ({group['ref']}) cannot be touched by events{nothing}")
     return owner, group
 
 
@@ -46,11 +74,21 @@ def _dispose(w: Work, ref: str, action: str, actor: str) -> None:
         w.fields["bases"][actor].append(group)
 
 
+def _nothing(w: Work, card: Mapping[str, Any], why: str) -> None:
+    w.notes.append(f"{card['name']} has nothing to hit ({why}): it does nothing and goes to the discard pile")
+
+
 def play(w: Work, actor: str, card: Mapping[str, Any], opts: Mapping[str, Any]) -> None:
     scope, action = card.get("scope"), card.get("action")
     count = int(card.get("count") or 1)
     refs = list(opts.get("groups") or ())
     if scope == "one-target":
+        if not refs and not _candidates(w, card):
+            where = {"base": "no group in any base", "unaffiliated": "no unaffiliated group"}.get(
+                str(card.get("zone")), "no group")
+            what = "with an asset or deficit on it " if action == "discard-attachment" else ""
+            _nothing(w, card, f"{where} {what}that events can touch")
+            return
         owner, group = _one_group(w, card, refs, card.get("zone"))
         if action == "discard-attachment":
             wanted = str(opts.get("attachment") or "").strip().lower()
@@ -67,27 +105,36 @@ def play(w: Work, actor: str, card: Mapping[str, Any], opts: Mapping[str, Any]) 
         name = opts.get("player")
         if not name:
             raise RuleViolation("event target", f"{card['name']} picks a player: give --player NAME")
+        if name == actor and picks_another(card):
+            raise RuleViolation("pick another player", f"{card['name']} picks another player, so {actor}, "
+                                "who plays it, cannot pick themself")
         if action == "draw-cards":
-            w.draw(name, count)
+            if not w.draw(name, count, by_event=True):
+                _nothing(w, card, "the deck is empty")
         elif action == "discard-hand":
-            w.discard_from_hand(name, count)
+            if not w.discard_from_hand(name, count):
+                _nothing(w, card, f"{name} has no cards in hand")
         elif action == "steal-hand-card":
             moved = min(count, w.hands[name])
             w.hands[name] -= moved
             w.hands[actor] += moved
+            if not moved:
+                _nothing(w, card, f"{name} has no cards in hand")
         return
     # everyone at the table
     order = w.names[w.names.index(actor):] + w.names[:w.names.index(actor)]
     if action == "draw-cards":
-        for name in order:
-            w.draw(name, count)
+        if not sum(w.draw(name, count, by_event=True) for name in order):
+            _nothing(w, card, "the deck is empty")
     elif action == "discard-hand":
-        for name in order:
-            w.discard_from_hand(name, count)
+        if not sum(w.discard_from_hand(name, count) for name in order):
+            _nothing(w, card, "every hand is empty")
     elif action == "pass-hand-left":
         gives = {n: min(count, w.hands[n]) for n in w.names}
         for i, name in enumerate(w.names):
             w.hands[name] += gives[w.names[i - 1]] - gives[name]
+        if not any(gives.values()):
+            _nothing(w, card, "every hand is empty")
     elif action == "destroy-group":
         wing = card.get("wing")
         hit = [n for n in order if any(g["wing"] == wing and not _immune(g) for g in w.fields["bases"][n])]
@@ -104,5 +151,7 @@ def play(w: Work, actor: str, card: Mapping[str, Any], opts: Mapping[str, Any]) 
         if missing:
             raise RuleViolation("event target", f"{card['name']}: {', '.join(missing)} must each give up one "
                                 f"{wing}-wing group: add --group REF for each")
+        if not hit:
+            _nothing(w, card, f"no base holds a {wing}-wing group that events can touch")
         for ref in chosen.values():
             _dispose(w, ref, action, actor)

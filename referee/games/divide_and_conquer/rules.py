@@ -2,15 +2,17 @@
 
 The referee tracks what is face up (bases, the unaffiliated area, the
 discard pile, the attack under way) and counts what is not (cards in the
-deck and in each hand). On their turn a player draws one card (the referee
-does it as the turn starts) and takes exactly one action, after which the
-turn passes by itself:
+deck, in each hand, and set aside when the deck is cut). Every card put
+down must be a free printed copy (`printed`). On their turn a player draws
+one card (the referee does it as the turn starts) and takes exactly one
+action, after which the turn passes by itself:
     event, unaffiliate, recruit, attach, or an attack
-    (attack -> team -> call | raise -> team -> fight).
+    (attack -> team -> call | raise -> [team] -> fight; see battle.Phase).
 `next` passes without an action. The game ends after the turn of the
-player who drew the last card; then every hand is discarded and the nets
-decide. Each player's `fields`: hand, left, right, net, cards (in base),
-recomputed after every action so `status` scores live.
+player who drew the last card (house rule last-card-by-event for a last
+card drawn through an event); then every hand is discarded and the nets
+decide. Each player's `fields`: hand, drawn, left, right, net, cards (in
+base), recomputed after every action so `status` scores live.
 """
 from __future__ import annotations
 
@@ -19,24 +21,34 @@ from typing import Any, Callable, Mapping, Sequence
 
 from referee.errors import RefereeError, RuleViolation
 from referee.games import HouseRule
-from referee.games.divide_and_conquer import battle, cards, events, text, zones
+from referee.games.divide_and_conquer import battle, cards, events, printed, text, zones
+from referee.games.divide_and_conquer.battle import Phase
 from referee.games.divide_and_conquer.work import Work
 from referee.games.generic import GenericRules, _changed, _check_change
 from referee.model import Action, GameSlug, Setup, State
 
 TURN_ACTIONS = ("event", "unaffiliate", "recruit", "attach", "attack")
+LAST_CARD_CHOICES = ("drawer-plays", "game-ends")
 ATTACK_STEPS = ("team", "raise", "call", "fight")
 
 
 class DivideAndConquerRules(GenericRules):
     slug = GameSlug.DIVIDE_AND_CONQUER
     title = "Political Divide & Conquer"
-    version = "divide-and-conquer-2"
+    version = "divide-and-conquer-3"
     min_players, max_players = 4, 8
     house_rules = {
         "deck-size": HouseRule(
             "deck-size", None,
-            "cards in the shared deck; default: every group, asset, deficit and event copy in card_sources",
+            f"cards in the shared deck; default: all {cards.PRINTED_DECK} printed cards. A smaller deck is a "
+            "shorter game: shuffle, then set cards aside unseen (it must still deal 6 to everyone)",
+            minimum=zones.HAND_SIZE * 4, maximum=cards.PRINTED_DECK,
+        ),
+        "last-card-by-event": HouseRule(
+            "last-card-by-event", "drawer-plays",
+            "when an event draws the last card: drawer-plays = the player who drew it still plays one turn "
+            "(play goes on without drawing until then); game-ends = the game ends once that event is resolved",
+            kind=str, choices=LAST_CARD_CHOICES,
         ),
     }
 
@@ -54,9 +66,10 @@ class DivideAndConquerRules(GenericRules):
             raise RuleViolation("the deal", f"a deck of {size} cards cannot deal {zones.HAND_SIZE} to "
                                 f"{len(names)} players")
         fields: dict[str, Any] = {
-            "deck": left, "deck_size": size, "last_drawer": None, "bases": {n: [] for n in names},
+            "deck": left, "deck_size": size, "set_aside": cards.PRINTED_DECK - size, "last_drawer": None,
+            "last_card_by_event": False, "bases": {n: [] for n in names},
             "unaffiliated": [], "discard": [], "next_ref": 1, "attack": None, "last_attack": None,
-            "hidden_discards": 0, "over": False, "result": None,
+            "last_event": None, "hidden_discards": 0, "over": False, "result": None,
         }
         w = Work(fields, {n: zones.HAND_SIZE for n in names}, names)
         w.draw(names[0])  # the first player's turn starts with a draw
@@ -64,17 +77,31 @@ class DivideAndConquerRules(GenericRules):
 
     # ---- checking ------------------------------------------------------------
 
+    # ---- hooks the core calls -------------------------------------------------
+
+    def phase(self, state: State) -> str | None:
+        """action (no attack under way), team, call-or-raise, add, roll, or game over."""
+        return battle.phase_of(state.fields).value
+
+    def rules_can_decide(self, state: State) -> bool:
+        """The deck running out decides the game; after a draw ("play again")
+        a winner can only be named by hand."""
+        return not state.fields.get("over")
+
+    # ---- checking ------------------------------------------------------------
+
     def check(self, state: State, action: Action) -> None:
-        if state.fields.get("over"):
+        if state.fields.get("over") and not (action.name == "win" and state.winner is None):
             raise RuleViolation("game over", f"the game is over: {state.fields.get('result')}; undo to go back")
         attack = state.fields.get("attack")
+        now = battle.phase_of(state.fields)
         if attack and action.name not in (*ATTACK_STEPS, "hand", "win"):
             raise RuleViolation("finish the attack first", f"{attack['attacker']}'s attack on {attack['target']} is "
-                                "under way; it goes on with team, call, raise and fight")
+                                f"under way (phase {now.value}); next: " + text.next_step(attack))
         if not attack and action.name in ATTACK_STEPS:
             who = action.args.get("player") or action.actor or state.active_player.name
-            raise RuleViolation("attack order", f"{who} cannot {action.name}: no attack is under way "
-                                "(`attack TARGET --intent ...` starts one)")
+            raise RuleViolation("attack order", f"{who} cannot {action.name} in phase {now.value}: no attack is "
+                                "under way (`attack TARGET --intent ...` starts one)")
         if action.name in TURN_ACTIONS or action.name in ("team", "fight"):
             self._turn(state, action)
         super().check(state, action)
@@ -109,11 +136,14 @@ class DivideAndConquerRules(GenericRules):
             raise RuleViolation("play one event", f"{actor} cannot play {card.get('name', '?')} as an event: it is not an event card")
 
         def body(w: Work) -> None:
+            printed.claim(w.fields, card, actor)
             w.spend(actor, 1, "an event")
             pick = action.args.get("pick")
             opts = {**action.args, "player": state.player(pick).name if pick else None}
             events.play(w, actor, card, opts)
             w.fields["discard"].append(card["id"])
+            w.fields["last_event"] = {"turn": state.turn, "player": actor, "card": card["id"],
+                                      "name": card["name"], "notes": list(w.notes)}
         return self._run(state, action, body, ends_turn=True)
 
     def _group_from_hand(self, state: State, action: Action, where: str) -> State:
@@ -123,6 +153,7 @@ class DivideAndConquerRules(GenericRules):
                                 f"{card.get('name', '?')} is not a group")
 
         def body(w: Work) -> None:
+            printed.claim(w.fields, card, actor)
             w.spend(actor, 1, "a group")
             group = zones.new_group(w.fields, card)
             (w.fields["unaffiliated"] if where == "the unaffiliated area" else w.fields["bases"][actor]).append(group)
@@ -136,6 +167,7 @@ class DivideAndConquerRules(GenericRules):
 
         def body(w: Work) -> None:
             _, group = zones.find(w.fields, str(action.args.get("onto")))
+            printed.claim(w.fields, card, actor)
             w.spend(actor, 1, "an asset or deficit")
             group["attached"].append(zones.attachment(card))
         return self._run(state, action, body, ends_turn=True)
@@ -163,10 +195,11 @@ class DivideAndConquerRules(GenericRules):
 
     def _fight(self, state: State, action: Action, dice: Sequence[int]) -> State:
         attack = state.fields["attack"]
-        if attack["stage"] in ("team", "defence"):
-            who = attack["attacker"] if attack["stage"] == "team" else attack["defender"]
-            step = "lay the attack team (`team`, even with no cards)" if attack["stage"] == "team" else "call or raise"
-            raise RuleViolation("attack order", f"before the dice, {who} must {step}")
+        stage = Phase(attack["stage"])
+        if stage in (Phase.TEAM, Phase.CALL_OR_RAISE):
+            who = attack["attacker"] if stage == Phase.TEAM else attack["defender"]
+            step = "lay the attack team (`team`, even with no cards)" if stage == Phase.TEAM else "call or raise"
+            raise RuleViolation("attack order", f"before the dice, {who} must {step} (phase {stage.value})")
         return self._run(state, action, lambda w: battle.fight(w, dice), ends_turn=True)
 
     def dice_needed(self, state: State, action: Action) -> tuple[int, ...]:
@@ -215,7 +248,9 @@ class DivideAndConquerRules(GenericRules):
         card has now had their turn; otherwise the next player draws."""
         w = Work.of(state)
         current = state.active_player.name
-        if w.fields["deck"] == 0 and w.fields.get("last_drawer") in (current, None):
+        by_event_ends = (w.fields.get("last_card_by_event")
+                         and state.house_rules.get("last-card-by-event") == "game-ends")
+        if w.fields["deck"] == 0 and (w.fields.get("last_drawer") in (current, None) or by_event_ends):
             winners, result = zones.standings(w.fields, w.names)
             dropped = sum(w.hands.values())
             w.hands = {n: 0 for n in w.names}

@@ -4,14 +4,19 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from referee.games.divide_and_conquer import battle, zones
+from referee.games.divide_and_conquer.battle import Phase
 from referee.model import State
 
 NEXT_STEP = {
-    "team": "{attacker} lays the attack team (`team`)",
-    "defence": "{defender} calls or raises once (`call` / `raise`)",
-    "counter": "{attacker} may add once more (`team`) or roll (`fight`)",
-    "roll": "both roll a d6 (`fight`)",
+    Phase.TEAM: "{attacker} lays the attack team (`team`)",
+    Phase.CALL_OR_RAISE: "{defender} calls or raises once (`call` / `raise`)",
+    Phase.ADD: "{attacker} may add once more (`team`) or roll (`fight`)",
+    Phase.ROLL: "both roll a d6 (`fight`)",
 }
+
+
+def next_step(attack: Mapping[str, Any]) -> str:
+    return NEXT_STEP[Phase(attack["stage"])].format(**attack)
 
 
 def _attached(a: Mapping[str, Any]) -> str:
@@ -32,7 +37,16 @@ def group_line(g: Mapping[str, Any]) -> str:
 def status_lines(state: State) -> list[str]:
     f = state.fields
     pile = len(f["discard"]) + int(f.get("hidden_discards") or 0)
-    lines = [f"deck: {f['deck']} of {f['deck_size']} cards left; discard pile: {pile} cards"]
+    phase = battle.phase_of(f)
+    lines = [f"phase: {phase.value}" + ("" if phase is not Phase.ACTION else
+                                         f" ({state.active_player.name}: event, unaffiliate, recruit, attach, "
+                                         "or declare an attack)")]
+    lines.append(f"deck: {f['deck']} of {f['deck_size']} cards left; discard pile: {pile} cards "
+                 f"({len(f['discard'])} seen, {int(f.get('hidden_discards') or 0)} unseen from hands)")
+    hands = ", ".join(f"{p.name} {p.fields.get('hand', 0)}" for p in state.players)
+    lines.append(f"cards in hand: {hands} (counted, not seen)")
+    if int(f.get("set_aside") or 0):
+        lines.append(f"set aside unseen (out of this game): {f['set_aside']} cards")
     if f["deck"] == 0 and not f.get("over"):
         who = f.get("last_drawer") or state.active_player.name
         lines.append(f"the deck is empty: the game ends after {who}'s turn")
@@ -49,7 +63,7 @@ def status_lines(state: State) -> list[str]:
         where = {"player": f"in {attack['defender']}'s base", "unaffiliated": "unaffiliated",
                  "own": f"in {attack['attacker']}'s own base"}[attack["kind"]]
         lines.append(f"attack: {attack['attacker']} attacks {target['name']} ({target['ref']}, {where}) "
-                     f"to {attack['intent']}; next: " + NEXT_STEP[attack["stage"]].format(**attack))
+                     f"to {attack['intent']}; next: " + next_step(attack))
         for label, groups in (("attack team", attack["team"]), ("defence", attack["defence"])):
             if groups:
                 lines.append(f"  {label}: " + "; ".join(group_line(g) for g in groups))
@@ -62,6 +76,9 @@ def status_lines(state: State) -> list[str]:
     last = f.get("last_attack")
     if last:
         lines.append(fight_line(last))
+    event = f.get("last_event")
+    if event and event.get("notes"):
+        lines += [f"last event ({event['player']}): {note}" for note in event["notes"]]
     if f.get("over"):
         lines.append(f"game over: {f['result']}")
     return lines
@@ -120,7 +137,10 @@ def change_lines(before: State, after: State) -> list[str]:
     if fa["deck"] != fb["deck"]:
         out.append(f"deck {fa['deck']} -> {fb['deck']}")
     if fb.get("attack") and (not fa.get("attack") or fa["attack"]["stage"] != fb["attack"]["stage"]):
-        out.append("attack: next " + NEXT_STEP[fb["attack"]["stage"]].format(**fb["attack"]))
+        out.append(f"attack, phase {fb['attack']['stage']}: next " + next_step(fb["attack"]))
+    if fb.get("last_event") and fb.get("last_event") != fa.get("last_event"):
+        event = fb["last_event"]
+        out += list(event["notes"]) or [f"{event['name']} goes to the discard pile"]
     if fb.get("last_attack") and fb.get("last_attack") != fa.get("last_attack"):
         out.append(fight_line(fb["last_attack"]))
     if fb.get("over") and not fa.get("over"):

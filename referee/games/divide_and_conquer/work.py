@@ -16,11 +16,12 @@ class Work:
     hands: dict[str, int]
     names: list[str]
     notes: list[str] = field(default_factory=list)
+    drawn: dict[str, int] = field(default_factory=dict)  # cards each player has drawn from the deck
 
     @classmethod
     def of(cls, state: State) -> "Work":
         return cls(copy.deepcopy(dict(state.fields)), {p.name: int(p.fields.get("hand", 0)) for p in state.players},
-                   [p.name for p in state.players])
+                   [p.name for p in state.players], [], {p.name: int(p.fields.get("drawn", 0)) for p in state.players})
 
     def spend(self, name: str, count: int, what: str) -> None:
         """Cards leave `name`'s hand (the referee counts them; it cannot see them)."""
@@ -30,20 +31,24 @@ class Work:
                                 " (correct the count with `hand` if it is wrong)")
         self.hands[name] -= count
 
-    def discard_from_hand(self, name: str, count: int) -> None:
-        """Up to `count` unseen cards go from a hand to the discard pile."""
+    def discard_from_hand(self, name: str, count: int) -> int:
+        """Up to `count` unseen cards go from a hand to the discard pile; how many did."""
         dropped = min(count, self.hands[name])
         self.hands[name] -= dropped
         self.fields["hidden_discards"] = int(self.fields.get("hidden_discards") or 0) + dropped
+        return dropped
 
-    def draw(self, name: str, count: int = 1) -> int:
-        """`name` draws up to `count` cards while the deck lasts."""
+    def draw(self, name: str, count: int = 1, by_event: bool = False) -> int:
+        """`name` draws up to `count` cards while the deck lasts; how many they drew.
+        Who drew the last card, and whether an event made them, is kept."""
         drawn = min(count, int(self.fields["deck"]))
         if drawn:
             self.fields["deck"] -= drawn
             self.hands[name] += drawn
+            self.drawn[name] = self.drawn.get(name, 0) + drawn
             if self.fields["deck"] == 0:
                 self.fields["last_drawer"] = name
+                self.fields["last_card_by_event"] = by_event
         return drawn
 
     def state(self, state: State) -> State:
@@ -52,7 +57,7 @@ class Work:
         players = []
         for p in state.players:
             live = score(self.fields["bases"][p.name])
-            players.append(replace(p, fields={"hand": self.hands[p.name], **live}))
+            players.append(replace(p, fields={"hand": self.hands[p.name], "drawn": self.drawn.get(p.name, 0), **live}))
         return replace(state, players=tuple(players), fields={**self.fields, "groups": where(self.fields)})
 
 
