@@ -12,7 +12,7 @@ from referee.cards import lookup
 from referee.cards.index import load_index, project_root
 from referee.errors import RefereeError, RuleViolation
 from referee.games import rules_for
-from referee.games.divide_and_conquer import battle, zones
+from referee.games.divide_and_conquer import battle, events, zones
 from referee.games.divide_and_conquer import cards as dcards
 from referee.model import Action, GameSlug, Setup
 
@@ -196,3 +196,89 @@ def test_every_command_has_examples_in_its_help(table):
     for command in ("event", "unaffiliate", "recruit", "attach", "attack", "team", "raise", "call", "fight", "hand"):
         assert "Example" in table.run(f"{command} --help").output, command
     assert "deck-size=...  (default computed)" in table.run("games").output
+
+
+# ---- hooks, events, refusals through the command line ----------------------------------------
+
+
+def test_the_rules_can_decide_until_the_deck_has_run_out():
+    state = start(24)  # the deck is empty: the first turn is the last
+    assert RULES.rules_can_decide(state) and RULES.phase(state) == "action"
+    state = play(state, "recruit", "dc-left-prestige-media")
+    assert state.winner == "Ana" and not RULES.rules_can_decide(state) and RULES.phase(state) == "game over"
+
+
+def test_after_a_draw_a_winner_may_be_named_by_hand_but_not_after_a_win():
+    state = start(24)
+    state = step(state, "end-turn")
+    assert state.fields["over"] and state.winner is None and not RULES.rules_can_decide(state)
+    state = step(state, "win", player="Cy")
+    assert state.winner == "Cy"
+    with pytest.raises(RuleViolation, match="game over"):
+        step(state, "win", player="Ana")
+
+
+def test_phase_follows_the_attack_sequence():
+    state = start()
+    state = play(state, "recruit", "dc-left-prestige-media")
+    seen = [RULES.phase(state)]
+    state = step(state, "attack", player="Ben", target="g1", intent="destroy")
+    seen.append(RULES.phase(state))
+    state = step(state, "team", player="Ben", cards=[], _groups=[], _attach=[])
+    seen.append(RULES.phase(state))
+    state = step(state, "raise", player="Ana", cards=["dc-left-campus-outrage"],
+                 _groups=[card("dc-left-campus-outrage")], _attach=[])
+    seen.append(RULES.phase(state))
+    state = step(state, "fight", (6, 1))
+    seen.append(RULES.phase(state))
+    assert seen == ["action", "team", "call-or-raise", "add", "action"]
+    assert state.fields["phase"] == "action"
+
+
+def test_events_that_take_from_a_hand_pick_another_player_as_their_cards_say():
+    """The cards' own words decide which one-player events exclude the player
+    who plays them: "another player" on the card, or "yourself included"."""
+    index = load_index(project_root())
+    one_player = [c for c in index.cards.values() if c.game == "divide-and-conquer" and c.type == "event"
+                  and c.fields.get("scope") == "one-player"]
+    assert one_player
+    for c in one_player:
+        says_another = "another player" in (c.fields.get("text") or "")
+        assert events.picks_another(card(c.id)) == says_another, c.id
+        state = start()
+        if says_another:
+            with pytest.raises(RuleViolation, match="pick another player"):
+                play(state, "event", c.id, pick="Ana")
+        else:
+            play(state, "event", c.id, pick="Ana")
+
+
+def test_an_event_with_nothing_to_hit_says_so_when_played(table):
+    table.run("new divide-and-conquer --player Ana --player Ben --player Cy --player Dee --house-rule deck-size=60")
+    out = table.run("event dc-event-career-ending-scandal").output
+    assert "Career-Ending Scandal has nothing to hit" in out and "does nothing and goes to the discard pile" in out
+    assert "last event (Ana): Career-Ending Scandal has nothing to hit" in table.run("status").output
+    assert table.status()["discard"] == ["dc-event-career-ending-scandal"]
+
+
+@pytest.mark.parametrize("setting, words", [
+    ("deck-size=500", "'deck-size' must be from 24 to 108, not 500"),
+    ("deck-size=0", "'deck-size' must be from 24 to 108, not 0"),
+    ("last-card-by-event=never", "'last-card-by-event' is one of drawer-plays, game-ends"),
+])
+def test_house_rule_values_out_of_range_are_refused_at_the_command_line(table, setting, words):
+    result = table.fail("new divide-and-conquer --player Ana --player Ben --player Cy --player Dee "
+                        f"--house-rule {setting}")
+    assert words in result.output and "Traceback" not in result.output
+
+
+def test_status_shows_the_phase_the_counts_and_the_cards_set_aside(table):
+    table.run("new divide-and-conquer --player Ana --player Ben --player Cy --player Dee --house-rule deck-size=60")
+    out = table.run("status").output
+    assert "phase: action (Ana: event, unaffiliate, recruit, attach, or declare an attack)" in out
+    assert "cards in hand: Ana 7, Ben 6, Cy 6, Dee 6 (counted, not seen)" in out
+    assert "set aside unseen (out of this game): 48 cards" in out
+    table.run("recruit dc-left-prestige-media")
+    table.run("attack g1 --intent destroy")
+    assert "phase: team" in table.run("status").output
+    assert table.status()["phase"] == "team"

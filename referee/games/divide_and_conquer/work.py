@@ -58,7 +58,11 @@ class Work:
         for p in state.players:
             live = score(self.fields["bases"][p.name])
             players.append(replace(p, fields={"hand": self.hands[p.name], "drawn": self.drawn.get(p.name, 0), **live}))
-        return replace(state, players=tuple(players), fields={**self.fields, "groups": where(self.fields)})
+        from referee.games.divide_and_conquer.battle import phase_of
+
+        fields = {**self.fields, "groups": where(self.fields)}
+        fields["phase"] = phase_of(fields).value  # the same words as rules.phase(state), for status --json
+        return replace(state, players=tuple(players), fields=fields)
 
 
 def where(fields: dict[str, Any]) -> dict[str, Any]:

@@ -9,7 +9,11 @@
 - next_ref: the number the next group on the table is called by (g1, g2 ...);
 - attack: the attack under way, or null (see battle.py);
 - last_attack: how the last attack came out; over / result: the end;
-- groups: a summary by ref, rebuilt after every action (work.where).
+- set_aside: printed cards left out of a cut deck (unseen); drawn per player;
+- last_card_by_event: whether an event drew the last card;
+- last_event: the last event played and what it did (notes);
+- groups: a summary by ref, rebuilt after every action (work.where);
+- phase: the attack sequence's phase (battle.Phase), rebuilt likewise.
 A group is {"ref", "id", "name", "wing", "influence", "attached": [card ...]}
 where each attached asset or deficit is {"id", "name", "type", "modifier",
 "ability"}, oldest first (the newest sits on top).
