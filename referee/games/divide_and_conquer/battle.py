@@ -99,7 +99,7 @@ def lay(w: Work, player: str, groups: Sequence[Mapping[str, Any]], joined: Seque
             raise RuleViolation("assets and deficits go on groups", f"{player} can only attach assets and deficits, and {card['name']} is neither")
     if joined and side == "defender":
         raise RuleViolation("base groups stay home", f"{player} defends with groups from the hand; base groups "
-                            "defend only through cards like the Lawyers")
+                            "defend only through a card like Attorneys on Retainer")
     for i, ref in enumerate(joined):
         owner, group = zones.find(w.fields, ref)
         if owner != player or ref == attack["target"]:
