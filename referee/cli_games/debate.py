@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from referee import render, table
+from referee import render
 from referee.cli_common import AMOUNT, db_option, db_path, emit, warn
 from referee.games.debate import commands as core
 
@@ -14,6 +14,8 @@ TARGET = click.option("--target", type=THREAD, metavar="THREAD",
                       help="The thread an ability picks (its side follows from the card: yours or the opponent's).")
 DEVICE = click.option("--device", metavar="CARD", help="The device an ability picks, by card id or name.")
 TO = click.option("--to", type=THREAD, metavar="THREAD", help="Where a taken argument or moved device goes.")
+BACK = click.option("--back", metavar="CARD",
+                    help="The card an ability takes back from your discard pile into your hand (id or name).")
 TOWARD = click.option("--toward", type=click.Choice(["mob", "citizen"]),
                       help="The direction, for crowd shifts that let you choose.")
 
@@ -31,11 +33,14 @@ def _print(result, note=None) -> None:
 @BY
 @db_option
 def argue(card, thread, player) -> None:
-    """Play the argument CARD (card id or QR text) into THREAD (1-7) on your side.
+    """Play the argument CARD (card id or QR text) from your hand into THREAD (1-7).
 
-    One argument per thread and side; a thread emptied by a destroyed or
-    taken argument can be filled again. Instant abilities resolve now;
-    round-end ones (crowd shifts, -N on the facing argument) at round end.
+    In phase one the first player opens threads and the second answers them
+    (house rule open-threads); in cross-examination and the last word an
+    argument only refills a thread of yours emptied this round. One argument
+    per thread and side. The card must be a free copy of your tactic deck.
+    Instant abilities resolve now; round-end ones (crowd shifts, -N on the
+    facing argument) at round end.
 
     \b
     Examples:
@@ -54,8 +59,9 @@ def argue(card, thread, player) -> None:
 @DEVICE
 @TO
 @TOWARD
+@BACK
 @db_option
-def device(card, thread, player, target, device, to, toward) -> None:
+def device(card, thread, player, target, device, to, toward, back) -> None:
     """Play the rhetorical device CARD on your argument in THREAD.
 
     Its strength and cost join that thread. Its instant ability resolves
@@ -70,8 +76,9 @@ def device(card, thread, player, target, device, to, toward) -> None:
       referee device deb-strawman 1 --target 3
       referee device deb-point-of-order 4 --target 2 --device deb-cheap-laugh
       referee device deb-spin-room 1 --toward citizen --by Ana
+      referee device deb-revisit-the-record 2 --back deb-shouting-match-2
     """
-    played = core.play(db_path(), "device", card, thread, player, target, device, to, toward)
+    played = core.play(db_path(), "device", card, thread, player, target, device, to, toward, back)
     _print(played.result, played.note)
 
 
@@ -120,11 +127,14 @@ def return_(player, thread, device) -> None:
 @DEVICE
 @TO
 @TOWARD
+@BACK
 @db_option
-def ability(player, target, device, to, toward) -> None:
+def ability(player, target, device, to, toward, back) -> None:
     """Use PLAYER's POTUS ability (once per round or per match, as printed).
 
-    Passive abilities need no command: the referee applies them.
+    In PLAYER's own turn, or by either player in the POTUS window. Passive
+    abilities need no command: the referee applies them. An ability that
+    picks one of your threads needs an argument of yours there.
 
     \b
     Examples:
@@ -132,8 +142,9 @@ def ability(player, target, device, to, toward) -> None:
       referee ability Ben --target 1            (Truman: -2 to Ana's argument in thread 1)
       referee ability Ben --toward mob          (Reagan)
       referee ability Ana --target 2 --to 5     (Johnson takes Ben's thread 2 into Ana's thread 5)
+      referee ability Ben --back deb-common-ground-2   (Carter: a GF argument back to the hand)
     """
-    played = core.ability(db_path(), player, target, device, to, toward)
+    played = core.ability(db_path(), player, target, device, to, toward, back)
     _print(played.result, played.note)
 
 
@@ -160,7 +171,7 @@ def potus(player, card) -> None:
 @click.option("--reason", help="Why, for the log.")
 @db_option
 def fortitude(player, amount, reason) -> None:
-    """Correct PLAYER's fortitude by hand: -N, +N or =N (round end does the usual sums).
+    """Correct PLAYER's fortitude by hand: -N, +N, =N or =-N (round end does the usual sums).
 
     Debaters start with the house rule starting-fortitude, default 60: the
     rulebook names no number but says matches last 3-4 rounds, and with the
@@ -172,8 +183,45 @@ def fortitude(player, amount, reason) -> None:
     Examples:
       referee fortitude Ana -3 --reason "card misread"
       referee fortitude Ben =40
+      referee fortitude Ben =-5
     """
-    _print(core.fortitude(db_path(), player, table.parse_change(amount, f"{player}'s fortitude"), reason))
+    _print(core.fortitude(db_path(), player, core.parse_amount(amount, f"{player}'s fortitude"), reason))
+
+
+@click.command()
+@click.argument("player")
+@click.argument("cards", nargs=-1, required=True)
+@db_option
+def deck(player, cards) -> None:
+    """Set PLAYER's 15-card tactic deck before the first tactic of the match:
+    starter deck `a` or `b`, or 15 card ids.
+
+    By default the first player plays starter deck A and the second starter
+    deck B. No deck may use more copies of a card than are printed, counting
+    both decks. The other player sees only that a deck was chosen.
+
+    \b
+    Examples:
+      referee deck Ana b
+      referee deck Ben deb-shouting-match-1 deb-steelman-1 ... (15 cards)
+    """
+    _print(core.deck(db_path(), player, list(cards)))
+
+
+@click.command("no-argument")
+@click.option("--by", "player", metavar="NAME", help="The player showing the hand (default: whose turn it is).")
+@db_option
+def no_argument(player) -> None:
+    """Show a hand with no argument in it, so phase one can pass without one.
+
+    Each player plays at least one argument in phase one; `next` refuses to
+    pass before that, unless the hand holds none.
+
+    \b
+    Example:
+      referee no-argument --by Ben
+    """
+    _print(core.no_argument(db_path(), player))
 
 
 @click.command("round-end")
@@ -181,7 +229,7 @@ def fortitude(player, amount, reason) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print the breakdown as JSON.")
 @db_option
 def round_end(preview, as_json) -> None:
-    """Resolve the round and print the breakdown per thread.
+    """Resolve the round and print the breakdown per thread (in the POTUS window).
 
     In order: device and round-end crowd work moves the crowd (held within
     -30..+30); the crowd scales each argument's printed strength by its
@@ -211,5 +259,5 @@ def round_end(preview, as_json) -> None:
 
 COMMANDS: dict[str, click.Command] = {
     "argue": argue, "device": device, "destroy": destroy, "return": return_, "ability": ability,
-    "potus": potus, "fortitude": fortitude, "round-end": round_end,
+    "potus": potus, "fortitude": fortitude, "round-end": round_end, "deck": deck, "no-argument": no_argument,
 }

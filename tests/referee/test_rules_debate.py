@@ -1,5 +1,6 @@
 """The debate rules: rounding, crowd scaling, round end, abilities, setup,
-and the starting fortitude house rule checked against seeded matches."""
+and the starting fortitude house rule checked against seeded matches.
+Phases, piles and printed copies: test_rules_debate_piles.py."""
 from __future__ import annotations
 
 import json
@@ -23,12 +24,32 @@ def card(card_id: str) -> dict:
     return dcards.from_lookup(lookup(card_id))
 
 
-def start(*players: str, crowd: int = 0, fortitude: int | None = None):
-    house = {"starting-crowd": str(crowd)}
+def tactics() -> list[str]:
+    index = load_index(project_root())
+    return sorted(c.id for c in index.cards.values() if c.game == "debate" and c.type in ("argument", "rhetorical-device"))
+
+
+def deck_of(ids, avoid=()) -> list[str]:
+    """A 15-card deck holding `ids`, filled up with tactics not in `avoid`."""
+    fill = [t for t in tactics() if t not in ids and t not in avoid]
+    return [*ids, *fill[:15 - len(ids)]]
+
+
+def start(*players: str, crowd: int = 0, fortitude: int | None = None, decks=None, house=None):
+    """A table; `decks` maps a player to the cards their deck must hold
+    (filled up to 15 with cards the other deck does not use)."""
+    rules = {"starting-crowd": str(crowd), **(house or {})}
     if fortitude is not None:
-        house["starting-fortitude"] = str(fortitude)
+        rules["starting-fortitude"] = str(fortitude)
     pairs = tuple((p.split(":")[0], p.split(":")[1] if ":" in p else None) for p in players)
-    return RULES.setup(Setup(GameSlug.DEBATE, pairs, 1, house_rules=house), ())
+    state = RULES.setup(Setup(GameSlug.DEBATE, pairs, 1, house_rules=rules), ())
+    wanted = dict(decks or {})
+    built: dict[str, list[str]] = {}
+    for name, ids in wanted.items():
+        others = [i for n, d in wanted.items() if n != name for i in d] + [i for d in built.values() for i in d]
+        built[name] = deck_of(list(ids), others)
+        state = step(state, "deck", player=name, _deck=[card(i) for i in built[name]])
+    return state
 
 
 def step(state, name, actor=None, **args):
@@ -39,6 +60,22 @@ def step(state, name, actor=None, **args):
 
 def play(state, name, player, card_id, thread, **opts):
     return step(state, name, player, player=player, thread=thread, card=card_id, _card=card(card_id), **opts)
+
+
+def advance(state, phase: str):
+    """`next` until PHASE, showing a hand without arguments where phase one asks for one."""
+    while state.fields["phase"] != phase:
+        try:
+            RULES.check(state, Action("end-turn", {}))
+        except RuleViolation:
+            state = step(state, "no-argument", player=state.active_player.name)
+        state = step(state, "end-turn")
+    return state
+
+
+def finish(state):
+    """Through the rest of the round, then round end."""
+    return step(advance(state, "potus-window"), "round-end")
 
 
 # ---- rounding and the crowd ---------------------------------------------------
@@ -78,7 +115,8 @@ def test_a_mob_buffs_bad_faith_and_nerfs_good_faith():
 
 
 def test_crowd_example_step_by_step_with_the_pure_rules():
-    state = start("Ana", "Ben", crowd=-7)
+    state = start("Ana", "Ben", crowd=-7, decks={"Ana": ["deb-measured-rebuttal-1", "deb-point-of-order"],
+                                                 "Ben": ["deb-shouting-match-1", "deb-cheap-laugh"]})
     state = play(state, "argue", "Ana", "deb-measured-rebuttal-1", 1)
     state = step(state, "end-turn")
     state = play(state, "argue", "Ben", "deb-shouting-match-1", 1)
@@ -90,20 +128,21 @@ def test_crowd_example_step_by_step_with_the_pure_rules():
     report = RULES.report(state)
     assert [w.amount for w in report.work] == [1]  # only Ana's device is left to work
     assert report.crowd == -8
-    after = step(state, "round-end")
+    after = finish(state)
     assert after.crowd == -8
 
 
 def test_the_crowd_is_held_between_minus_and_plus_thirty():
-    state = start("Ana", "Ben", crowd=29)
+    state = start("Ana", "Ben", crowd=29, decks={"Ana": ["deb-common-ground-3", "deb-appeal-to-reason"]})
     state = play(state, "argue", "Ana", "deb-common-ground-3", 1)  # +2 at round end
     state = play(state, "device", "Ana", "deb-appeal-to-reason", 1)  # +2 now, +1 at round end
     assert state.crowd == 30 and state.fields["crowd_at_round_end"] == 30
-    assert step(state, "round-end").crowd == 30
-    low = play(start("Ana", "Ben", crowd=-30), "argue", "Ana", "deb-measured-rebuttal-1", 1)
+    assert finish(state).crowd == 30
+    low = play(start("Ana", "Ben", crowd=-30, decks={"Ana": ["deb-measured-rebuttal-1", "deb-appeal-to-fear"]}),
+               "argue", "Ana", "deb-measured-rebuttal-1", 1)
     low = play(low, "device", "Ana", "deb-appeal-to-fear", 1)  # -2 now, but +1 GF crowd work later
     assert low.crowd == -30 and low.fields["crowd_at_round_end"] == -29
-    with pytest.raises(RefereeError, match="cannot start at 31"):
+    with pytest.raises(RefereeError, match="from -30 to 30, not 31"):
         start("Ana", "Ben", crowd=31)
 
 
@@ -111,7 +150,8 @@ def test_the_crowd_is_held_between_minus_and_plus_thirty():
 
 
 def test_overage_example_in_numbers():
-    state = start("Ana", "Ben")
+    state = start("Ana", "Ben", decks={"Ana": ["deb-shouting-match-1", "deb-rehearsed-line"],
+                                       "Ben": ["deb-common-ground-1"]})
     state = play(state, "argue", "Ana", "deb-shouting-match-1", 1)
     state = play(state, "device", "Ana", "deb-rehearsed-line", 1)
     state = step(state, "end-turn")
@@ -126,9 +166,13 @@ def test_overage_example_in_numbers():
 
 
 def test_an_unopposed_argument_deals_its_whole_strength_and_a_column_bonus_counts_alone():
-    state = start("Ana:deb-jackson", "Ben")
+    state = start("Ana:deb-jackson", "Ben", decks={"Ana": ["deb-socratic-questioning-3", "deb-measured-rebuttal-1"]})
     state = play(state, "argue", "Ana", "deb-socratic-questioning-3", 5)
+    with pytest.raises(RuleViolation, match="no argument in thread 6: there is nothing there to strengthen"):
+        step(state, "ability", "Ana", player="Ana", target=6)
+    state = play(state, "argue", "Ana", "deb-measured-rebuttal-1", 6)
     state = step(state, "ability", "Ana", player="Ana", target=6)
+    state = step(state, "destroy", "Ben", player="Ana", thread=6)  # the column keeps its +2
     report = RULES.report(state)
     by_thread = {t.number: t for t in report.threads}
     assert by_thread[5].overage == 11 and by_thread[5].hits == "Ben"
@@ -137,7 +181,7 @@ def test_an_unopposed_argument_deals_its_whole_strength_and_a_column_bonus_count
 
 
 def test_loaded_question_hits_the_facing_argument_at_round_end_unless_destroyed():
-    state = start("Ana", "Ben")
+    state = start("Ana", "Ben", decks={"Ana": ["deb-measured-rebuttal-3"], "Ben": ["deb-loaded-question-1"]})
     state = play(state, "argue", "Ana", "deb-measured-rebuttal-3", 2)
     state = step(state, "end-turn")
     state = play(state, "argue", "Ben", "deb-loaded-question-1", 2)
@@ -149,7 +193,8 @@ def test_loaded_question_hits_the_facing_argument_at_round_end_unless_destroyed(
 
 
 def test_mods_never_take_an_argument_or_a_cost_below_zero():
-    state = start("Ana:deb-hw-bush", "Ben:deb-truman")
+    state = start("Ana:deb-hw-bush", "Ben:deb-truman", decks={
+        "Ana": ["deb-measured-rebuttal-1"], "Ben": ["deb-talking-over-you-1", "deb-soothing-tone"]})
     state = play(state, "argue", "Ana", "deb-measured-rebuttal-1", 1)  # 4/2
     state = step(state, "ability", "Ana", player="Ana", target=1)  # cost -2 -> 0
     state = step(state, "end-turn")
@@ -162,10 +207,16 @@ def test_mods_never_take_an_argument_or_a_cost_below_zero():
 
 def test_round_end_json_and_the_per_thread_breakdown(table):
     table.run("new debate --player Ana --player Ben --house-rule starting-crowd=0")
+    ana = deck_of(["deb-shouting-match-1", "deb-rehearsed-line"], ["deb-common-ground-1"])
+    table.run("deck Ana " + " ".join(ana))
+    table.run("deck Ben " + " ".join(deck_of(["deb-common-ground-1"], ana)))
     table.run("argue deb-shouting-match-1 1")
     table.run("device deb-rehearsed-line 1")
     table.run("next")
     table.run("argue deb-common-ground-1 1")
+    assert "round end comes after the POTUS window" in table.fail("round-end").output
+    for _ in range(3):
+        table.run("next")
     preview = json.loads(table.run("round-end --preview --json").output)
     assert preview["threads"][0]["overage"] == 4 and preview["threads"][0]["hits"] == "Ben"
     assert [s["total"] for s in preview["threads"][0]["sides"]] == [10, 6]
@@ -180,7 +231,7 @@ def test_round_end_json_and_the_per_thread_breakdown(table):
 
 
 def test_round_end_lists_cards_that_return_to_hand():
-    state = start("Ana", "Ben")
+    state = start("Ana", "Ben", decks={"Ana": ["deb-steamroller-2", "deb-mic-drop"]})
     state = play(state, "argue", "Ana", "deb-steamroller-2", 1)
     state = play(state, "device", "Ana", "deb-mic-drop", 1)
     assert RULES.report(state).back_to_hand == ("Steamroller -> Ana's hand", "Mic Drop -> Ana's hand")
@@ -207,13 +258,15 @@ def test_potus_can_be_chosen_until_the_first_tactic(table):
     table.run("new debate --player Ana --player Ben --house-rule starting-crowd=0")
     table.run("potus Ana deb-reagan")
     assert table.status()["potus"]["Ana"]["id"] == "deb-reagan"
-    table.run("argue deb-shouting-match-1 1")
+    result = table.fail("potus Ben Reagan")
+    assert "Ronald Reagan (deb-reagan) has 1 printed copy" in result.output and "Ana's POTUS" in result.output
+    table.run("argue deb-shouting-match-2 1")
     result = table.fail("potus Ben deb-nixon")
     assert "before the first tactic" in result.output
 
 
 def test_passive_kennedy_adds_crowd_work_and_cannot_be_used():
-    state = start("Ana:deb-kennedy", "Ben")
+    state = start("Ana:deb-kennedy", "Ben", decks={"Ana": ["deb-measured-rebuttal-1", "deb-soothing-tone"]})
     with pytest.raises(RuleViolation, match="is passive"):
         step(state, "ability", "Ana", player="Ana")
     state = play(state, "argue", "Ana", "deb-measured-rebuttal-1", 1)
@@ -223,10 +276,16 @@ def test_passive_kennedy_adds_crowd_work_and_cannot_be_used():
 
 
 def test_johnson_takes_control_once_a_match_within_his_limit():
-    state = start("Ana:deb-johnson", "Ben")
+    state = start("Ana:deb-johnson", "Ben", decks={"Ana": ["deb-measured-rebuttal-1", "deb-measured-rebuttal-2"],
+                                                   "Ben": ["deb-shouting-match-1", "deb-talking-over-you-2"]})
+    state = play(state, "argue", "Ana", "deb-measured-rebuttal-1", 1)
+    state = play(state, "argue", "Ana", "deb-measured-rebuttal-2", 2)
     state = step(state, "end-turn")
     state = play(state, "argue", "Ben", "deb-shouting-match-1", 1)
     state = play(state, "argue", "Ben", "deb-talking-over-you-2", 2)
+    with pytest.raises(RuleViolation, match="only in their own turn or in the POTUS window"):
+        step(state, "ability", "Ana", player="Ana", target=2, to=3)
+    state = step(state, "end-turn")  # cross-examination: Ana's turn
     with pytest.raises(RuleViolation, match="printed strength 6 or less"):
         step(state, "ability", "Ana", player="Ana", target=1, to=3)
     with pytest.raises(RuleViolation, match="give --to THREAD"):
@@ -235,14 +294,17 @@ def test_johnson_takes_control_once_a_match_within_his_limit():
     assert state.fields["forum"]["Ben"][1] is None
     assert state.fields["forum"]["Ana"][2]["argument"]["id"] == "deb-talking-over-you-2"
     report = RULES.report(state)
-    assert report.costs == {"Ana": 3, "Ben": 5}  # the taker pays for what counts for them
-    state = step(state, "round-end")
+    assert report.costs == {"Ana": 7, "Ben": 5}  # the taker pays for what counts for them
+    state = finish(state)
+    assert "deb-talking-over-you-2" in state.fields["piles"]["Ben"]["discard"]  # back to its owner's pile
+    state = advance(state, "answer")  # round 2: Ben opens, Ana answers
     with pytest.raises(RuleViolation, match="once per match"):
         step(state, "ability", "Ana", player="Ana", target=1, to=2)
 
 
 def test_eisenhower_moves_a_device_and_its_crowd_work_follows():
-    state = start("Ana:deb-eisenhower", "Ben")
+    state = start("Ana:deb-eisenhower", "Ben", decks={
+        "Ana": ["deb-shouting-match-1", "deb-measured-rebuttal-1", "deb-rehearsed-line"]})
     state = play(state, "argue", "Ana", "deb-shouting-match-1", 1)
     state = play(state, "argue", "Ana", "deb-measured-rebuttal-1", 2)
     state = play(state, "device", "Ana", "deb-rehearsed-line", 1)
@@ -253,7 +315,8 @@ def test_eisenhower_moves_a_device_and_its_crowd_work_follows():
 
 
 def test_a_choose_your_direction_shift_needs_a_direction():
-    state = play(start("Ana:deb-reagan", "Ben"), "argue", "Ana", "deb-measured-rebuttal-1", 1)
+    state = play(start("Ana:deb-reagan", "Ben", decks={"Ana": ["deb-measured-rebuttal-1", "deb-spin-room"]}),
+                 "argue", "Ana", "deb-measured-rebuttal-1", 1)
     with pytest.raises(RuleViolation, match="toward mob|citizen"):
         play(state, "device", "Ana", "deb-spin-room", 1)
     assert play(state, "device", "Ana", "deb-spin-room", 1, toward="mob").crowd == -3
@@ -295,7 +358,7 @@ def test_starting_fortitude_is_a_named_house_rule(table):
     assert [p.fields["fortitude"] for p in state.players] == [60, 60]
     assert state.house_rules["starting-fortitude"] == 60
     assert start("Ana", "Ben", fortitude=90).players[1].fields["fortitude"] == 90
-    with pytest.raises(RuleViolation, match="at least 1 fortitude"):
+    with pytest.raises(RefereeError, match="'starting-fortitude' must be from 1 to 500, not 0"):
         start("Ana", "Ben", fortitude=0)
     assert "starting-fortitude=...  (default 60)" in table.run("games").output
 
@@ -318,10 +381,20 @@ def _starter(letter: str) -> list[dict]:
             if c.game == "debate" and letter in (c.fields.get("starter") or [])]
 
 
+def _take_back(state, name: str, c: dict, used: list) -> dict | None:
+    """The card a take-back ability picks from the discard pile: the first that fits."""
+    if c.get("action") != "return-from-discard":
+        return None
+    discard = state.fields["piles"][name]["discard"]
+    fits = [u for u in used if u["id"] in discard and (c.get("target") != "own-argument" or u["kind"] == "argument")]
+    return fits[0] if fits else None
+
+
 def _match(seed: int, per_round: int) -> int:
     """Rounds in a match between starter decks A and B: each debater draws to
-    5, plays up to `per_round` arguments (strongest first, facing the
-    opponent's threads) and every device that needs no choice."""
+    5; in phase one the first plays up to `per_round` arguments (strongest
+    first) and the second answers as many of those threads, then each plays
+    every device that needs no choice; nothing more until round end."""
     rng = random.Random(seed)
     state = RULES.setup(Setup(GameSlug.DEBATE, (("A", None), ("B", None)), seed), (rng.randint(1, 21),))
     decks = {"A": _starter("a"), "B": _starter("b")}
@@ -329,41 +402,78 @@ def _match(seed: int, per_round: int) -> int:
     for deck in decks.values():
         rng.shuffle(deck)
     hands: dict[str, list] = {"A": [], "B": []}
-    used: dict[str, list] = {"A": [], "B": []}
+    used: dict[str, list] = {"A": [], "B": []}  # discard piles
+    inplay: dict[str, list] = {"A": [], "B": []}  # in the forum this round
+
+    def draw(name: str, count: int) -> None:
+        for _ in range(count):
+            if not decks[name]:
+                decks[name], used[name] = used[name], []
+                rng.shuffle(decks[name])
+            if decks[name]:
+                hands[name].append(decks[name].pop())
+
     while state.winner is None:
         assert state.round < 40
         for name in "AB":
-            while len(hands[name]) < 5:
-                if not decks[name]:
-                    decks[name], used[name] = used[name], []
-                    rng.shuffle(decks[name])
-                hands[name].append(decks[name].pop())
+            draw(name, 5 - len(hands[name]))
+            assert state.fields["piles"][name]["hand"] >= len(hands[name])
         opener = state.fields["opener"]
         for name in (opener, "B" if opener == "A" else "A"):
-            if state.active_player.name != name:
-                state = step(state, "end-turn")
-            forum = state.fields["forum"]
+            assert state.active_player.name == name
+            played = False
             for c in sorted((c for c in hands[name] if c["kind"] == "argument"), key=lambda c: -c["strength"])[:per_round]:
                 free = [i for i in range(7) if not state.fields["forum"][name][i]]
-                facing = [i for i in free if forum["B" if name == "A" else "A"][i]] or free
-                state = step(state, "argue", name, player=name, thread=facing[0] + 1, card=c["id"], _card=c)
+                if name != opener:
+                    free = [i for i in free if i + 1 in state.fields["opened"]]
+                if not free:
+                    break
+                back = _take_back(state, name, c, used[name])
+                state = step(state, "argue", name, player=name, thread=free[0] + 1, card=c["id"], _card=c,
+                             back=back["id"] if back else None)
                 hands[name].remove(c)
-                used[name].append(c)
+                inplay[name].append(c)
+                if back:
+                    used[name].remove(back)
+                    hands[name].append(back)
+                if c.get("action") == "draw":
+                    draw(name, c.get("action_count") or 1)
+                played = True
+            if not played:
+                try:
+                    RULES.check(state, Action("end-turn", {}))
+                except RuleViolation:
+                    state = step(state, "no-argument", player=name)
             for c in [c for c in hands[name] if c["kind"] == "device"]:
                 mine = [i for i in range(7) if state.fields["forum"][name][i]]
+                back = _take_back(state, name, c, used[name])
                 try:
                     state = step(state, "device", name, player=name, thread=mine[0] + 1, card=c["id"], _card=c,
-                                 toward="mob")
+                                 toward="mob", back=back["id"] if back else None)
                 except (RuleViolation, IndexError):
                     continue
                 hands[name].remove(c)
-                used[name].append(c)
+                inplay[name].append(c)
+                if back:
+                    used[name].remove(back)
+                    hands[name].append(back)
+                if c.get("action") == "draw":
+                    draw(name, c.get("action_count") or 1)
+            state = step(state, "end-turn")
+        state = advance(state, "potus-window")
         state = step(state, "round-end")
+        for side in "AB":  # Steamroller and Mic Drop go back to the hand, the rest to the discard pile
+            for c in inplay[side]:
+                (hands if c.get("action") == "return-to-hand" else used)[side].append(c)
+            inplay[side] = []
     return state.round - 1
 
 
-@pytest.mark.parametrize("per_round", [3, 7])
-def test_the_default_fortitude_gives_three_to_four_round_matches(per_round):
+@pytest.mark.parametrize("per_round, least", [(3, Fraction(80, 100)), (4, Fraction(85, 100)), (7, Fraction(85, 100))])
+def test_the_default_fortitude_gives_three_to_four_round_matches(per_round, least):
+    """Under the first player's privilege the second debater only answers
+    threads, so a table that opens just 3 threads a round runs a little
+    longer (a fifth round in about 1 match in 6)."""
     rounds = [_match(seed, per_round) for seed in range(100)]
     share = Fraction(sum(1 for r in rounds if r in (3, 4)), len(rounds))
-    assert share >= Fraction(85, 100), sorted(rounds)
+    assert share >= least, sorted(rounds)

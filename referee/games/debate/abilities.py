@@ -1,14 +1,16 @@
-"""Card and POTUS abilities that change the forum, resolved when played.
+"""Card and POTUS abilities, resolved when played.
 
-Only what the table state can show is resolved here: strength and cost
-changes, column bonuses, crowd shifts, destroying, taking control, moving a
-device and protecting a thread. Drawing, looking at a hand and returning
-cards from the discard pile happen in the players' hands, which the referee
-does not track; those abilities change nothing here.
+Strength and cost changes, column bonuses, crowd shifts, destroying, taking
+control, moving a device, protecting a thread, drawing and taking a card
+back from the discard pile. Looking at the opponent's hand changes nothing
+the referee keeps. A destroyed tactic goes to its owner's discard pile, one
+returned to the hand goes back into its owner's hand (see piles.py).
 
 Every function works on a deep copy of `State.fields` and raises
 RuleViolation, naming the player and the rule, when the ability cannot be
-used as asked.
+used as asked. A POTUS ability with nothing to work on is refused (it would
+be spent for nothing); a tactic's ability with nothing to work on fizzles,
+and the tactic still counts.
 """
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ from typing import Any, Mapping, Sequence
 
 from referee.errors import RuleViolation
 from referee.games.debate import forum as fm
+from referee.games.debate import piles
 
 FORUM_ACTIONS = ("destroy-tactic", "take-control", "move-rd", "protect-thread")
 UNIT_TARGETS = ("own-argument", "own-gf-argument", "opposing-argument", "facing-argument", "self")
@@ -30,10 +33,16 @@ class Play:
     player: str
     card: Mapping[str, Any]
     host: int | None  # the thread a device or argument was played into; None for a POTUS
-    opts: Mapping[str, Any]  # target (thread), device (card id), to (thread), toward (mob|citizen)
+    opts: Mapping[str, Any]  # target (thread), device (card id), to (thread), toward (mob|citizen), back (card id)
+
+    @property
+    def potus(self) -> bool:
+        return self.host is None
 
 
 def _who(play: Play) -> str:
+    if play.potus and play.card.get("ability"):
+        return f"{play.player}'s {play.card['ability']} ({play.card['name']})"
     return f"{play.player}'s {play.card['name']}"
 
 
@@ -78,7 +87,10 @@ def target_slot(play: Play) -> tuple[str, int] | None:
         return (me, play.host) if play.host else None
     side = them if kind in ("opposing-argument", "opposing-rd") else me
     thread = _need(play, "target", "a thread")
-    if kind in ("own-thread",):
+    if kind == "own-thread":
+        if not forum[side][thread - 1]:
+            raise RuleViolation("ability target", f"{_who(play)} picks one of {side}'s threads, and {side} has "
+                                f"no argument in thread {thread}: there is nothing there to strengthen")
         return side, thread
     slot = forum[side][thread - 1]
     if not slot:
@@ -113,8 +125,10 @@ def resolve(play: Play) -> tuple[dict[str, Any], int]:
                                 f"strength {limit} or less; {slot['argument']['name']} has {slot['argument']['strength']}")
         if action == "destroy-tactic":
             if rd:
-                del slot["devices"][_find_device(slot, _need(play, "device", "a device"), side, thread)]
+                gone = slot["devices"].pop(_find_device(slot, _need(play, "device", "a device"), side, thread))
+                piles.to_discard(fields, [gone], side)
             else:
+                piles.to_discard(fields, [slot["argument"], *slot["devices"]], side)
                 forum[side][thread - 1] = None
         else:
             to = _need(play, "to", "an empty thread on your side")
@@ -122,6 +136,7 @@ def resolve(play: Play) -> tuple[dict[str, Any], int]:
                 raise RuleViolation("one argument per thread", f"{_who(play)} needs an empty thread; "
                                     f"{play.player}'s thread {to} is taken")
             forum[play.player][to - 1] = {"argument": slot["argument"], "devices": [], "mods": slot["mods"]}
+            piles.to_discard(fields, slot["devices"], side)  # devices left without their argument
             forum[side][thread - 1] = None
     elif where is not None and action == "move-rd":
         side, thread = where
@@ -135,6 +150,17 @@ def resolve(play: Play) -> tuple[dict[str, Any], int]:
         dest["devices"].append(device)
     elif where is not None and action == "protect-thread":
         fields["protected"] = [*fields.get("protected", []), {"thread": where[1], "by": play.player}]
+    elif action == "draw":
+        drawn = piles.draw(fields["piles"][play.player], int(card.get("action_count") or 1))
+        if not drawn and play.potus:
+            raise RuleViolation("ability target", f"{_who(play)}: {play.player}'s draw pile and discard pile "
+                                "are both empty, so there is nothing to draw")
+    elif action == "return-from-discard":
+        took = piles.from_discard(fields, play.player, play.opts.get("back"), _who(play), card.get("target"))
+        if not took and play.potus:
+            what = piles.TAKE_BACK.get(card.get("target") or "", "tactic")
+            raise RuleViolation("ability target", f"{_who(play)}: {play.player}'s discard pile holds no {what} "
+                                "to take back")
     for effect in card.get("effects") or ():
         amount = int(effect["amount"])
         if effect.get("target") == "target-group" and where is not None:
@@ -177,8 +203,10 @@ def remove_tactic(fields: dict[str, Any], names: Sequence[str], side: str, threa
     if verb == "destroy" and actor is not None and _protected(fields, side, thread, actor):
         raise RuleViolation("protected thread", f"{side} protected thread {thread} this round, so {actor} "
                             "cannot destroy anything there")
+    move = piles.to_discard if verb == "destroy" else piles.to_hand
     if device is not None:
-        del slot["devices"][_find_device(slot, device, side, thread)]
+        move(fields, [slot["devices"].pop(_find_device(slot, device, side, thread))], side)
     else:
+        move(fields, [slot["argument"], *slot["devices"]], side)
         fields["forum"][side][thread - 1] = None
     return fields

@@ -17,12 +17,12 @@ ABILITY_KEYS = ("target", "action", "action_count", "max_strength", "crowd_shift
 KIND_OF_TYPE = {"argument": "argument", "rhetorical-device": "device", "potus": "potus"}
 
 
-def entry(card_id: str, name: str, card_type: str, fields: Mapping[str, Any]) -> dict[str, Any]:
-    """The stats of one card, as JSON-ready values."""
+def entry(card_id: str, name: str, card_type: str, fields: Mapping[str, Any], quantity: int = 1) -> dict[str, Any]:
+    """The stats of one card, as JSON-ready values (`quantity`: its printed copies)."""
     kind = KIND_OF_TYPE.get(card_type)
     if kind is None:
         raise CardError(f"card {card_id} is a {card_type}, which the debate referee does not use")
-    out: dict[str, Any] = {"id": card_id, "name": name, "kind": kind}
+    out: dict[str, Any] = {"id": card_id, "name": name, "kind": kind, "quantity": max(1, int(quantity or 1))}
     if kind == "potus":
         out.update(gf_bonus=int(fields.get("gf_bonus") or 0), bf_bonus=int(fields.get("bf_bonus") or 0),
                    ability=fields.get("ability"), uses=fields.get("uses") or "passive")
@@ -42,7 +42,7 @@ def from_lookup(found: Any) -> dict[str, Any]:
     from referee.cards import of_game
 
     card = of_game(found, GAME)
-    return entry(card.id, card.name, card.type, card.fields)
+    return entry(card.id, card.name, card.type, card.fields, card.quantity)
 
 
 def find_potus(text: str) -> dict[str, Any]:
@@ -65,8 +65,23 @@ def find_potus(text: str) -> dict[str, Any]:
     hits = [c for c in potuses if wanted in (c.name.casefold(), c.name.split()[-1].casefold(),
                                               c.id.removeprefix("deb-"))]
     if len(hits) == 1:
-        return entry(hits[0].id, hits[0].name, hits[0].type, hits[0].fields)
+        return entry(hits[0].id, hits[0].name, hits[0].type, hits[0].fields, hits[0].quantity)
     names = ", ".join(sorted(c.id for c in (hits or potuses)))
     if hits:
         raise RuleViolation("POTUS", f"{text!r} matches more than one POTUS ({names}); give the card id")
     raise RuleViolation("POTUS", f"{text!r} is not a POTUS card; choose one of: {names}")
+
+
+STARTERS = ("a", "b")
+
+
+def starter_deck(letter: str) -> list[dict[str, Any]]:
+    """The 15 tactics of starter deck A or B, as marked on the cards (one copy of each)."""
+    from referee.cards.index import load_index, project_root
+
+    wanted = letter.strip().lower()
+    if wanted not in STARTERS:
+        raise RuleViolation("tactic deck", f"the starter decks are a and b, not {letter!r}")
+    index = load_index(project_root())
+    return sorted((entry(c.id, c.name, c.type, c.fields, c.quantity) for c in index.cards.values()
+                   if c.game == GAME and wanted in (c.fields.get("starter") or [])), key=lambda c: c["id"])

@@ -43,12 +43,13 @@ def _player(path: Path, player: str | None) -> str:
 
 def play(path: Path, name: str, code: str, thread: int, player: str | None = None,
          target: int | None = None, device: str | None = None, to: int | None = None,
-         toward: str | None = None) -> Played:
-    """`argue` or `device`: a tactic from PLAYER's hand into their thread."""
+         toward: str | None = None, back: str | None = None) -> Played:
+    """`argue` or `device`: a tactic from PLAYER's hand into their thread.
+    `back` names the card an ability takes back from the discard pile."""
     who = _player(path, player)
     card = _card(code)
-    args = {"player": who, "thread": thread, "card": card["id"], "_card": card, "target": target, "device": device, "to": to,
-            "toward": toward}
+    args = {"player": who, "thread": thread, "card": card["id"], "_card": card, "target": target, "device": device,
+            "to": to, "toward": toward, "back": back}
     result = table.act(path, name, args, who, [code])
     return Played(result, text.ability_note(card) if card.get("timing") == "instant" else None)
 
@@ -63,18 +64,51 @@ def remove(path: Path, name: str, player: str, thread: int, device: str | None =
 
 
 def ability(path: Path, player: str, target: int | None = None, device: str | None = None,
-            to: int | None = None, toward: str | None = None) -> Played:
+            to: int | None = None, toward: str | None = None, back: str | None = None) -> Played:
     state = _state(path)
     name = state.player(player).name
     card = (state.fields.get("potus") or {}).get(name)
     result = table.act(path, "ability", {"player": name, "target": target, "device": device, "to": to,
-                                         "toward": toward}, name)
+                                         "toward": toward, "back": back}, name)
     return Played(result, text.ability_note(card) if card else None)
 
 
 def potus(path: Path, player: str, code: str) -> ActResult:
-    card = _card(code)
-    return table.act(path, "potus", {"player": player, "card": card["id"], "_card": card}, None, [code])
+    card = cards.find_potus(code)
+    return table.act(path, "potus", {"player": player, "card": card["id"], "_card": card}, None, [code if code.strip().upper().startswith("PNP:") else card["id"]])
+
+
+def deck(path: Path, player: str, codes: list[str]) -> ActResult:
+    """`deck`: PLAYER's 15-card tactic deck, as starter deck `a` or `b` or 15
+    card codes. The list is hidden from the other player; the log keeps it
+    for the scorekeeper only, so no card revisions are recorded either."""
+    state = _state(path)
+    name = state.player(player).name
+    if len(codes) == 1 and codes[0].strip().lower() in cards.STARTERS:
+        letter = codes[0].strip().lower()
+        entries, starter = cards.starter_deck(letter), letter
+    else:
+        entries, starter = [_card(code) for code in codes], None
+    return table.act(path, "deck", {"player": name, "starter": starter, "_deck": entries}, None)
+
+
+def no_argument(path: Path, player: str | None = None) -> ActResult:
+    """`no-argument`: PLAYER shows a hand without arguments, so phase one may pass without one."""
+    who = _player(path, player)
+    return table.act(path, "no-argument", {"player": who}, who)
+
+
+def parse_amount(text: str, what: str) -> dict[str, int]:
+    """-N / +N change by an amount; =N sets a value, and =-N sets a negative
+    one (fortitude can fall below 0 before a match ends)."""
+    cleaned = text.strip().replace("\u2212", "-")
+    if cleaned.startswith("="):
+        number = cleaned[1:].strip()
+        sign = -1 if number.startswith("-") else 1
+        digits = number.lstrip("+-").strip()
+        if digits.isdigit() and len(number) - len(number.lstrip("+-")) <= 1:
+            return {"to": sign * int(digits)}
+    return table.parse_change(text, what)
 
 
 def fortitude(path: Path, player: str, change: dict[str, int], reason: str | None = None) -> ActResult:

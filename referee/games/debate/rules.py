@@ -1,11 +1,15 @@
 """The debate game at the table: two players, a POTUS each, fortitude, the
-forum of 2 x 7 threads and the crowd track from -30 to +30.
+forum of 2 x 7 threads, the crowd track from -30 to +30, each player's
+15-card tactic deck with its draw pile, hand and discard pile, and the
+phases of a round.
 
 State:
 - each player's `fields`: fortitude, potus (name), gf_bonus, bf_bonus;
 - `fields.potus`: name -> the POTUS card's stats (or null);
 - `fields.forum`, `fields.columns`, `fields.protected`: see forum.py;
-- `fields.opener`: who goes first this round (alternates every round);
+- `fields.piles`: each player's deck, draw pile, hand and discard pile (piles.py);
+- `fields.phase`, `opener`, `opened`, `held`, `argued`, `waived`, `begun`:
+  the round's phase and what it has seen so far (phases.py);
 - `fields.used`: name -> {"round": n} or {"match": true}, POTUS abilities used;
 - `fields.tiebreaker`: the next round end breaks a tie;
 - `fields.crowd_at_round_end`: the crowd once the pending crowd work lands;
@@ -19,42 +23,53 @@ import copy
 from dataclasses import replace
 from typing import Any, Mapping, Sequence
 
-from referee.errors import RefereeError, RuleViolation
+from referee.copies import check_free_copy
+from referee.errors import RuleViolation
 from referee.games import HouseRule
 from referee.games.debate import forum as fm
-from referee.games.debate import text
+from referee.games.debate import phases as ph
+from referee.games.debate import piles, text
 from referee.games.debate.abilities import Play, resolve
 from referee.games.generic import GenericRules, _changed, _check_change
-from referee.model import Action, GameSlug, Player, Setup, State
+from referee.model import Action, GameSlug, Setup, State
 
 CROWD_LIMIT = fm.CROWD_LIMIT
 # House rule default: the rulebook names no starting fortitude but says
 # matches usually last 3-4 rounds. Seeded matches between the two starter
-# decks, each debater playing 3 arguments a round or everything in hand,
-# lose about 15-20 fortitude a round per debater (own costs plus overage
-# taken), so 60 ends 9 in 10 of them after round 3 or 4
+# decks (the first player opening 4 or more threads a round, the second
+# answering them) lose about 15-20 fortitude a round per debater (own costs
+# plus overage taken), so 60 ends nearly 9 in 10 of them after round 3 or 4;
+# opening only 3 threads a round, 8 in 10
 # (tests/referee/test_rules_debate.py plays those matches to check it).
 STARTING_FORTITUDE = 60
+SEAT_DECKS = ("a", "b")  # the first player's default deck is starter A, the second's starter B
 
 
 class DebateRules(GenericRules):
     slug = GameSlug.DEBATE
     title = "Debate"
-    version = "debate-2"
+    version = "debate-3"
     min_players, max_players = 2, 2
     crowd_limit = CROWD_LIMIT
     faction_word = "POTUS"
     house_rules = {
         "starting-fortitude": HouseRule(
             "starting-fortitude", STARTING_FORTITUDE,
-            "fortitude each debater starts with; the rulebook gives none, and 60 makes the 3-4 round "
-            "matches it describes when the starter decks are played",
+            "fortitude each debater starts with; 60 gives matches of 3-4 rounds with the starter decks",
+            minimum=1, maximum=500,
         ),
         "crowd-spread": HouseRule(
-            "crowd-spread", 10, "the crowd starts at a random value from -N to +N"
+            "crowd-spread", 10, "the crowd starts at a random value from -N to +N", minimum=0, maximum=CROWD_LIMIT,
         ),
         "starting-crowd": HouseRule(
-            "starting-crowd", None, "a crowd to start at instead of a random one (-30 to 30); default: random",
+            "starting-crowd", None, "a crowd to start at instead of a random one; default: random",
+            minimum=-CROWD_LIMIT, maximum=CROWD_LIMIT,
+        ),
+        "open-threads": HouseRule(
+            "open-threads", "opener",
+            "who opens threads in phase one: opener = only the round's first player, the other answers "
+            "them; both = the second player may also open threads in empty columns",
+            kind=str, choices=ph.THREADS_CHOICES,
         ),
     }
 
@@ -64,70 +79,125 @@ class DebateRules(GenericRules):
         rules = self._house_rules(setup)
         if rules.get("starting-crowd") is not None:
             return 0
-        spread = int(rules["crowd-spread"])  # type: ignore[arg-type]
-        if not 0 <= spread <= CROWD_LIMIT:
-            raise RuleViolation("crowd-spread", f"crowd-spread must be 0 to {CROWD_LIMIT}, not {spread}")
-        return spread
+        return int(rules["crowd-spread"])  # type: ignore[arg-type]
 
     def setup_dice(self, setup: Setup) -> tuple[int, ...]:
         spread = self._spread(setup)
         return (2 * spread + 1,) if spread else ()
 
     def setup(self, setup: Setup, dice: Sequence[int]) -> State:
+        from referee.games.debate.cards import find_potus, starter_deck  # reads the card index, at setup only
+
         spread = self._spread(setup)
         state = super().setup(setup, dice)
         rules = dict(state.house_rules)
         fortitude = int(rules["starting-fortitude"])  # type: ignore[arg-type]
-        if fortitude < 1:
-            raise RuleViolation("starting-fortitude", f"debaters must start with at least 1 fortitude, not {fortitude}")
         chosen = rules.get("starting-crowd")
-        if chosen is not None:
-            try:
-                crowd = int(str(chosen).replace("\u2212", "-"))
-            except ValueError:
-                raise RefereeError(f"house rule 'starting-crowd' takes a whole number, not {chosen!r}") from None
-            if abs(crowd) > CROWD_LIMIT:
-                raise RuleViolation("crowd track", f"the crowd runs from -30 to +30; it cannot start at {crowd}")
-            rules["starting-crowd"] = crowd
-        else:
-            crowd = dice[0] - spread - 1 if spread else 0
+        crowd = int(chosen) if chosen is not None else (dice[0] - spread - 1 if spread else 0)  # type: ignore[arg-type]
         potus: dict[str, Any] = {}
         players = []
         for player in state.players:
-            card = None
-            if player.faction:
-                from referee.games.debate.cards import find_potus  # reads the card index, at setup only
-
-                card = find_potus(player.faction)
+            card = find_potus(player.faction) if player.faction else None
+            if card is not None:
+                taken = [f"{n}'s POTUS" for n, c in potus.items() if c and c["id"] == card["id"]]
+                check_free_copy(card["id"], card["name"], card.get("quantity", 1), taken)
             potus[player.name] = card
             players.append(replace(player, fields=_player_fields(fortitude, card)))
         names = [p.name for p in players]
+        stacks = {n: piles.new_pile(starter_deck(letter)) for n, letter in zip(names, SEAT_DECKS)}
+        for pile in stacks.values():
+            piles.draw_up(pile)
         return _with_projection(replace(state, players=tuple(players), crowd=crowd, house_rules=rules, fields={
             "potus": potus, "forum": fm.empty_forum(names), "columns": {n: [0] * fm.THREADS for n in names},
-            "protected": [], "opener": names[0], "used": {}, "tiebreaker": False,
+            "protected": [], "used": {}, "tiebreaker": False, "piles": stacks, "begun": False,
+            **ph.round_fields(names[0], names),
         }))
+
+    # ---- hooks the core calls ------------------------------------------------
+
+    def phase(self, state: State) -> str | None:
+        """The phase now, e.g. "cross-examination (Ana)"."""
+        return ph.describe(state)
+
+    def public_args(self, action: Action) -> dict:
+        """A `deck` action names the 15 cards of a hidden deck: players read only the count."""
+        args = dict(action.args)
+        if action.name == "deck":
+            args.pop("starter", None)
+            deck = args.pop("_deck", None) or ()
+            args["deck"] = f"{len(deck)} tactics (hidden)"
+        return args
+
+    def rules_can_decide(self, state: State) -> bool:
+        """Round end always decides a debate (the higher fortitude once one is
+        at 0 or below, or a tiebreaker round), so only a finished match may
+        be decided by hand without --force."""
+        return not state.finished
+
+    def visible_state(self, state: State, reveal: Sequence[str]) -> State:
+        """Counts for hands and draw piles; known cards in hand and the deck
+        lists only for the players in `reveal` ("all" for both)."""
+        stacks = state.fields.get("piles") or {}
+        if not stacks or not all(piles.is_private(p) for p in stacks.values()):
+            return state
+        names = [p.name for p in state.players]
+        shown = set(names) if any(r.strip().lower() == "all" for r in reveal) else {state.player(r).name for r in reveal}
+        view = {n: piles.public(stacks[n], n in shown) for n in names}
+        return replace(state, fields={**state.fields, "piles": view})
 
     # ---- checking and applying -----------------------------------------------
 
-    def check(self, state: State, action: Action) -> None:
-        super().check(state, action)
-
     def apply(self, state: State, action: Action, dice: Sequence[int]) -> State:
-        return _with_projection(getattr(self, "apply_" + action.name.replace("-", "_"))(state, action, dice))
+        after = getattr(self, "apply_" + action.name.replace("-", "_"))(state, action, dice)
+        if action.name not in ("crowd", "fortitude", "win", "round-end", "potus", "deck"):
+            after = replace(after, fields={**after.fields, "begun": True})
+        return _with_projection(after)
 
-    # turns: the round only moves on at round end
+    # phases: `next` moves on, `no-argument` lets a hand without arguments pass phase one
+
+    def check_end_turn(self, state: State, action: Action) -> None:
+        ph.check_end_turn(state, state.player(action.actor).name if action.actor else None)
+
     def apply_end_turn(self, state: State, action: Action, dice: Sequence[int]) -> State:
-        return replace(state, active=1 - state.active, turn=state.turn + 1)
+        phase = ph.NEXT[ph.current(state.fields)]
+        who = ph.acting(state, phase)
+        names = [p.name for p in state.players]
+        active = names.index(who) if who else state.active
+        return replace(state, active=active, turn=state.turn + 1,
+                       fields={**state.fields, "phase": phase.value, "waived": []})
+
+    def check_no_argument(self, state: State, action: Action) -> None:
+        ph.check_no_argument(state, state.player(action.args["player"]).name)
+
+    def apply_no_argument(self, state: State, action: Action, dice: Sequence[int]) -> State:
+        name = state.player(action.args["player"]).name
+        return replace(state, fields={**state.fields, "waived": [*state.fields.get("waived", []), name]})
+
+    # decks -------------------------------------------------------------------
+
+    def check_deck(self, state: State, action: Action) -> None:
+        player = state.player(action.args["player"]).name
+        if state.fields.get("begun"):
+            raise RuleViolation("tactic deck", f"{player}'s deck is chosen before the first tactic of the match")
+        other = fm.opponent([p.name for p in state.players], player)
+        theirs = state.fields["piles"][other]
+        piles.check_deck(player, action.args.get("_deck") or [], theirs["deck"] if theirs.get("declared") else [],
+                         other)
+
+    def apply_deck(self, state: State, action: Action, dice: Sequence[int]) -> State:
+        player = state.player(action.args["player"]).name
+        pile = piles.new_pile(action.args["_deck"], declared=True)
+        piles.draw_up(pile)
+        return replace(state, fields={**state.fields, "piles": {**state.fields["piles"], player: pile}})
 
     # arguments and devices -------------------------------------------------
 
     def _play(self, state: State, action: Action) -> State:
         args = action.args
         player = state.player(args["player"])
-        if player.name != state.active_player.name:
-            raise RuleViolation("turn order", f"it is {state.active_player.name}'s turn, so {player.name} "
-                                "cannot play a tactic now (use `next` to pass the turn)")
         card = args.get("_card") or {}
+        what = card.get("name", "a tactic")
+        ph.check_tactic(state, player.name, what)
         thread = _thread(args.get("thread"))
         names = [p.name for p in state.players]
         fields = copy.deepcopy(dict(state.fields))
@@ -136,20 +206,27 @@ class DebateRules(GenericRules):
         if action.name == "argue":
             if card.get("kind") != "argument":
                 raise RuleViolation("arguments open threads",
-                                    f"{player.name} cannot open thread {thread} with {card.get('name', '?')}: "
+                                    f"{player.name} cannot open thread {thread} with {what}: "
                                     "only arguments go into a thread")
             if slots[thread - 1]:
                 raise RuleViolation("one argument per thread", f"{player.name} already has "
                                     f"{slots[thread - 1]['argument']['name']} in thread {thread}")
+            ph.check_argument_slot(state, player.name, thread, what)
+            piles.take_from_hand(fields, player.name, card)
             slots[thread - 1] = {"argument": card, "devices": [], "mods": []}
+            _mark(fields, "opened", thread)
+            fields["held"] = {**fields.get("held", {}), player.name: sorted({*fields["held"].get(player.name, []), thread})}
+            if ph.current(fields) in ph.PHASE_ONE:
+                _mark(fields, "argued", player.name)
         else:
             if card.get("kind") != "device":
                 raise RuleViolation("devices go on arguments",
-                                    f"{player.name} cannot play {card.get('name', '?')} as a device: it is not a "
+                                    f"{player.name} cannot play {what} as a device: it is not a "
                                     "rhetorical device")
             if not slots[thread - 1]:
                 raise RuleViolation("devices go on arguments", f"{player.name} has no argument in thread "
-                                    f"{thread} to put {card['name']} on")
+                                    f"{thread} to put {what} on")
+            piles.take_from_hand(fields, player.name, card)
             slots[thread - 1]["devices"].append(card)
         crowd = state.crowd or 0
         if card.get("timing", "instant") == "instant":
@@ -202,6 +279,7 @@ class DebateRules(GenericRules):
         if uses == "passive":
             raise RuleViolation("passive abilities", f"{card['ability']} ({card['name']}) is passive: the referee "
                                 "applies it by itself")
+        ph.check_ability(state, player.name, card["ability"])
         if uses == "once-per-match" and used.get("match"):
             raise RuleViolation("once per match", f"{player.name} has already used {card['ability']} this match")
         if uses == "once-per-round" and used.get("round") == state.round:
@@ -224,8 +302,11 @@ class DebateRules(GenericRules):
         card = action.args.get("_card") or {}
         if card.get("kind") != "potus":
             raise RuleViolation("POTUS", f"{player.name} cannot take {card.get('name', '?')}: it is not a POTUS card")
-        if state.round > 1 or any(s for slots in state.fields["forum"].values() for s in slots):
+        if state.fields.get("begun"):
             raise RuleViolation("POTUS", f"{player.name} can only choose a POTUS before the first tactic is played")
+        taken = [f"{n}'s POTUS" for n, c in (state.fields.get("potus") or {}).items()
+                 if c and c["id"] == card["id"] and n != player.name]
+        check_free_copy(card["id"], card["name"], int(card.get("quantity") or 1), taken)
 
     def apply_potus(self, state: State, action: Action, dice: Sequence[int]) -> State:
         player = state.player(action.args["player"])
@@ -255,17 +336,22 @@ class DebateRules(GenericRules):
                             bool(state.fields.get("tiebreaker")))
 
     def check_round_end(self, state: State, action: Action) -> None:
-        pass
+        ph.check_round_end(state)
 
     def apply_round_end(self, state: State, action: Action, dice: Sequence[int]) -> State:
         report = self.report(state)
         names = [p.name for p in state.players]
         players = tuple(replace(p, fields={**p.fields, "fortitude": report.fortitude[p.name]}) for p in state.players)
         opener = fm.opponent(names, state.fields["opener"])
-        fields = {
-            **state.fields, "forum": fm.empty_forum(names), "columns": {n: [0] * fm.THREADS for n in names},
-            "protected": [], "opener": opener, "tiebreaker": report.tiebreaker,
-        }
+        fields = copy.deepcopy(dict(state.fields))
+        piles.clear_forum(fields, names)
+        if report.winner is None:  # round start: both draw back up to five
+            for name in names:
+                piles.draw_up(fields["piles"][name])
+        fields.update({
+            "forum": fm.empty_forum(names), "columns": {n: [0] * fm.THREADS for n in names},
+            "protected": [], "tiebreaker": report.tiebreaker, **ph.round_fields(opener, names),
+        })
         return replace(state, players=players, crowd=report.crowd, fields=fields, round=state.round + 1,
                        turn=state.turn + 1, active=names.index(opener), winner=report.winner)
 
@@ -287,6 +373,11 @@ def _with_projection(state: State) -> State:
 def _player_fields(fortitude: int, card: Mapping[str, Any] | None) -> dict[str, Any]:
     return {"fortitude": fortitude, "potus": card["name"] if card else None,
             "gf_bonus": card["gf_bonus"] if card else 0, "bf_bonus": card["bf_bonus"] if card else 0}
+
+
+def _mark(fields: dict[str, Any], key: str, value: Any) -> None:
+    if value not in fields.get(key, []):
+        fields[key] = [*fields.get(key, []), value]
 
 
 def _thread(value: Any) -> int:

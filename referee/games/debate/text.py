@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from referee.games.debate import forum as fm
+from referee.games.debate import phases as ph
 from referee.model import State
 from referee.render import crowd as crowd_text
 from referee.render import table
@@ -28,7 +29,8 @@ def slot_text(slot: Any) -> str:
 def status_lines(state: State, report: fm.Report) -> list[str]:
     names = [p.name for p in state.players]
     f = state.fields
-    lines = [f"round {state.round}: {f.get('opener')} opens" + (" (a tiebreaker round)" if f.get("tiebreaker") else "")]
+    lines = [f"round {state.round}: {f.get('opener')} opens" + (" (a tiebreaker round)" if f.get("tiebreaker") else "")
+             + f"; now {ph.describe(state)}"]
     crowd_now = state.crowd or 0
     if report.crowd != crowd_now:
         lines.append(f"crowd at round end: {crowd_text(report.crowd)} after device and round-end crowd work")
@@ -51,6 +53,7 @@ def status_lines(state: State, report: fm.Report) -> list[str]:
         totals = f"{t.sides[0].total} v {t.sides[1].total}" if t else "0 v 0"
         over = f"{t.hits} -{t.overage}" if t and t.hits else "-"
         rows.append([str(i + 1), *(slot_text(forum[n][i]) for n in names), totals, over])
+    lines += pile_lines(state)
     for p in f.get("protected") or ():
         lines.append(f"thread {p['thread']} is protected by {p['by']} this round")
     if len(rows) > 1:
@@ -61,16 +64,54 @@ def status_lines(state: State, report: fm.Report) -> list[str]:
     return lines
 
 
+def pile_lines(state: State) -> list[str]:
+    """Counts for every player; known cards in hand and the deck list only
+    when the view holds them (status --reveal PLAYER)."""
+    out = []
+    for name, pile in (state.fields.get("piles") or {}).items():
+        if not isinstance(pile.get("deck"), int):
+            continue  # only a public view is drawn (see DebateRules.visible_state)
+        discard = ", ".join(pile["discard"]) or "empty"
+        out.append(f"{name}: hand {pile['hand']}, draw pile {pile['draw']}, discard pile {len(pile['discard'])}"
+                   f" ({discard})")
+        if "hand_known" in pile:
+            known = ", ".join(pile["hand_known"]) or "none"
+            out.append(f"  {name}'s hand, cards seen: {known}; deck: {', '.join(pile['deck_list'])}")
+    return out
+
+
+def _pile_changes(before: State, after: State, names: Sequence[str]) -> list[str]:
+    """Public pile changes only: hand and draw pile counts, the discard pile."""
+    out = []
+    old, new = before.fields.get("piles") or {}, after.fields.get("piles") or {}
+    for name in names:
+        a, b = old.get(name), new.get(name)
+        if not a or not b:
+            continue
+        if a.get("deck") != b.get("deck"):
+            out.append(f"{name} chose a {len(b['deck'])}-card tactic deck")
+            continue
+        counts = [f"{label} {a[key]} -> {b[key]}" for key, label in (("hand", "hand"), ("draw", "draw pile"))
+                  if a[key] != b[key]]
+        if len(a["discard"]) != len(b["discard"]):
+            counts.append(f"discard pile {len(a['discard'])} -> {len(b['discard'])}")
+        if counts:
+            out.append(f"{name}: " + ", ".join(counts))
+    return out
+
+
 def change_lines(before: State, after: State) -> list[str]:
     out = []
     names = [p.name for p in after.players]
+    if before.fields.get("phase") != after.fields.get("phase") and after.round == before.round:
+        out.append(f"now {ph.describe(after)}")
     old, new = before.fields.get("forum") or {}, after.fields.get("forum") or {}
     if after.round != before.round:
         out.append(f"round {before.round} is over; the forum is cleared")
         if after.fields.get("tiebreaker"):
             out.append("fortitude is tied: a tiebreaker round follows")
-        out.append(f"round {after.round}: {after.fields.get('opener')} opens")
-        return out
+        out.append(f"round {after.round}: {after.fields.get('opener')} opens; both draw up to 5 cards")
+        return out + _pile_changes(before, after, names)
     for name in names:
         for i in range(fm.THREADS):
             a, b = (old.get(name) or [None] * 7)[i], (new.get(name) or [None] * 7)[i]
@@ -92,7 +133,10 @@ def change_lines(before: State, after: State) -> list[str]:
         b = (after.fields.get("used") or {}).get(name)
         if a != b:
             out.append(f"{name} used their POTUS ability")
-    return out
+    for name in after.fields.get("waived") or ():
+        if name not in (before.fields.get("waived") or ()):
+            out.append(f"{name} shows a hand without arguments: phase one may pass without one")
+    return out + _pile_changes(before, after, names)
 
 
 def breakdown(report: fm.Report) -> list[str]:
@@ -127,13 +171,11 @@ def breakdown(report: fm.Report) -> list[str]:
 
 
 def ability_note(card: Mapping[str, Any]) -> str | None:
-    """A reminder for abilities that happen in the hands, which the referee does not track."""
+    """A reminder for abilities done with the physical cards."""
     action = card.get("action")
     count = card.get("action_count") or 1
     if action == "draw":
-        return f"{card['name']}: draw {count} card{'s' if count > 1 else ''} (hands are not tracked)"
-    if action == "return-from-discard":
-        return f"{card['name']}: take {count} card{'s' if count > 1 else ''} back from the discard pile"
+        return f"{card['name']}: draw {count} card{'s' if count > 1 else ''} from your deck"
     if action == "look-at-hand":
         return f"{card['name']}: look at the opponent's hand"
     return None

@@ -1,0 +1,203 @@
+"""Each debater's 15-card tactic deck and where its cards are.
+
+`fields["piles"]` maps each player's name to
+    {"deck": [card, ...], "draw": n, "hand": n, "seen": [id, ...], "discard": [id, ...]}
+- `deck`: the 15 tactics the player brought (small card dicts: id, name,
+  kind, quantity, alignment); hidden from the opponent;
+- `draw`, `hand`: how many cards lie in the draw pile and in the hand;
+- `seen`: the cards in hand whose identity the referee knows (a card that
+  went back to the hand from the forum or the discard pile); hidden;
+- `discard`: the discard pile, face up (ids, oldest first);
+- `declared`: the deck was chosen with `deck`; a seat's default starter
+  deck does not stop the other player from choosing some of its cards.
+Every other card of the deck is in the forum (a forum card keeps its
+`owner`). So the draw pile and the unseen part of the hand together hold
+exactly the deck's cards that are nowhere else: the referee learns which
+one a player held only when it is played.
+
+Functions here work on a deep copy of `State.fields` and raise
+RuleViolation naming the player, the card and the rule.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any, Iterable, Mapping, Sequence
+
+from referee.copies import check_free_copy, copies_word, where_text
+from referee.errors import RuleViolation
+
+HAND = 5  # round start: draw until the hand holds this many
+DECK_SIZE = 15
+DECK_KEYS = ("id", "name", "kind", "quantity", "alignment")
+
+
+def deck_card(card: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: card[k] for k in DECK_KEYS if k in card}
+
+
+def new_pile(deck: Sequence[Mapping[str, Any]], declared: bool = False) -> dict[str, Any]:
+    """A shuffled deck before round start: everything in the draw pile.
+    `declared`: chosen with `deck` (not the seat's default starter deck)."""
+    return {"deck": [deck_card(c) for c in deck], "draw": len(deck), "hand": 0, "seen": [], "discard": [],
+            "declared": declared}
+
+
+def draw(pile: dict[str, Any], count: int) -> int:
+    """Draw `count` cards (fewer if deck and discard pile run out). When the
+    draw pile is short, the discard pile is shuffled into it first. Returns
+    how many were drawn."""
+    if count <= 0:
+        return 0
+    if pile["draw"] < count and pile["discard"]:
+        pile["draw"] += len(pile["discard"])
+        pile["discard"] = []
+    got = min(count, pile["draw"])
+    pile["draw"] -= got
+    pile["hand"] += got
+    return got
+
+
+def draw_up(pile: dict[str, Any]) -> int:
+    """Round start: draw until the hand holds five cards."""
+    return draw(pile, HAND - pile["hand"])
+
+
+def check_deck(name: str, deck: Sequence[Mapping[str, Any]], other: Sequence[Mapping[str, Any]],
+               other_name: str) -> None:
+    """A tactic deck is 15 arguments and devices, within the printed copies
+    of each card once the opponent's deck is counted too."""
+    for card in deck:
+        if card.get("kind") not in ("argument", "device"):
+            raise RuleViolation("tactic deck", f"{name}'s deck can hold only arguments and rhetorical devices; "
+                                f"{card.get('name')} ({card.get('id')}) is a {card.get('kind')}")
+    if len(deck) != DECK_SIZE:
+        raise RuleViolation("tactic deck", f"{name}'s tactic deck must hold {DECK_SIZE} cards, not {len(deck)}")
+    mine = Counter(c["id"] for c in deck)
+    theirs = Counter(c["id"] for c in other)
+    for card in {c["id"]: c for c in deck}.values():
+        places = [f"{other_name}'s deck"] * theirs[card["id"]]
+        check_free_copy(card["id"], card["name"], int(card.get("quantity") or 1), places, wanted=mine[card["id"]])
+
+
+def copy_places(fields: Mapping[str, Any], card_id: str, owner: str | None = None) -> list[str]:
+    """Where the copies of a card are on the table, one entry per copy
+    (only `owner`'s copies when given). A copy in a hand shows as "a hand"."""
+    out: list[str] = []
+    for side, slots in fields["forum"].items():
+        for thread, slot in enumerate(slots, start=1):
+            if not slot:
+                continue
+            for card in (slot["argument"], *slot["devices"]):
+                if card["id"] == card_id and (owner is None or card.get("owner", side) == owner):
+                    out.append(f"{side}'s thread {thread}")
+    for name, pile in fields["piles"].items():
+        if owner is not None and name != owner:
+            continue
+        out += [f"{name}'s discard pile"] * pile["discard"].count(card_id)
+        out += [f"{name}'s hand"] * pile["seen"].count(card_id)
+    return out
+
+
+def take_from_hand(fields: dict[str, Any], player: str, card: Mapping[str, Any]) -> None:
+    """PLAYER plays CARD from their hand: it must be a copy of their deck that
+    is not already in the forum, the discard pile or known elsewhere."""
+    pile = fields["piles"][player]
+    card_id, name = card["id"], card.get("name", card["id"])
+    if card_id in pile["seen"]:
+        pile["seen"].remove(card_id)
+        pile["hand"] -= 1
+        return
+    if pile["hand"] <= 0:
+        raise RuleViolation("hand", f"{player} has no cards in hand, so {player} cannot play {name}")
+    if pile["hand"] <= len(pile["seen"]):
+        raise RuleViolation("hand", f"every card in {player}'s hand is one the referee has seen, and {name} "
+                            "is not one of them")
+    check_free_copy(card_id, name, int(card.get("quantity") or 1), copy_places(fields, card_id))
+    held = sum(1 for c in pile["deck"] if c["id"] == card_id)
+    if not held:
+        raise RuleViolation("tactic deck", f"{name} ({card_id}) is not in {player}'s tactic deck, so it cannot "
+                            f"be in {player}'s hand")
+    used = copy_places(fields, card_id, player)
+    if len(used) >= held:
+        raise RuleViolation("tactic deck", f"{player}'s deck holds {copies_word(held).replace('printed ', '')} "
+                            f"of {name} ({card_id}), already in use: {where_text(used)}")
+    pile["hand"] -= 1
+
+
+def to_hand(fields: dict[str, Any], cards: Iterable[Mapping[str, Any]], default_owner: str) -> None:
+    """Cards leave the forum for their owners' hands (known from now on)."""
+    for card in cards:
+        pile = fields["piles"][card.get("owner", default_owner)]
+        pile["hand"] += 1
+        pile["seen"].append(card["id"])
+
+
+def to_discard(fields: dict[str, Any], cards: Iterable[Mapping[str, Any]], default_owner: str) -> None:
+    """Cards leave the forum for their owners' discard piles."""
+    for card in cards:
+        fields["piles"][card.get("owner", default_owner)]["discard"].append(card["id"])
+
+
+TAKE_BACK = {"own-gf-argument": "Good Faith argument", "own-argument": "argument", "own-tactic": "tactic"}
+
+
+def _fits(card: Mapping[str, Any], target: str | None) -> bool:
+    if target == "own-gf-argument":
+        return card.get("kind") == "argument" and card.get("alignment") == "gf"
+    if target == "own-argument":
+        return card.get("kind") == "argument"
+    return True
+
+
+def from_discard(fields: dict[str, Any], player: str, code: str | None, who: str, target: str | None) -> bool:
+    """Take the card named by `code` (id or name) from PLAYER's discard pile
+    into their hand; `target` (the card's ability target) says what kind of
+    card it may be. Returns False when the pile holds nothing that fits (the
+    ability then does nothing); refuses a missing or wrong choice."""
+    pile = fields["piles"][player]
+    kinds = {c["id"]: c for c in pile["deck"]}
+    fits = [i for i in pile["discard"] if _fits(kinds.get(i, {}), target)]
+    if not fits:
+        return False
+    what = TAKE_BACK.get(target or "", "tactic")
+    listed = ", ".join(dict.fromkeys(fits))
+    if code is None:
+        article = "an" if what[0] in "aeiou" else "a"
+        raise RuleViolation("ability target", f"{who} takes {article} {what} back from {player}'s discard pile: "
+                            f"give --back CARD (there: {listed})")
+    wanted = str(code).strip().casefold()
+    for card_id in fits:
+        if wanted in (card_id, kinds.get(card_id, {}).get("name", "").casefold()):
+            pile["discard"].remove(card_id)
+            pile["hand"] += 1
+            pile["seen"].append(card_id)
+            return True
+    raise RuleViolation("ability target", f"{who}: {player}'s discard pile holds no {what} {code!r} "
+                        f"(there: {listed})")
+
+
+def public(pile: Mapping[str, Any], shown: bool) -> dict[str, Any]:
+    """What a player may read of a pile: counts and the face-up discard pile;
+    the hand's known cards and the deck list only when `shown`."""
+    out: dict[str, Any] = {"deck": len(pile["deck"]), "draw": pile["draw"], "hand": pile["hand"],
+                           "discard": list(pile["discard"])}
+    if shown:
+        out["hand_known"] = list(pile["seen"])
+        out["deck_list"] = [c["id"] for c in pile["deck"]]
+    return out
+
+
+def is_private(pile: Mapping[str, Any]) -> bool:
+    return isinstance(pile.get("deck"), list)
+
+
+def clear_forum(fields: dict[str, Any], names: Sequence[str]) -> None:
+    """Round end: every tactic in the forum goes to its owner's discard pile,
+    or back to the hand when its own text says so."""
+    for side in names:
+        for slot in fields["forum"][side]:
+            if not slot:
+                continue
+            for card in (slot["argument"], *slot["devices"]):
+                back = card.get("action") == "return-to-hand" and card.get("target") == "self"
+                (to_hand if back else to_discard)(fields, [card], side)
