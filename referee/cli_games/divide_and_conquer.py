@@ -31,7 +31,9 @@ def event(card, groups, attachment, pick, actor) -> None:
     """Play the event CARD from your hand; it goes to the discard pile and your turn ends.
 
     Groups under an event-immune asset cannot be picked; a player with
-    nothing the event can touch ignores it.
+    nothing the event can touch ignores it. An event with nothing at all to
+    hit is played without --group: it does nothing and is discarded. An
+    event that says "pick another player" cannot pick the player who plays it.
 
     \b
     Examples:
@@ -105,10 +107,12 @@ def attach(card, group, actor) -> None:
 def attack(target, intent, actor) -> None:
     """Declare an attack on the group TARGET (step 1 of the attack).
 
-    Then: `team` (your attack team); for another player's group, the
-    defender may `call` or `raise` once, and after a raise you may `team`
-    once more; then `fight` rolls a d6 each. An unaffiliated group, or one
-    of your own (destroy only), defends with its roll and its influence only.
+    The attack then goes through its phases, shown by `status`: team (your
+    attack team, `team`); call-or-raise (another player's group only: the
+    defender may `call` or `raise` once); add (after a raise only: you may
+    `team` once more, or roll); roll (`fight`, a d6 each). An unaffiliated
+    group, or one of your own (destroy only), defends with its roll and its
+    influence only.
 
     \b
     Examples:
@@ -126,11 +130,13 @@ def attack(target, intent, actor) -> None:
 @BY
 @db_option
 def team(cards, join, attaches, actor) -> None:
-    """Lay your attack team: groups from your hand (step 2; again after a raise).
+    """Lay your attack team: groups from your hand (phase team; again in phase add, after a raise).
 
-    Assets and deficits go on your team or on the target with --attach
-    (GROUP may be a card laid in the same command). `team` with no cards
-    attacks with the die alone.
+    Assets and deficits go on any card in the fight with --attach: the
+    target, your team, or after a raise the defence team (GROUP may be a card
+    laid in the same command). `team` with no cards attacks with the die
+    alone; the addition after a raise needs at least one card (to add
+    nothing, `fight`). A base group joins with --join once per attack.
 
     \b
     Examples:
@@ -148,6 +154,9 @@ def team(cards, join, attaches, actor) -> None:
 @db_option
 def raise_(cards, attaches, actor) -> None:
     """Defend by raising once: groups from your hand, and assets or deficits on any card in the fight.
+
+    A raise lays at least one card; to add nothing, `call`. After a raise
+    the attacker may add once more.
 
     \b
     Examples:
@@ -201,7 +210,9 @@ def hand(player, amount, reason) -> None:
     """Correct the count of cards in PLAYER's hand: -N, +N or =N.
 
     The referee counts hands itself (6 dealt, 1 drawn each turn, cards
-    played, events); use this when the table and the count disagree.
+    played, events); use this when the table and the count disagree. Every
+    card stays somewhere: cards added come from the deck, cards taken away
+    go to the discard pile unseen.
 
     \b
     Examples:

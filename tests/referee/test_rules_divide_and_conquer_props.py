@@ -3,7 +3,8 @@
 Random play, mostly legal (cards of the right type, targets on the table,
 players at the table) and sometimes not: after every applied action no card
 is in more places than it is printed, and every printed card is somewhere
-(deck, hands, table, discard pile, set aside). After every refused action
+(deck, hands, table, discard pile, set aside), whatever corrections
+of a hand's count the scorekeeper makes. After every refused action
 `status --json` is byte-identical. A second, smaller property drives the
 real command line and compares the raw `status --json` output."""
 from __future__ import annotations
@@ -113,6 +114,8 @@ def _action(draw, state) -> tuple[str, dict, tuple[int, ...]]:
     name = draw(st.sampled_from(["event", "event", "unaffiliate", "recruit", "recruit", "attach", "attack",
                                  "end-turn"]))
     if name == "end-turn":
+        if draw(st.integers(0, 5)) == 0:  # now and then a scorekeeper's correction of a hand's count
+            return "hand", {"player": draw(st.sampled_from(names)), "by": draw(st.integers(-3, 3))}, ()
         return name, {}, ()
     if name == "attack":
         return name, {"player": actor, "target": ref(), "intent": draw(st.sampled_from(["take-over", "destroy"]))}, ()

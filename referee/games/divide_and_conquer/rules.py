@@ -263,15 +263,31 @@ class DivideAndConquerRules(GenericRules):
                        round=state.round + (1 if nxt == 0 else 0))
 
     def check_hand(self, state: State, action: Action) -> None:
+        """A correction of a hand's count keeps every card somewhere: cards
+        added come from the deck, cards taken away go to the discard pile
+        unseen."""
         player = state.player(action.args["player"])
         _check_change(action.args, f"{player.name}'s hand")
-        if _changed(int(player.fields["hand"]), action.args) < 0:
+        now = int(player.fields["hand"])
+        after = _changed(now, action.args)
+        if after < 0:
             raise RuleViolation("cards come from the hand", f"{player.name} cannot hold fewer than 0 cards")
+        deck = int(state.fields["deck"])
+        if after - now > deck:
+            raise RuleViolation("cards come from the deck", f"{player.name}'s hand can grow by at most {deck}: "
+                                f"the extra cards come from the deck, which holds {deck}")
 
     def apply_hand(self, state: State, action: Action, dice: Sequence[int]) -> State:
         player = state.player(action.args["player"])
-        return state.with_player(replace(player, fields={**player.fields, "hand": _changed(
-            int(player.fields["hand"]), action.args)}))
+        now = int(player.fields["hand"])
+        more = _changed(now, action.args) - now
+        fields = dict(state.fields)
+        if more > 0:
+            fields["deck"] = int(fields["deck"]) - more
+        else:
+            fields["hidden_discards"] = int(fields.get("hidden_discards") or 0) - more
+        state = replace(state, fields=fields)
+        return state.with_player(replace(player, fields={**player.fields, "hand": now + more}))
 
     # text ------------------------------------------------------------------
 
