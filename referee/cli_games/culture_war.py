@@ -230,7 +230,44 @@ def discard(piece, mod, reason) -> None:
     _print(core.simple(db_path(), "discard", {k: v for k, v in args.items() if v is not None}))
 
 
+@click.command()
+@click.argument("count", type=int, default=1)
+@click.option("--by", "player", metavar="NAME", help="The player drawing (default: whose turn it is).")
+@click.option("--reason", help="Which card made them draw, for the log.")
+@db_option
+def draw(count, player, reason) -> None:
+    """A player draws COUNT cards (default 1) because a card says so.
+
+    The draw as each turn begins is made by end-turn; the first hand of 5 at
+    the start. `status` shows each player's hand and draw pile counts.
+
+    \b
+    Examples:
+      referee draw
+      referee draw 2 --by bo --reason "Open Mic Night"
+    """
+    _print(core.draw(db_path(), count, player, reason))
+
+
+@click.command("discard-hand")
+@click.argument("card")
+@click.option("--by", "player", metavar="NAME", help="The player discarding (default: whose turn it is).")
+@click.option("--reason", help="Which card made them discard, for the log.")
+@db_option
+def discard_hand(card, player, reason) -> None:
+    """A card goes from a player's hand to their discard pile (card text
+    made them discard it). CARD is its id or QR text: the card is shown.
+
+    \b
+    Examples:
+      referee discard-hand technocracy-data-intern --by bo
+      referee discard-hand anarchy-riot-night --reason "Draw 3, then discard 1"
+    """
+    _print(core.discard_hand(db_path(), card, player, reason))
+
+
 COMMANDS: dict[str, click.Command] = {
     "rolloff": rolloff, "play": play, "deploy": deploy, "buy": buy, "battle": battle, "attack": battle,
     "odds": odds, "ally": ally, "unally": unally, "donate": donate, "gift": gift, "discard": discard,
+    "draw": draw, "discard-hand": discard_hand,
 }

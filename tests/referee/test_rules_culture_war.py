@@ -267,7 +267,7 @@ def test_house_rules_are_named_in_games(table):
     for key in ("first-player", "counter-fail", "stat-floor", "unopposed-damage", "unopposed-hero-damage"):
         assert key in out
     result = table.fail("new culture-war --player a --player b --house-rule first-player=sideways")
-    assert "first-player is one of roll-off, seating" in result.output
+    assert "first-player' is one of roll-off, seating" in result.output
 
 
 def test_player_without_a_faction_gets_plain_starting_cards():

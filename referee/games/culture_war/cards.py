@@ -21,7 +21,8 @@ STAT_KEYS = ("cost", "atk", "def", "unit_type", "traits", "effects", "production
 def stats_of(info: Any) -> dict[str, Any]:
     """The fields of a CardInfo the rules need, as plain JSON values."""
     fields = info.fields
-    out: dict[str, Any] = {"id": info.id, "name": info.name, "type": info.type, "deck": info.deck}
+    out: dict[str, Any] = {"id": info.id, "name": info.name, "type": info.type, "deck": info.deck,
+                           "quantity": int(info.quantity or 1)}
     for key in STAT_KEYS:
         value = fields.get(key)
         if value is not None:
@@ -42,6 +43,25 @@ def resolve(code: str) -> dict[str, Any]:
     if found.card.type not in CARD_TYPES:
         raise RefereeError(f"card {found.card.id} is a {found.card.type}, which Culture War cannot play")
     return stats_of(found.card)
+
+
+@lru_cache(maxsize=8)
+def deck_size(faction: str) -> int | None:
+    """How many cards a faction deck shuffles into its draw pile: every
+    printed copy but the Real Estate (a pile of its own) and the Base Unit put
+    in play at the start. None when the deck holds no cards."""
+    from referee.cards.index import load_index, project_root
+
+    try:
+        index = load_index(project_root())
+    except CardError as exc:
+        raise CardError(f"cannot count {faction}'s deck: {exc}") from None
+    deck = [c for c in index.cards.values() if c.game == GAME and c.deck == faction
+            and c.type in CARD_TYPES and c.type != "real-estate"]
+    if not deck:
+        return None
+    has_base = any(c.type == "unit" and "base" in (c.fields.get("traits") or []) for c in deck)
+    return sum(max(1, int(c.quantity or 1)) for c in deck) - (1 if has_base else 0)
 
 
 @lru_cache(maxsize=8)

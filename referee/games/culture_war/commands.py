@@ -163,6 +163,29 @@ def odds(path: Path, attacker: str, defender: str, counter: bool = True) -> Odds
     return OddsReport(state, handle, target, odds_of.odds(state, handle, target, counter))
 
 
+def draw(path: Path, count: int = 1, player: str | None = None, reason: str | None = None) -> Report:
+    """A player draws COUNT cards because a card says so (the draw as each
+    turn begins is made by `end-turn`)."""
+    state, _, _ = _current(path)
+    name = Board(state).name(player) if player else state.active_player.name
+    args: dict[str, Any] = {"player": name, "count": count}
+    if reason:
+        args["reason"] = reason
+    return _report(table.act(path, "draw", args, name))
+
+
+def discard_hand(path: Path, code: str, player: str | None = None, reason: str | None = None) -> Report:
+    """A card leaves a player's hand for the discard pile (card text made
+    them discard it); the card is shown, so it is named."""
+    card = resolve(code)
+    state, _, _ = _current(path)
+    name = Board(state).name(player) if player else state.active_player.name
+    args: dict[str, Any] = {"player": name, "card": card["id"], "_card": card}
+    if reason:
+        args["reason"] = reason
+    return _report(table.act(path, "discard-hand", args, name, (code,)))
+
+
 def simple(path: Path, name: str, args: dict[str, Any], actor: str | None = None) -> Report:
     """ally, unally, donate, gift, discard: no dice, no cards."""
     return _report(table.act(path, name, args, actor))

@@ -11,10 +11,11 @@ from typing import Any, Callable, Mapping, Sequence
 
 from referee.errors import RefereeError, RuleViolation
 from referee.games import HouseRule
-from referee.games.culture_war import effects
-from referee.games.culture_war.actions import ROLL_OFF_RULE, Actions
+from referee.games.culture_war import effects, phases, zones
+from referee.games.culture_war.actions import Actions
 from referee.games.culture_war.board import PLAIN, Board, DiceShortage, feeder, new_piece
-from referee.games.culture_war.cards import starting_cards
+from referee.games.culture_war.cards import deck_size, starting_cards
+from referee.games.culture_war.phases import ROLL_OFF_RULE
 from referee.games.generic import GenericRules, _changed
 from referee.model import Action, GameSlug, Setup, State
 
@@ -22,16 +23,19 @@ from referee.model import Action, GameSlug, Setup, State
 LIFE_BY_PLAYERS = {2: 100, 3: 90, 4: 80, 5: 70}
 FIRST_PLAYER = ("roll-off", "seating")
 COUNTER_FAIL = ("free", "normal")
+HERO_KILLS_HERO = ("once", "both")
+ESTATE_PRICE = ("owned", "bought")
 
 
-def _house(key: str, default: Any, text: str, kind: type = int) -> HouseRule:
-    return HouseRule(key, default, text, kind)
+def _house(key: str, default: Any, text: str, low: int | None = None, high: int | None = None,
+           choices: tuple[str, ...] = ()) -> HouseRule:
+    return HouseRule(key, default, text, str if choices else int, low, high, choices)
 
 
 class CultureWarRules(Actions, GenericRules):
     slug = GameSlug.CULTURE_WAR
     title = "Culture War"
-    version = "culture-war-2"
+    version = "culture-war-3"
     min_players, max_players = 2, 5
     has_life = True
     has_capital = True
@@ -39,21 +43,30 @@ class CultureWarRules(Actions, GenericRules):
     factions = ("anarchy", "community", "technocracy", "conservative", "libertarian")
     house_rules = {
         "starting-life": _house(
-            "starting-life", None, "life each player starts with; default 100/90/80/70 for 2/3/4/5 players"),
+            "starting-life", None, "life each player starts with; default 100/90/80/70 for 2/3/4/5 players",
+            1, 1000),
         "starting-capital": _house(
-            "starting-capital", 1, "coins on each player's first Real Estate at the start (more go to the bank)"),
+            "starting-capital", 1, "coins on each player's first Real Estate at the start (more go to the bank)",
+            0, 100),
         "unopposed-damage": _house(
-            "unopposed-damage", 5, "life lost to an attack on a player who has no units to defend"),
+            "unopposed-damage", 5, "life lost to an attack on a player who has no units to defend", 0, 100),
         "unopposed-hero-damage": _house(
-            "unopposed-hero-damage", 10, "the same, when the attacker is a hero"),
+            "unopposed-hero-damage", 10, "the same, when the attacker is a hero", 0, 100),
         "first-player": _house(
             "first-player", "roll-off", "roll-off: everyone rolls a die, ties roll again (`referee rolloff`); "
-            "seating: the first --player starts", str),
+            "seating: the first --player starts", choices=FIRST_PLAYER),
         "counter-fail": _house(
             "counter-fail", "free", "free: a failed counter-attack costs nothing; normal: it costs its owner "
-            "2 (4 for a Hero) like any failed attack", str),
+            "2 (4 for a Hero) like any failed attack", choices=COUNTER_FAIL),
+        "hero-kills-hero": _house(
+            "hero-kills-hero", "once", "once: a Hero destroyed by a Hero costs its owner 10; both: 20 (10 for "
+            "the Hero's kill and 10 for losing a Hero)", choices=HERO_KILLS_HERO),
+        "estate-price": _house(
+            "estate-price", "owned", "owned: your next Real Estate costs one more than the number you own now; "
+            "bought: one more than the number you have ever had, so a lost one does not make the next cheaper",
+            choices=ESTATE_PRICE),
         "stat-floor": _house(
-            "stat-floor", 0, "the lowest a unit's ATK or DEF can be pushed by mods and effects"),
+            "stat-floor", 0, "the lowest a unit's ATK or DEF can be pushed by mods and effects", -10, 0),
     }
 
     # ---- setup -------------------------------------------------------------
@@ -62,6 +75,7 @@ class CultureWarRules(Actions, GenericRules):
         if setup.life is not None:
             if setup.life < 1:
                 raise RuleViolation("starting life", f"players must start with at least 1 life, not {setup.life}")
+            self.house_rules["starting-life"].check_range(setup.life)
             return setup.life
         chosen = rules.get("starting-life")
         return int(chosen) if chosen is not None else LIFE_BY_PLAYERS[len(setup.players)]
@@ -75,9 +89,6 @@ class CultureWarRules(Actions, GenericRules):
     def setup(self, setup: Setup, dice: Sequence[int]) -> State:
         state = super().setup(setup, dice)
         rules = state.house_rules
-        for key, allowed in (("first-player", FIRST_PLAYER), ("counter-fail", COUNTER_FAIL)):
-            if rules[key] not in allowed:
-                raise RefereeError(f"house rule {key} is one of {', '.join(allowed)}, not {rules[key]!r}")
         seating = rules["first-player"] == "seating"
         names = [p.name for p in state.players]
         fields = {
@@ -85,6 +96,7 @@ class CultureWarRules(Actions, GenericRules):
                       "contenders": [] if seating else names, "rounds": []},
             "pieces": {}, "banks": {n: {} for n in names}, "timed": [], "alliances": [],
             "had_turn": [], "attacks": 0, "begun": False, "next": 1,
+            "discards": {n: [] for n in names}, "removed": {n: [] for n in names},
         }
         board = Board(replace(state, fields=fields))
         for player in state.players:
@@ -98,7 +110,53 @@ class CultureWarRules(Actions, GenericRules):
             board.put(player.name, {player.faction or PLAIN: max(0, coins - room)})
             board.add_piece(new_piece(base_card or {"name": "Base Unit", "type": "unit", "cost": 1, "atk": 0,
                                                  "def": 0, "traits": ["base"]}, player.name, 0))
+            size = deck_size(player.faction) if player.faction else None
+            board.people[player.name] = replace(player, fields={**player.fields, **zones.starting_fields(size)})
         return board.to_state()
+
+    # ---- phases, zones and the hooks the core calls --------------------------------
+
+    def phase(self, state: State) -> str | None:
+        """roll-off, card deployment, combat or game over (see phases.py)."""
+        return phases.describe(state)
+
+    def rules_can_decide(self, state: State) -> bool:
+        """Players are out at 0 LIFE and the last one standing wins; no printed
+        card ends the game another way, so until the game is won `win PLAYER`
+        is an override (--force)."""
+        return not state.finished
+
+    def check(self, state: State, action: Action) -> None:
+        if not state.finished:
+            phases.check_phase(state, action)
+            zones.check(state, action)
+        super().check(state, action)
+
+    def apply(self, state: State, action: Action, dice: Sequence[int]) -> State:
+        return zones.settle(state, super().apply(state, action, dice), action)
+
+    # draw N / discard-hand CARD: what card text does to a hand -------------------
+
+    def check_draw(self, state: State, action: Action) -> None:
+        self._checked(state, action)
+
+    def apply_draw(self, state: State, action: Action, dice: Sequence[int]) -> State:
+        return self._applied(state, action, dice)
+
+    def _do_draw(self, board: Board, args: Mapping[str, Any], dice: Any) -> None:
+        name = self._acting(board, args["player"])
+        zones.draw_on_board(board, name, int(args["count"]), args.get("reason") or "a card effect")
+
+    def check_discard_hand(self, state: State, action: Action) -> None:
+        self._checked(state, action)
+
+    def apply_discard_hand(self, state: State, action: Action, dice: Sequence[int]) -> State:
+        return self._applied(state, action, dice)
+
+    def _do_discard_hand(self, board: Board, args: Mapping[str, Any], dice: Any) -> None:
+        name = self._acting(board, args["player"])
+        board.notes.append(f"{name} discards {args['_card']['name']} from the hand to the discard pile"
+                           + (f" ({args['reason']})" if args.get("reason") else ""))
 
     # ---- dispatch ----------------------------------------------------------
 
@@ -156,7 +214,8 @@ class CultureWarRules(Actions, GenericRules):
         if order["settled"]:
             why = ("the table plays in seating order (house rule first-player=seating)" if order["mode"] == "seating"
                    else f"{order['first']} already goes first")
-            raise RuleViolation(ROLL_OFF_RULE, f"there is no roll-off to make: {why}")
+            raise RuleViolation(ROLL_OFF_RULE, f"{phases.phase_of(state).value} phase: there is no roll-off to "
+                                               f"make: {why}")
         if state.turn != 1 or state.fields.get("begun"):
             raise RuleViolation(ROLL_OFF_RULE, "the roll-off comes before anyone plays")
         if int(action.args.get("rolls") or 0) < 1:
@@ -199,7 +258,7 @@ class CultureWarRules(Actions, GenericRules):
             board.f["had_turn"].append(ending)
         board.f["timed"] = [t for t in board.f["timed"] if t["until"] not in ("turn", "battle")]
         board.f["attacks"] = 0
-        if not board.f["order"]["settled"]:  # play went on without a roll-off: seating order stands
+        if not board.f["order"]["settled"]:  # a table logged before the roll-off was enforced
             board.f["order"].update(settled=True, first=board.seats[0], contenders=[])
         state = board.to_state()
         for _ in range(len(state.players)):
@@ -207,7 +266,8 @@ class CultureWarRules(Actions, GenericRules):
             if state.winner is not None:
                 return state
             board = Board(state)
-            if board.active in board.f["had_turn"]:
+            if board.active in board.f["had_turn"]:  # resource collection: draw, then coins
+                zones.draw_on_board(board, board.active, zones.TURN_DRAW, "start of turn")
                 effects.start_of_turn(board, board.active)
             state = board.to_state()
             if not state.active_player.eliminated or state.winner is not None:

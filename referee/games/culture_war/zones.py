@@ -1,0 +1,233 @@
+"""Where each player's cards are: hand, draw pile, discard pile, removed.
+
+Each player plays their own printed faction deck, so a card can be in at
+most its printed quantity of places per owner: in play, attached as a Mod,
+in the discard pile, or removed from the game. Cards in hand and in the draw
+pile are hidden, so the referee keeps only their counts; a card's identity
+is known once it is played (scanned or named).
+
+Kept in the state:
+
+    player fields   hand, draw_pile, discard_pile   counts, shown by `status`
+    discards        {player: [{card, name, kind}]}  each discard pile, oldest first
+    removed         {player: [{card, name, kind}]}  cards out of the game (a player who is out)
+
+A player without a faction has no known deck: no counts are kept for them.
+
+The setup: Real Estate is taken out of the deck into its own pile (bought
+from there, never drawn), the Base Unit goes into play, and everyone draws
+five. From their second turn on, each player draws one card as the turn
+begins; `draw N` records a card effect's draws and `discard-hand CARD` a
+card discarded from the hand (which shows it).
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any, Mapping
+
+from referee.copies import check_free_copy
+from referee.errors import RefereeError, RuleViolation
+from referee.model import Action, State
+
+HAND = 5  # cards each player draws at the start of the game
+TURN_DRAW = 1  # cards drawn as each turn after a player's first begins
+HAND_RULE = "cards are played from your hand"
+DRAW_RULE = "cards are drawn from your draw pile"
+ESTATE_KIND = "estate"
+PILE_KINDS = {"unit": "unit", "real-estate": ESTATE_KIND, "operation": "operation", "mod": "mod",
+              "flash": "flash", "happening": "happening"}
+
+
+# ---- counts ------------------------------------------------------------------------
+
+
+def tracked(state: State, name: str) -> bool:
+    return "hand" in state.player(name).fields
+
+
+def counts(fields: Mapping[str, Any]) -> tuple[int, int]:
+    return int(fields.get("hand", 0)), int(fields.get("draw_pile", 0))
+
+
+def starting_fields(deck_size: int | None) -> dict[str, int]:
+    """A player's counts after shuffling and drawing the first hand."""
+    if deck_size is None:
+        return {}
+    hand = min(HAND, deck_size)
+    return {"hand": hand, "draw_pile": deck_size - hand, "discard_pile": 0}
+
+
+def drawn(fields: Mapping[str, Any], count: int) -> tuple[dict[str, Any], int]:
+    """The player's fields after drawing up to `count` cards, and how many were drawn."""
+    hand, pile = counts(fields)
+    n = max(0, min(count, pile))
+    return {**fields, "hand": hand + n, "draw_pile": pile - n}, n
+
+
+# ---- copies --------------------------------------------------------------------------
+
+
+def places(state: State, owner: str, card_id: str) -> list[str]:
+    """Where the owner's printed copies of a card are now, one entry per copy."""
+    out: list[str] = []
+    for handle, piece in sorted(state.fields.get("pieces", {}).items(), key=lambda kv: int(kv[0])):
+        if piece.get("owner") == owner and piece.get("card") == card_id:
+            out.append(f"in play as #{handle}")
+        for mod in piece.get("mods", []):
+            if mod.get("by") == owner and mod.get("card") == card_id:
+                out.append(f"attached to #{handle} as a Mod")
+    for entry in state.fields.get("discards", {}).get(owner, []):
+        if entry.get("card") == card_id:
+            out.append(f"in {owner}'s discard pile")
+    for entry in state.fields.get("removed", {}).get(owner, []):
+        if entry.get("card") == card_id:
+            out.append("removed from the game")
+    return out
+
+
+def check_copy(state: State, owner: str, card: Mapping[str, Any]) -> None:
+    """Refuse a card when all its printed copies of this owner are already somewhere."""
+    quantity = card.get("quantity")
+    if quantity is None or not card.get("id"):
+        return  # card data logged before quantities were known
+    try:
+        check_free_copy(card["id"], card.get("name") or card["id"], int(quantity), places(state, owner, card["id"]))
+    except RuleViolation as exc:
+        raise RuleViolation(exc.rule, f"{owner} cannot play another {card.get('name')}: {exc.message}") from None
+
+
+def check_hand(state: State, owner: str, card: Mapping[str, Any], verb: str = "play") -> None:
+    if card.get("type") == "real-estate" or not tracked(state, owner):
+        return  # Real Estate is bought from its own pile, not the hand
+    hand, pile = counts(state.player(owner).fields)
+    if hand < 1:
+        raise RuleViolation(HAND_RULE, f"{owner} has no cards in hand, so cannot {verb} {card.get('name')} "
+                                       f"({pile} in the draw pile); if a card let {owner} draw, record it "
+                                       f"first with `referee draw --by {owner}`")
+
+
+# ---- checks of the actions that move cards ------------------------------------------
+
+
+def check(state: State, action: Action) -> None:
+    """The zone part of an action's check: copies and hand counts."""
+    args = action.args
+    if action.name == "play":
+        owner = state.player(args["player"]).name
+        check_copy(state, owner, args["_card"])
+        check_hand(state, owner, args["_card"])
+    elif action.name == "discard-hand":
+        owner = state.player(args["player"]).name
+        check_copy(state, owner, args["_card"])
+        if args["_card"].get("type") == "real-estate":
+            raise RuleViolation(HAND_RULE, f"{args['_card'].get('name')} is Real Estate, which is never in a "
+                                           "hand: it is bought from the Real Estate pile")
+        check_hand(state, owner, args["_card"], "discard")
+        if not tracked(state, owner):
+            raise RefereeError(f"{owner} plays without a faction deck, so the referee keeps no hand for them")
+    elif action.name == "draw":
+        owner = state.player(args["player"]).name
+        count = args.get("count")
+        if not isinstance(count, int) or isinstance(count, bool) or count < 1:
+            raise RefereeError(f"draw a whole number of cards, at least 1, not {count!r}")
+        if not tracked(state, owner):
+            raise RefereeError(f"{owner} plays without a faction deck, so the referee keeps no draw pile for them")
+        hand, pile = counts(state.player(owner).fields)
+        if count > pile:
+            held = f"{pile} card" + ("" if pile == 1 else "s")
+            raise RuleViolation(DRAW_RULE, f"{owner}'s draw pile holds {held}, so {owner} cannot draw {count}"
+                                + ("" if pile == 0 else f"; draw {pile}"))
+
+
+# ---- applying ----------------------------------------------------------------------------
+
+
+def entry(piece_or_card: Mapping[str, Any], kind: str) -> dict[str, Any]:
+    return {"card": piece_or_card.get("card", piece_or_card.get("id")), "name": piece_or_card.get("name"),
+            "kind": kind}
+
+
+def settle(before: State, after: State, action: Action) -> State:
+    """Move cards between zones after an action: a played card leaves the
+    hand; a Flash or Happening, a piece that left play and a Mod taken off go
+    to their owner's discard pile (a player who is out: removed from the game);
+    a piece returned to the hand goes back to it."""
+    fields = dict(after.fields)
+    discards = {k: list(v) for k, v in fields.get("discards", {}).items()}
+    removed = {k: list(v) for k, v in fields.get("removed", {}).items()}
+    people = {p.name: p for p in after.players}
+    hands: dict[str, int] = {}
+    returned = set(fields.pop("returned", []) or [])
+
+    def put(owner: str, item: dict[str, Any]) -> None:
+        if owner not in people:
+            return
+        if people[owner].eliminated:
+            removed.setdefault(owner, []).append(item)
+        else:
+            discards.setdefault(owner, []).append(item)
+
+    args = action.args
+    if action.name in ("play", "discard-hand"):
+        card = args["_card"]
+        owner = before.player(args["player"]).name
+        if card.get("type") != "real-estate":
+            hands[owner] = hands.get(owner, 0) - 1
+        if action.name == "discard-hand" or card.get("type") in ("flash", "happening"):
+            put(owner, entry(card, PILE_KINDS.get(card.get("type"), "card")))
+    old, new = before.fields.get("pieces", {}), fields.get("pieces", {})
+    for handle in sorted(old, key=int):
+        piece = old[handle]
+        gone = handle not in new
+        if gone and handle in returned:
+            hands[piece["owner"]] = hands.get(piece["owner"], 0) + 1
+        elif gone:
+            put(piece["owner"], entry(piece, piece["kind"]))
+        kept = [] if gone else list(new[handle].get("mods", []))
+        for mod in piece.get("mods", []):
+            if mod in kept:
+                kept.remove(mod)
+            else:
+                put(mod.get("by") or piece["owner"], entry(mod, "mod"))
+    fields["discards"], fields["removed"] = discards, removed
+    players = []
+    for p in after.players:
+        f = dict(p.fields)
+        if "hand" in f:
+            f["hand"] = max(0, int(f["hand"]) + hands.get(p.name, 0))
+            f["discard_pile"] = len(discards.get(p.name, []))
+        players.append(replace(p, fields=f) if f != p.fields else p)
+    return replace(after, players=tuple(players), fields=fields)
+
+
+def return_to_hand(board: Any, handle: str) -> dict[str, Any]:
+    """A card effect puts a piece back in its owner's hand (not the discard
+    pile): call this instead of removing it. Its Mods go to the discard pile."""
+    piece = board.pieces.pop(handle)
+    board.f.setdefault("returned", []).append(handle)
+    board.f["timed"] = [t for t in board.f["timed"] if t.get("handle") != handle]
+    board.notes.append(f"{piece['owner']}'s #{handle} {piece['name']} goes back to {piece['owner']}'s hand")
+    return piece
+
+
+def draw_on_board(board: Any, name: str, count: int, why: str) -> None:
+    """Draw on a working Board (the turn's draw), with a note."""
+    player = board.people[name]
+    if "hand" not in player.fields or player.eliminated:
+        return
+    fields, n = drawn(player.fields, count)
+    board.people[name] = replace(player, fields=fields)
+    if n:
+        board.notes.append(f"{name} draws {n} card{'' if n == 1 else 's'} ({why}): "
+                           f"hand {fields['hand']}, draw pile {fields['draw_pile']}")
+    else:
+        board.notes.append(f"{name}'s draw pile is empty: no card drawn ({why})")
+
+
+def estates_held(state_fields: Mapping[str, Any], owner: str) -> int:
+    """Real Estate a player has owned: in play now, plus what went to the
+    discard pile or out of the game."""
+    now = sum(1 for p in state_fields.get("pieces", {}).values() if p["owner"] == owner and p["kind"] == ESTATE_KIND)
+    gone = sum(1 for pile in ("discards", "removed") for e in state_fields.get(pile, {}).get(owner, [])
+               if e.get("kind") == ESTATE_KIND)
+    return now + gone
