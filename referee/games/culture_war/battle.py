@@ -61,6 +61,8 @@ def kill(board: Board, killer: str, victim: str) -> None:
     k, v = board.pieces[killer], board.pieces[victim]
     k_owner, v_owner = k["owner"], v["owner"]
     damage = kill_damage(k, v)
+    if hero(k) and hero(v) and board.rules.get("hero-kills-hero") == "both":  # house rule: 10 for each
+        damage = HERO_KILL * 2
     reason = "a Hero lost" if hero(v) else ("killed by a Hero" if hero(k) else "unit killed")
     board.remove(victim, f"killed by #{killer} {k['name']}")
     board.change_life(v_owner, -damage, f"{reason}: #{victim} {v['name']}")

@@ -99,7 +99,13 @@ def card_cost(board: Board, player: str, card: Mapping[str, Any]) -> int:
 
 
 def estate_cost(board: Board, player: str) -> int:
-    """The n-th Real Estate a player owns costs n (the first, from setup, is free)."""
+    """The n-th Real Estate a player owns costs n (the first, from setup, is
+    free); with house rule estate-price=bought, n counts every Real Estate
+    the player has had, so one lost does not make the next cheaper."""
+    if board.rules.get("estate-price") == "bought":
+        from referee.games.culture_war.zones import estates_held
+
+        return estates_held(board.f, player) + 1
     return len(board.owned(player, "estate")) + 1
 
 
