@@ -85,7 +85,7 @@ def places(state: State, owner: str, card_id: str) -> list[str]:
     return out
 
 
-def check_copy(state: State, owner: str, card: Mapping[str, Any]) -> None:
+def check_copy(state: State, owner: str, card: Mapping[str, Any], verb: str = "play") -> None:
     """Refuse a card when all its printed copies of this owner are already somewhere."""
     quantity = card.get("quantity")
     if quantity is None or not card.get("id"):
@@ -93,7 +93,7 @@ def check_copy(state: State, owner: str, card: Mapping[str, Any]) -> None:
     try:
         check_free_copy(card["id"], card.get("name") or card["id"], int(quantity), places(state, owner, card["id"]))
     except RuleViolation as exc:
-        raise RuleViolation(exc.rule, f"{owner} cannot play another {card.get('name')}: {exc.message}") from None
+        raise RuleViolation(exc.rule, f"{owner} cannot {verb} {card.get('name')}: {exc.message}") from None
 
 
 def check_hand(state: State, owner: str, card: Mapping[str, Any], verb: str = "play") -> None:
@@ -114,11 +114,11 @@ def check(state: State, action: Action) -> None:
     args = action.args
     if action.name == "play":
         owner = state.player(args["player"]).name
-        check_copy(state, owner, args["_card"])
+        check_copy(state, owner, args["_card"], "buy" if args["_card"].get("type") == "real-estate" else "play")
         check_hand(state, owner, args["_card"])
     elif action.name == "discard-hand":
         owner = state.player(args["player"]).name
-        check_copy(state, owner, args["_card"])
+        check_copy(state, owner, args["_card"], "discard")
         if args["_card"].get("type") == "real-estate":
             raise RuleViolation(HAND_RULE, f"{args['_card'].get('name')} is Real Estate, which is never in a "
                                            "hand: it is bought from the Real Estate pile")
