@@ -3,7 +3,6 @@ odds, card references. The copy-conservation property test is in
 test_rules_divide_and_conquer_props.py."""
 from __future__ import annotations
 
-import json
 from fractions import Fraction
 
 import pytest
@@ -282,3 +281,17 @@ def test_status_shows_the_phase_the_counts_and_the_cards_set_aside(table):
     table.run("attack g1 --intent destroy")
     assert "phase: team" in table.run("status").output
     assert table.status()["phase"] == "team"
+
+
+def test_a_table_logged_before_these_checks_still_loads():
+    """Applying (as when a logged table is folded again) skips the checks
+    this version added, so an empty raise logged earlier still replays; the
+    same action is refused when checked now."""
+    state = start()
+    state = play(state, "recruit", "dc-left-prestige-media")
+    state = step(state, "attack", player="Ben", target="g1", intent="destroy")
+    state = step(state, "team", player="Ben", cards=[], _groups=[], _attach=[])
+    empty_raise = Action("raise", {"player": "Ana", "cards": [], "_groups": [], "_attach": []}, None)
+    with pytest.raises(RuleViolation, match="a raise adds cards"):
+        RULES.check(state, empty_raise)
+    assert RULES.phase(RULES.apply(state, empty_raise, ())) == "add"

@@ -24,7 +24,7 @@ from fractions import Fraction
 from typing import Any, Mapping, Sequence
 
 from referee.errors import RuleViolation
-from referee.games.divide_and_conquer import printed, zones
+from referee.games.divide_and_conquer import zones
 from referee.games.divide_and_conquer.work import Work
 
 INTENTS = ("take-over", "destroy")
@@ -107,13 +107,13 @@ def lay(w: Work, player: str, groups: Sequence[Mapping[str, Any]], joined: Seque
         if not zones.has(group, "base-joins-attacks"):
             raise RuleViolation("base groups stay home", f"{player}'s {group['name']} ({ref}) is in their base and "
                                 "has no asset that lets it join attacks")
-        if ref in attack["joined"] or ref in joined[:i]:
+        if ref in attack["joined"] or (w.strict and ref in joined[:i]):
             raise RuleViolation("a group joins once", f"{group['name']} ({ref}) has already joined this attack; "
                                 "it counts once")
     w.spend(player, len(groups) + len(attaches), "this play")
     laid = []
     for card in groups:
-        printed.claim(w.fields, card, player)
+        w.claim(card, player)
         group = zones.new_group(w.fields, card)
         laid.append(group)
         (attack["defence"] if side == "defender" else attack["team"]).append(group)
@@ -131,7 +131,7 @@ def lay(w: Work, player: str, groups: Sequence[Mapping[str, Any]], joined: Seque
                                     f"{item['card']['name']} only on the target, the attack team or the "
                                     f"defence team, not on {onto}")
             group = _group_in_fight(w, onto)
-        printed.claim(w.fields, item["card"], player)
+        w.claim(item["card"], player)
         group["attached"].append(zones.attachment(item["card"]))
 
 
@@ -147,7 +147,7 @@ def team(w: Work, player: str, groups, joined, attaches) -> None:
         raise RuleViolation("attacker adds once more", f"{player} has laid the team"
                             + (" and added once more after the raise" if attack.get("countered") else "")
                             + "; roll with `fight` (phase roll)")
-    if stage == Phase.ADD and not (groups or joined or attaches):
+    if w.strict and stage == Phase.ADD and not (groups or joined or attaches):
         raise RuleViolation("an addition adds cards", f"{player} adds nothing: to fight as things stand, roll "
                             "with `fight` (phase add)")
     lay(w, player, groups, joined, attaches)
@@ -172,7 +172,7 @@ def respond(w: Work, player: str, raise_: bool, groups=(), attaches=()) -> None:
         raise RuleViolation("the defender raises once", f"{player} has already "
                             + ("raised" if attack.get("raised") else "called") + f" in this attack (phase {stage.value})")
     if raise_:
-        if not (groups or attaches):
+        if w.strict and not (groups or attaches):
             raise RuleViolation("a raise adds cards", f"{player} raises with no cards: that is no raise; "
                                 "`call` to fight as things stand")
         lay(w, player, groups, (), attaches)

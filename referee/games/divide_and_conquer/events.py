@@ -105,7 +105,7 @@ def play(w: Work, actor: str, card: Mapping[str, Any], opts: Mapping[str, Any]) 
         name = opts.get("player")
         if not name:
             raise RuleViolation("event target", f"{card['name']} picks a player: give --player NAME")
-        if name == actor and picks_another(card):
+        if w.strict and name == actor and picks_another(card):
             raise RuleViolation("pick another player", f"{card['name']} picks another player, so {actor}, "
                                 "who plays it, cannot pick themself")
         if action == "draw-cards":

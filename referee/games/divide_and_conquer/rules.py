@@ -17,18 +17,19 @@ base), recomputed after every action so `status` scores live.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Sequence
 
-from referee.errors import RefereeError, RuleViolation
+from referee.errors import RuleViolation
 from referee.games import HouseRule
-from referee.games.divide_and_conquer import battle, cards, events, printed, text, zones
+from referee.games.divide_and_conquer import battle, cards, events, hands, text, zones
 from referee.games.divide_and_conquer.battle import Phase
 from referee.games.divide_and_conquer.work import Work
-from referee.games.generic import GenericRules, _changed, _check_change
+from referee.games.generic import GenericRules
 from referee.model import Action, GameSlug, Setup, State
 
 TURN_ACTIONS = ("event", "unaffiliate", "recruit", "attach", "attack")
 LAST_CARD_CHOICES = ("drawer-plays", "game-ends")
+REPLAYING = "_applying"  # marks an action being applied, not checked (see apply)
 ATTACK_STEPS = ("team", "raise", "call", "fight")
 
 
@@ -120,6 +121,7 @@ class DivideAndConquerRules(GenericRules):
 
     def _run(self, state: State, action: Action, body: Callable[[Work], None], ends_turn: bool) -> State:
         w = Work.of(state)
+        w.strict = not action.args.get(REPLAYING)
         body(w)
         after = w.state(state)
         return self._end_turn(after) if ends_turn else after
@@ -136,7 +138,7 @@ class DivideAndConquerRules(GenericRules):
             raise RuleViolation("play one event", f"{actor} cannot play {card.get('name', '?')} as an event: it is not an event card")
 
         def body(w: Work) -> None:
-            printed.claim(w.fields, card, actor)
+            w.claim(card, actor)
             w.spend(actor, 1, "an event")
             pick = action.args.get("pick")
             opts = {**action.args, "player": state.player(pick).name if pick else None}
@@ -153,7 +155,7 @@ class DivideAndConquerRules(GenericRules):
                                 f"{card.get('name', '?')} is not a group")
 
         def body(w: Work) -> None:
-            printed.claim(w.fields, card, actor)
+            w.claim(card, actor)
             w.spend(actor, 1, "a group")
             group = zones.new_group(w.fields, card)
             (w.fields["unaffiliated"] if where == "the unaffiliated area" else w.fields["bases"][actor]).append(group)
@@ -167,7 +169,7 @@ class DivideAndConquerRules(GenericRules):
 
         def body(w: Work) -> None:
             _, group = zones.find(w.fields, str(action.args.get("onto")))
-            printed.claim(w.fields, card, actor)
+            w.claim(card, actor)
             w.spend(actor, 1, "an asset or deficit")
             group["attached"].append(zones.attachment(card))
         return self._run(state, action, body, ends_turn=True)
@@ -231,8 +233,12 @@ class DivideAndConquerRules(GenericRules):
     check_raise = check_call = check_fight = check_event
 
     def apply(self, state: State, action: Action, dice: Sequence[int]) -> State:
+        """Apply a checked action. The checks that came in with this version
+        (printed copies, empty raises and additions, a base group joining
+        twice in one command, another player) are not run again here, so a
+        table logged by an earlier version still loads."""
         if action.name in (*TURN_ACTIONS, *ATTACK_STEPS):
-            return self._step(state, action, dice)
+            return self._step(state, replace(action, args={**action.args, REPLAYING: True}), dice)
         return super().apply(state, action, dice)
 
     # passing, hands, the end ---------------------------------------------------
@@ -263,31 +269,10 @@ class DivideAndConquerRules(GenericRules):
                        round=state.round + (1 if nxt == 0 else 0))
 
     def check_hand(self, state: State, action: Action) -> None:
-        """A correction of a hand's count keeps every card somewhere: cards
-        added come from the deck, cards taken away go to the discard pile
-        unseen."""
-        player = state.player(action.args["player"])
-        _check_change(action.args, f"{player.name}'s hand")
-        now = int(player.fields["hand"])
-        after = _changed(now, action.args)
-        if after < 0:
-            raise RuleViolation("cards come from the hand", f"{player.name} cannot hold fewer than 0 cards")
-        deck = int(state.fields["deck"])
-        if after - now > deck:
-            raise RuleViolation("cards come from the deck", f"{player.name}'s hand can grow by at most {deck}: "
-                                f"the extra cards come from the deck, which holds {deck}")
+        hands.check_correction(state, action.args)
 
     def apply_hand(self, state: State, action: Action, dice: Sequence[int]) -> State:
-        player = state.player(action.args["player"])
-        now = int(player.fields["hand"])
-        more = _changed(now, action.args) - now
-        fields = dict(state.fields)
-        if more > 0:
-            fields["deck"] = int(fields["deck"]) - more
-        else:
-            fields["hidden_discards"] = int(fields.get("hidden_discards") or 0) - more
-        state = replace(state, fields=fields)
-        return state.with_player(replace(player, fields={**player.fields, "hand": now + more}))
+        return hands.apply_correction(state, action.args)
 
     # text ------------------------------------------------------------------
 

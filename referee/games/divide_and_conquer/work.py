@@ -17,11 +17,19 @@ class Work:
     names: list[str]
     notes: list[str] = field(default_factory=list)
     drawn: dict[str, int] = field(default_factory=dict)  # cards each player has drawn from the deck
+    strict: bool = True  # False while applying a logged action: this version's new checks are skipped
 
     @classmethod
     def of(cls, state: State) -> "Work":
         return cls(copy.deepcopy(dict(state.fields)), {p.name: int(p.fields.get("hand", 0)) for p in state.players},
                    [p.name for p in state.players], [], {p.name: int(p.fields.get("drawn", 0)) for p in state.players})
+
+    def claim(self, card: dict[str, Any], player: str) -> None:
+        """`player` puts a card down: a printed copy of it must be free."""
+        from referee.games.divide_and_conquer import printed
+
+        if self.strict:
+            printed.claim(self.fields, card, player)
 
     def spend(self, name: str, count: int, what: str) -> None:
         """Cards leave `name`'s hand (the referee counts them; it cannot see them)."""
