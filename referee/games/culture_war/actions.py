@@ -10,16 +10,9 @@ from typing import Any, Callable, Mapping, Sequence
 from referee.errors import RefereeError, RuleViolation
 from referee.games.culture_war import battle, effects
 from referee.games.culture_war.board import KIND_WORDS, KINDS, Board, coins_text, cyber, new_piece
+from referee.games.culture_war.phases import ROLL_OFF_RULE, TIMING  # the phases are checked first, in phases.py
 from referee.model import Action, State
 
-ROLL_OFF_RULE = "the first player is decided by a roll-off"
-TIMING = {
-    "unit": "units are deployed on your own turn, before your first attack",
-    "real-estate": "Real Estate is bought on your own turn, before your first attack",
-    "mod": "Mods are played on your own turn, before your first attack",
-    "happening": "Happenings are played on your own turn, before your first attack",
-    "operation": "Operations are played on your own turn, before your first attack",
-}
 MOD_KINDS = {"unit": ("unit",), "real-estate": ("estate",), "operation": ("operation",),
              "any": ("unit", "estate", "operation")}
 

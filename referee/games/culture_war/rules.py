@@ -301,7 +301,7 @@ class CultureWarRules(Actions, GenericRules):
     def render_lines(self, state: State) -> list[str]:
         from referee.games.culture_war.view import render_lines
 
-        return render_lines(state)
+        return [*render_lines(state), *zones.pile_lines(state)]  # the core shows the phase
 
     def change_lines(self, before: State, after: State) -> list[str]:
         from referee.games.culture_war.view import change_lines

@@ -231,3 +231,14 @@ def estates_held(state_fields: Mapping[str, Any], owner: str) -> int:
     gone = sum(1 for pile in ("discards", "removed") for e in state_fields.get(pile, {}).get(owner, [])
                if e.get("kind") == ESTATE_KIND)
     return now + gone
+
+
+def pile_lines(state: State) -> list[str]:
+    """The discard piles and cards out of the game, for `status` (hand and
+    draw pile counts are the players' own columns)."""
+    out = []
+    for key, word in (("discards", "discard pile"), ("removed", "out of the game")):
+        for name, entries in state.fields.get(key, {}).items():
+            if entries:
+                out.append(f"{name}'s {word}: " + ", ".join(e.get("name") or e.get("card") or "?" for e in entries))
+    return out
