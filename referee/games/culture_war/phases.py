@@ -21,7 +21,7 @@ from __future__ import annotations
 from enum import Enum
 from typing import Any, Mapping
 
-from referee.errors import RuleViolation
+from referee.errors import RuleViolation, UnknownPlayer
 from referee.model import Action, State
 
 ROLL_OFF_RULE = "the first player is decided by a roll-off"
@@ -74,7 +74,7 @@ def _who(state: State, action: Action) -> str:
         if isinstance(value, str):
             try:
                 return state.player(value).name
-            except Exception:
+            except UnknownPlayer:
                 break
     if action.name == "battle":
         piece = state.fields.get("pieces", {}).get(str(args.get("attacker", "")).lstrip("#"))
@@ -83,7 +83,7 @@ def _who(state: State, action: Action) -> str:
     if action.actor:
         try:
             return state.player(action.actor).name
-        except Exception:
+        except UnknownPlayer:
             pass
     return state.active_player.name
 

@@ -10,27 +10,14 @@ from dataclasses import replace
 from typing import Any, Callable, Mapping, Sequence
 
 from referee.errors import RefereeError, RuleViolation
-from referee.games import HouseRule
 from referee.games.culture_war import effects, phases, zones
 from referee.games.culture_war.actions import Actions
 from referee.games.culture_war.board import PLAIN, Board, DiceShortage, feeder, new_piece
 from referee.games.culture_war.cards import deck_size, starting_cards
+from referee.games.culture_war.house_rules import HOUSE_RULES, LIFE_BY_PLAYERS
 from referee.games.culture_war.phases import ROLL_OFF_RULE
 from referee.games.generic import GenericRules, _changed
 from referee.model import Action, GameSlug, Setup, State
-
-# House rule default (shared/seeds/README.md): shorter games for bigger tables.
-LIFE_BY_PLAYERS = {2: 100, 3: 90, 4: 80, 5: 70}
-FIRST_PLAYER = ("roll-off", "seating")
-COUNTER_FAIL = ("free", "normal")
-HERO_KILLS_HERO = ("once", "both")
-ESTATE_PRICE = ("owned", "bought")
-
-
-def _house(key: str, default: Any, text: str, low: int | None = None, high: int | None = None,
-           choices: tuple[str, ...] = ()) -> HouseRule:
-    return HouseRule(key, default, text, str if choices else int, low, high, choices)
-
 
 class CultureWarRules(Actions, GenericRules):
     slug = GameSlug.CULTURE_WAR
@@ -41,33 +28,7 @@ class CultureWarRules(Actions, GenericRules):
     has_capital = True
     out_at_zero_life = True
     factions = ("anarchy", "community", "technocracy", "conservative", "libertarian")
-    house_rules = {
-        "starting-life": _house(
-            "starting-life", None, "life each player starts with; default 100/90/80/70 for 2/3/4/5 players",
-            1, 1000),
-        "starting-capital": _house(
-            "starting-capital", 1, "coins on each player's first Real Estate at the start (more go to the bank)",
-            0, 100),
-        "unopposed-damage": _house(
-            "unopposed-damage", 5, "life lost to an attack on a player who has no units to defend", 0, 100),
-        "unopposed-hero-damage": _house(
-            "unopposed-hero-damage", 10, "the same, when the attacker is a hero", 0, 100),
-        "first-player": _house(
-            "first-player", "roll-off", "roll-off: everyone rolls a die, ties roll again (`referee rolloff`); "
-            "seating: the first --player starts", choices=FIRST_PLAYER),
-        "counter-fail": _house(
-            "counter-fail", "free", "free: a failed counter-attack costs nothing; normal: it costs its owner "
-            "2 (4 for a Hero) like any failed attack", choices=COUNTER_FAIL),
-        "hero-kills-hero": _house(
-            "hero-kills-hero", "once", "once: a Hero destroyed by a Hero costs its owner 10; both: 20 (10 for "
-            "the Hero's kill and 10 for losing a Hero)", choices=HERO_KILLS_HERO),
-        "estate-price": _house(
-            "estate-price", "owned", "owned: your next Real Estate costs one more than the number you own now; "
-            "bought: one more than the number you have ever had, so a lost one does not make the next cheaper",
-            choices=ESTATE_PRICE),
-        "stat-floor": _house(
-            "stat-floor", 0, "the lowest a unit's ATK or DEF can be pushed by mods and effects", -10, 0),
-    }
+    house_rules = HOUSE_RULES
 
     # ---- setup -------------------------------------------------------------
 
