@@ -196,9 +196,9 @@ def deck(player, cards) -> None:
     """Set PLAYER's 15-card tactic deck before the first tactic of the match:
     starter deck `a` or `b`, or 15 card ids.
 
-    By default the first player plays starter deck A and the second starter
-    deck B. No deck may use more copies of a card than are printed, counting
-    both decks. The other player sees only that a deck was chosen.
+    Without it the referee learns each deck as its cards are played (and
+    refuses a 16th different card). No two decks hold more copies of a card
+    than are printed. The other player sees only that a deck was chosen.
 
     \b
     Examples:

@@ -1,19 +1,20 @@
 """Each debater's 15-card tactic deck and where its cards are.
 
 `fields["piles"]` maps each player's name to
-    {"deck": [card, ...], "draw": n, "hand": n, "seen": [id, ...], "discard": [id, ...]}
-- `deck`: the 15 tactics the player brought (small card dicts: id, name,
-  kind, quantity, alignment); hidden from the opponent;
+    {"deck": [card, ...], "named": bool, "draw": n, "hand": n, "seen": [id, ...], "discard": [id, ...]}
+- `deck`: the cards of the player's 15-card deck the referee knows (small
+  card dicts: id, name, kind, quantity, alignment). A deck named with
+  `deck` is known in full. Otherwise the referee learns it as its cards
+  are played, and refuses a sixteenth different card; hidden from the
+  opponent either way;
 - `draw`, `hand`: how many cards lie in the draw pile and in the hand;
 - `seen`: the cards in hand whose identity the referee knows (a card that
   went back to the hand from the forum or the discard pile); hidden;
-- `discard`: the discard pile, face up (ids, oldest first);
-- `declared`: the deck was chosen with `deck`; a seat's default starter
-  deck does not stop the other player from choosing some of its cards.
+- `discard`: the discard pile, face up (ids, oldest first).
 Every other card of the deck is in the forum (a forum card keeps its
-`owner`). So the draw pile and the unseen part of the hand together hold
-exactly the deck's cards that are nowhere else: the referee learns which
-one a player held only when it is played.
+`owner`), so draw + hand + discard + forum is always 15. The referee learns
+which card a player held only when it is played. Two decks together never
+hold more copies of a card than are printed.
 
 Functions here work on a deep copy of `State.fields` and raise
 RuleViolation naming the player, the card and the rule.
@@ -35,11 +36,11 @@ def deck_card(card: Mapping[str, Any]) -> dict[str, Any]:
     return {k: card[k] for k in DECK_KEYS if k in card}
 
 
-def new_pile(deck: Sequence[Mapping[str, Any]], declared: bool = False) -> dict[str, Any]:
-    """A shuffled deck before round start: everything in the draw pile.
-    `declared`: chosen with `deck` (not the seat's default starter deck)."""
-    return {"deck": [deck_card(c) for c in deck], "draw": len(deck), "hand": 0, "seen": [], "discard": [],
-            "declared": declared}
+def new_pile(deck: Sequence[Mapping[str, Any]] = ()) -> dict[str, Any]:
+    """A shuffled 15-card deck before round start: everything in the draw
+    pile. `deck` names its cards (all 15), or none (learned as played)."""
+    return {"deck": [deck_card(c) for c in deck], "named": bool(deck), "draw": DECK_SIZE, "hand": 0, "seen": [],
+            "discard": []}
 
 
 def draw(pile: dict[str, Any], count: int) -> int:
@@ -99,8 +100,10 @@ def copy_places(fields: Mapping[str, Any], card_id: str, owner: str | None = Non
 
 
 def take_from_hand(fields: dict[str, Any], player: str, card: Mapping[str, Any]) -> None:
-    """PLAYER plays CARD from their hand: it must be a copy of their deck that
-    is not already in the forum, the discard pile or known elsewhere."""
+    """PLAYER plays CARD from their hand: a copy of their deck that is not
+    already in the forum, a discard pile or known in a hand. A card of a
+    deck not named in full is learned here, within its 15 cards and the
+    printed copies left over by the other deck."""
     pile = fields["piles"][player]
     card_id, name = card["id"], card.get("name", card["id"])
     if card_id in pile["seen"]:
@@ -112,15 +115,25 @@ def take_from_hand(fields: dict[str, Any], player: str, card: Mapping[str, Any])
     if pile["hand"] <= len(pile["seen"]):
         raise RuleViolation("hand", f"every card in {player}'s hand is one the referee has seen, and {name} "
                             "is not one of them")
-    check_free_copy(card_id, name, int(card.get("quantity") or 1), copy_places(fields, card_id))
+    quantity = int(card.get("quantity") or 1)
+    check_free_copy(card_id, name, quantity, copy_places(fields, card_id))
     held = sum(1 for c in pile["deck"] if c["id"] == card_id)
-    if not held:
-        raise RuleViolation("tactic deck", f"{name} ({card_id}) is not in {player}'s tactic deck, so it cannot "
-                            f"be in {player}'s hand")
     used = copy_places(fields, card_id, player)
-    if len(used) >= held:
+    if len(used) < held:
+        pile["hand"] -= 1
+        return
+    if pile["named"]:
+        if not held:
+            raise RuleViolation("tactic deck", f"{name} ({card_id}) is not in {player}'s tactic deck, so it "
+                                f"cannot be in {player}'s hand")
         raise RuleViolation("tactic deck", f"{player}'s deck holds {copies_word(held).replace('printed ', '')} "
                             f"of {name} ({card_id}), already in use: {where_text(used)}")
+    if len(pile["deck"]) >= DECK_SIZE:
+        raise RuleViolation("tactic deck", f"all {DECK_SIZE} cards of {player}'s deck have been played this "
+                            f"match, and no free copy of {name} ({card_id}) is among them")
+    others = [f"{n}'s deck" for n, p in fields["piles"].items() if n != player for c in p["deck"] if c["id"] == card_id]
+    check_free_copy(card_id, name, quantity, [*others, *[f"{player}'s deck"] * held])
+    pile["deck"].append(deck_card(card))
     pile["hand"] -= 1
 
 
@@ -178,12 +191,13 @@ def from_discard(fields: dict[str, Any], player: str, code: str | None, who: str
 
 def public(pile: Mapping[str, Any], shown: bool) -> dict[str, Any]:
     """What a player may read of a pile: counts and the face-up discard pile;
-    the hand's known cards and the deck list only when `shown`."""
-    out: dict[str, Any] = {"deck": len(pile["deck"]), "draw": pile["draw"], "hand": pile["hand"],
+    the hand's known cards and the deck list (as far as known) only when `shown`."""
+    out: dict[str, Any] = {"deck": DECK_SIZE, "draw": pile["draw"], "hand": pile["hand"],
                            "discard": list(pile["discard"])}
     if shown:
         out["hand_known"] = list(pile["seen"])
         out["deck_list"] = [c["id"] for c in pile["deck"]]
+        out["deck_named"] = bool(pile["named"])
     return out
 
 

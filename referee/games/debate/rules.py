@@ -42,7 +42,6 @@ CROWD_LIMIT = fm.CROWD_LIMIT
 # opening only 3 threads a round, 8 in 10
 # (tests/referee/test_rules_debate.py plays those matches to check it).
 STARTING_FORTITUDE = 60
-SEAT_DECKS = ("a", "b")  # the first player's default deck is starter A, the second's starter B
 
 
 class DebateRules(GenericRules):
@@ -86,7 +85,7 @@ class DebateRules(GenericRules):
         return (2 * spread + 1,) if spread else ()
 
     def setup(self, setup: Setup, dice: Sequence[int]) -> State:
-        from referee.games.debate.cards import find_potus, starter_deck  # reads the card index, at setup only
+        from referee.games.debate.cards import find_potus  # reads the card index, at setup only
 
         spread = self._spread(setup)
         state = super().setup(setup, dice)
@@ -104,7 +103,7 @@ class DebateRules(GenericRules):
             potus[player.name] = card
             players.append(replace(player, fields=_player_fields(fortitude, card)))
         names = [p.name for p in players]
-        stacks = {n: piles.new_pile(starter_deck(letter)) for n, letter in zip(names, SEAT_DECKS)}
+        stacks = {n: piles.new_pile() for n in names}
         for pile in stacks.values():
             piles.draw_up(pile)
         return _with_projection(replace(state, players=tuple(players), crowd=crowd, house_rules=rules, fields={
@@ -181,12 +180,11 @@ class DebateRules(GenericRules):
             raise RuleViolation("tactic deck", f"{player}'s deck is chosen before the first tactic of the match")
         other = fm.opponent([p.name for p in state.players], player)
         theirs = state.fields["piles"][other]
-        piles.check_deck(player, action.args.get("_deck") or [], theirs["deck"] if theirs.get("declared") else [],
-                         other)
+        piles.check_deck(player, action.args.get("_deck") or [], theirs["deck"], other)
 
     def apply_deck(self, state: State, action: Action, dice: Sequence[int]) -> State:
         player = state.player(action.args["player"]).name
-        pile = piles.new_pile(action.args["_deck"], declared=True)
+        pile = piles.new_pile(action.args["_deck"])
         piles.draw_up(pile)
         return replace(state, fields={**state.fields, "piles": {**state.fields["piles"], player: pile}})
 
