@@ -178,8 +178,9 @@ def test_the_phase_hook_names_each_phase():
 
 
 @pytest.mark.parametrize("name, args", [
-    ("end-turn", {}), ("capital", {"player": "ann", "by": 2}), ("life", {"player": "bo", "by": -1}),
-    ("draw", {"player": "ann", "count": 1}), ("ally", {"players": ["ann", "bo"]}),
+    ("end-turn", {}), ("draw", {"player": "ann", "count": 1}), ("ally", {"players": ["ann", "bo"]}),
+    ("battle", {"attacker": "2", "defender": "4", "rolls": 2}), ("discard", {"piece": "2"}),
+    ("donate", {"from": "ann", "to": "bo", "amount": 1}),
     ("play", {"player": "ann", "card": "anarchy-window-smasher", "_card": None}),
 ])
 def test_before_the_roll_off_everything_else_is_refused(name, args):
@@ -190,6 +191,14 @@ def test_before_the_roll_off_everything_else_is_refused(name, args):
         rules.check(state, Action(name, args))
     assert err.value.rule == "the first player is decided by a roll-off"
     assert str(err.value).startswith("roll-off phase: ")
+
+
+def test_the_scorekeepers_corrections_are_not_play_and_pass_before_the_roll_off():
+    rules, state = _state()
+    for action in (Action("life", {"player": "bo", "by": -1}), Action("capital", {"player": "ann", "by": 2})):
+        rules.check(state, action)
+        state = rules.apply(state, action, [])
+    assert (state.players[0].capital, state.players[1].life) == (3, 99) and rules.phase(state) == "roll-off"
 
 
 def test_every_faction_starts_with_five_in_hand_and_the_rest_to_draw():

@@ -114,7 +114,7 @@ def test_roll_json_and_the_seeded_sequence(table, tmp_path):
 
 
 def test_log_marks_undone_actions_and_turns(table):
-    table.run("new culture-war --player A --player B")
+    table.run("new culture-war --player A --player B --house-rule first-player=seating")
     table.run("life B -5")
     table.run("end-turn")
     table.run("capital B +2")

@@ -22,7 +22,7 @@ def reasons(table: Table, player: str) -> list[str]:
 
 def test_kill_9_loses_no_committed_action_and_leaves_a_sound_file(tmp_path):
     table = Table(tmp_path / "crash.db")
-    table.run("new culture-war --player A --player B --seed 1")
+    table.run("new culture-war --player A --player B --seed 1 --house-rule first-player=seating")
     rng = random.Random(99)
     committed_total = 0
     for round_ in range(4):

@@ -20,7 +20,7 @@ from referee.store import events as log
 
 def fresh(tmp_path: Path, name: str = "t.db"):
     path = tmp_path / name
-    table.new_table(path, "culture-war", ["A", "B"], seed=1, life=50)
+    table.new_table(path, "culture-war", ["A", "B"], seed=1, life=50, house_rules=["first-player=seating"])
     conn = db.open_table(path)
     conn.execute("PRAGMA synchronous = OFF")  # test speed only; the rows are the same
     return path, conn, rules_for("culture-war")

@@ -99,7 +99,7 @@ def test_capital_never_goes_below_zero_and_the_error_names_player_and_rule():
 
 
 def test_end_turn_skips_eliminated_players_and_counts_rounds():
-    rules, state = setup("culture-war", "A", "B", "C")
+    rules, state = setup("culture-war", "A", "B", "C", house={"first-player": "seating"})
     state = step(rules, state, "life", player="B", to=0)
     state = step(rules, state, "end-turn")
     assert (state.active_player.name, state.turn, state.round) == ("C", 2, 1)

@@ -10,7 +10,8 @@ from conftest import Table
 
 @pytest.fixture
 def played(table):
-    table.run("new culture-war --player Ana:anarchy --player Ben:community --player Cy --seed 77")
+    table.run("new culture-war --player Ana:anarchy --player Ben:community --player Cy --seed 77 "
+              "--house-rule first-player=seating")
     for line in ["life Ben -5 --reason hit", "roll 2d6", "capital Ana +2", "end-turn", "roll d6 --dice 4 --by Ben",
                  "life Cy -90", "undo", "redo", "capital Ben -1", "undo", "end-turn", "life Ana -3"]:
         table.run(line)

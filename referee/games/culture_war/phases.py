@@ -14,7 +14,9 @@ steps:
 
 Resource collection and the end of a turn are done inside `end-turn`, so
 the phase a table can be *in* is roll-off, card deployment, combat, or
-game over. Every refusal here names the phase and the rule.
+game over. Every refusal here names the phase and the rule. The
+scorekeeper's corrections (`life`, `capital`) are not play: they are
+accepted in every phase, the roll-off included.
 """
 from __future__ import annotations
 
@@ -45,9 +47,10 @@ class Phase(str, Enum):
     OVER = "game over"
 
 
-# What each phase lets through. Actions not named here are allowed in every
-# phase but the roll-off (the game's corrections, alliances and draws).
-BEFORE_PLAY = frozenset({"rolloff", "win"})
+# Before the roll-off only the roll-off itself, the scorekeeper's corrections
+# of the score sheet (life, capital: they play nothing) and a declared winner
+# (an override the core asks --force for) are accepted. Everything else waits.
+BEFORE_PLAY = frozenset({"rolloff", "life", "capital", "win"})
 
 
 def phase_of(state: State) -> Phase:
