@@ -13,6 +13,7 @@ FIRST_PLAYER = ("roll-off", "seating")
 COUNTER_FAIL = ("free", "normal")
 HERO_KILLS_HERO = ("once", "both")
 ESTATE_PRICE = ("owned", "bought")
+DECKS = ("faction", "mixed")
 
 
 def _house(key: str, default: Any, text: str, low: int | None = None, high: int | None = None,
@@ -44,6 +45,10 @@ HOUSE_RULES: dict[str, HouseRule] = {
         "estate-price", "owned", "owned: your next Real Estate costs one more than the number you own now; "
         "bought: one more than the number you have ever had, so a lost one does not make the next cheaper",
         choices=ESTATE_PRICE),
+    "decks": _house(
+        "decks", "faction", "faction: each player plays only their own faction's printed deck, and the referee "
+        "counts hands and draw piles; mixed: players build decks from several factions (the referee then "
+        "counts no hands or draw piles, and copies still per owner)", choices=DECKS),
     "stat-floor": _house(
         "stat-floor", 0, "the lowest a unit's ATK or DEF can be pushed by mods and effects", -10, 0),
 }

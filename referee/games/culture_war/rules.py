@@ -71,7 +71,7 @@ class CultureWarRules(Actions, GenericRules):
             board.put(player.name, {player.faction or PLAIN: max(0, coins - room)})
             board.add_piece(new_piece(base_card or {"name": "Base Unit", "type": "unit", "cost": 1, "atk": 0,
                                                  "def": 0, "traits": ["base"]}, player.name, 0))
-            size = deck_size(player.faction) if player.faction else None
+            size = deck_size(player.faction) if player.faction and rules["decks"] == "faction" else None
             board.people[player.name] = replace(player, fields={**player.fields, **zones.starting_fields(size)})
         return board.to_state()
 

@@ -32,6 +32,7 @@ from referee.model import Action, State
 HAND = 5  # cards each player draws at the start of the game
 TURN_DRAW = 1  # cards drawn as each turn after a player's first begins
 HAND_RULE = "cards are played from your hand"
+DECK_RULE = "each player plays their own faction deck"
 DRAW_RULE = "cards are drawn from your draw pile"
 ESTATE_KIND = "estate"
 PILE_KINDS = {"unit": "unit", "real-estate": ESTATE_KIND, "operation": "operation", "mod": "mod",
@@ -96,6 +97,16 @@ def check_copy(state: State, owner: str, card: Mapping[str, Any], verb: str = "p
         raise RuleViolation(exc.rule, f"{owner} cannot {verb} {card.get('name')}: {exc.message}") from None
 
 
+def check_deck(state: State, owner: str, card: Mapping[str, Any], verb: str = "play") -> None:
+    """In the standard game a player's cards all come from their faction's deck."""
+    faction = state.player(owner).faction
+    deck = card.get("deck")
+    if state.house_rules.get("decks", "faction") != "faction" or not faction or not deck or deck == faction:
+        return
+    raise RuleViolation(DECK_RULE, f"{owner} plays the {faction} deck, so cannot {verb} {card.get('name')} "
+                                   f"({card.get('id')}), a {deck} card; mixed decks are house rule decks=mixed")
+
+
 def check_hand(state: State, owner: str, card: Mapping[str, Any], verb: str = "play") -> None:
     if card.get("type") == "real-estate" or not tracked(state, owner):
         return  # Real Estate is bought from its own pile, not the hand
@@ -114,10 +125,13 @@ def check(state: State, action: Action) -> None:
     args = action.args
     if action.name == "play":
         owner = state.player(args["player"]).name
-        check_copy(state, owner, args["_card"], "buy" if args["_card"].get("type") == "real-estate" else "play")
+        verb = "buy" if args["_card"].get("type") == "real-estate" else "play"
+        check_deck(state, owner, args["_card"], verb)
+        check_copy(state, owner, args["_card"], verb)
         check_hand(state, owner, args["_card"])
     elif action.name == "discard-hand":
         owner = state.player(args["player"]).name
+        check_deck(state, owner, args["_card"], "discard")
         check_copy(state, owner, args["_card"], "discard")
         if args["_card"].get("type") == "real-estate":
             raise RuleViolation(HAND_RULE, f"{args['_card'].get('name')} is Real Estate, which is never in a "
