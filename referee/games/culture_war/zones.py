@@ -182,27 +182,35 @@ def settle(before: State, after: State, action: Action) -> State:
             discards.setdefault(owner, []).append(item)
 
     args = action.args
+    old, new = dict(before.fields.get("pieces", {})), fields.get("pieces", {})
+    old_mods = _mods(old)
     if action.name in ("play", "discard-hand"):
         card = args["_card"]
         owner = before.player(args["player"]).name
-        if card.get("type") != "real-estate":
+        kind = card.get("type")
+        if kind != "real-estate":
             hands[owner] = hands.get(owner, 0) - 1
-        if action.name == "discard-hand" or card.get("type") in ("flash", "happening"):
-            put(owner, entry(card, PILE_KINDS.get(card.get("type"), "card")))
-    old, new = before.fields.get("pieces", {}), fields.get("pieces", {})
+        if action.name == "discard-hand" or kind in ("flash", "happening"):
+            put(owner, entry(card, PILE_KINDS.get(kind, "card")))
+        elif kind == "mod":  # attached this action: it counts as on the table before the check below
+            old_mods.append((owner, card.get("id"), card.get("name")))
+        else:  # a unit, Real Estate or Operation entering play under the next handle
+            old.setdefault(str(before.fields.get("next")), {"owner": owner, "card": card.get("id"),
+                                                            "name": card.get("name"), "kind": PILE_KINDS[kind]})
     for handle in sorted(old, key=int):
+        if handle in new:
+            continue
         piece = old[handle]
-        gone = handle not in new
-        if gone and handle in returned:
+        if handle in returned:
             hands[piece["owner"]] = hands.get(piece["owner"], 0) + 1
-        elif gone:
+        else:
             put(piece["owner"], entry(piece, piece["kind"]))
-        kept = [] if gone else list(new[handle].get("mods", []))
-        for mod in piece.get("mods", []):
-            if mod in kept:
-                kept.remove(mod)
-            else:
-                put(mod.get("by") or piece["owner"], entry(mod, "mod"))
+    still = _mods(new)
+    for by, card_id, name in old_mods:  # Mods no longer on any card go to the discard pile of who played them
+        if (by, card_id, name) in still:
+            still.remove((by, card_id, name))
+        else:
+            put(by, {"card": card_id, "name": name, "kind": "mod"})
     fields["discards"], fields["removed"] = discards, removed
     players = []
     for p in after.players:
@@ -212,6 +220,11 @@ def settle(before: State, after: State, action: Action) -> State:
             f["discard_pile"] = len(discards.get(p.name, []))
         players.append(replace(p, fields=f) if f != p.fields else p)
     return replace(after, players=tuple(players), fields=fields)
+
+
+def _mods(pieces: Mapping[str, Any]) -> list[tuple[str, Any, Any]]:
+    return [(m.get("by") or p["owner"], m.get("card"), m.get("name"))
+            for _, p in sorted(pieces.items(), key=lambda kv: int(kv[0])) for m in p.get("mods", [])]
 
 
 def return_to_hand(board: Any, handle: str) -> dict[str, Any]:
