@@ -245,7 +245,8 @@ def test_cards_of_other_games_and_unknown_cards_are_refused(table):
     assert "which Culture War cannot play" in table.fail("play cw-capital-coin-1").output
 
 
-COMMANDS = ["rolloff", "play", "deploy", "buy", "battle", "attack", "odds", "ally", "unally", "donate", "gift", "discard"]
+COMMANDS = ["rolloff", "play", "deploy", "buy", "battle", "attack", "odds", "ally", "unally", "donate", "gift", "discard",
+            "draw", "discard-hand"]
 
 
 @pytest.mark.parametrize("command", COMMANDS)
