@@ -80,7 +80,7 @@ def assert_conserved(state) -> None:
 # ---- random legal play ------------------------------------------------------------------
 
 KINDS = ["rolloff", "card", "card", "card", "estate", "battle", "battle", "end", "draw", "toss", "discard",
-         "capital"]
+         "capital", "life"]
 
 
 def one_move(path: Path, kind: str, rng: random.Random) -> None:
@@ -114,6 +114,8 @@ def one_move(path: Path, kind: str, rng: random.Random) -> None:
         core.discard_hand(path, rng.choice(deck), who)
     elif kind == "discard":
         core.simple(path, "discard", {"piece": rng.choice(handles)})
+    elif kind == "life":  # sometimes enough to put a player out: their cards leave the game
+        table.act(path, "life", {"player": rng.choice(names), "by": -rng.choice([2, 4, 45])})
     else:
         table.act(path, "capital", {"player": rng.choice(names), "by": rng.randint(1, 4)})
 
@@ -150,7 +152,7 @@ def test_random_play_really_plays_and_gets_refused():
     refusals happen too (a used copy, an empty hand, the wrong phase)."""
     rng = random.Random(3)
     accepted = play_randomly([(rng.choice(KINDS), rng.randrange(10**9)) for _ in range(250)])
-    for kind in ("rolloff", "card", "estate", "battle", "end", "draw", "toss", "discard"):
+    for kind in ("rolloff", "card", "estate", "battle", "end", "draw", "toss", "discard", "life"):
         assert accepted[kind] > 0, accepted
 
 
