@@ -22,7 +22,7 @@ from referee.model import Action, GameSlug, Setup, State
 class CultureWarRules(Actions, GenericRules):
     slug = GameSlug.CULTURE_WAR
     title = "Culture War"
-    version = "culture-war-3"
+    version = "culture-war-4"
     min_players, max_players = 2, 5
     has_life = True
     has_capital = True
