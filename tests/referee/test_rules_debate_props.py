@@ -171,7 +171,7 @@ def test_status_json_shows_counts_and_hides_hands_unless_revealed():
 
 def test_a_deck_action_reads_as_a_count_for_players():
     deck = [STATS[i] for i in TACTICS[:15]]
-    args = RULES.public_args(Action("deck", {"player": "Ana", "starter": None, "_deck": deck}))
+    args = RULES.public_args(Action("deck", {"player": "Ana", "_deck": deck}))
     assert args == {"player": "Ana", "deck": "15 tactics (hidden)"}
     assert not any(i in json.dumps(args) for i in TACTICS)
     played = Action("argue", {"player": "Ana", "thread": 1, "card": TACTICS[0]})

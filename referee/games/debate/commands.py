@@ -85,11 +85,10 @@ def deck(path: Path, player: str, codes: list[str]) -> ActResult:
     state = _state(path)
     name = state.player(player).name
     if len(codes) == 1 and codes[0].strip().lower() in cards.STARTERS:
-        letter = codes[0].strip().lower()
-        entries, starter = cards.starter_deck(letter), letter
+        entries = cards.starter_deck(codes[0])
     else:
-        entries, starter = [_card(code) for code in codes], None
-    return table.act(path, "deck", {"player": name, "starter": starter, "_deck": entries}, None)
+        entries = [_card(code) for code in codes]
+    return table.act(path, "deck", {"player": name, "_deck": entries}, None)
 
 
 def no_argument(path: Path, player: str | None = None) -> ActResult:

@@ -28,8 +28,7 @@ from referee.errors import RuleViolation
 from referee.games import HouseRule
 from referee.games.debate import forum as fm
 from referee.games.debate import phases as ph
-from referee.games.debate import piles, text
-from referee.games.debate.abilities import Play, resolve
+from referee.games.debate import moves, piles, text
 from referee.games.generic import GenericRules, _changed, _check_change
 from referee.model import Action, GameSlug, Setup, State
 
@@ -122,7 +121,6 @@ class DebateRules(GenericRules):
         """A `deck` action names the 15 cards of a hidden deck: players read only the count."""
         args = dict(action.args)
         if action.name == "deck":
-            args.pop("starter", None)
             deck = args.pop("_deck", None) or ()
             args["deck"] = f"{len(deck)} tactics (hidden)"
         return args
@@ -190,110 +188,33 @@ class DebateRules(GenericRules):
 
     # arguments and devices -------------------------------------------------
 
-    def _play(self, state: State, action: Action) -> State:
-        args = action.args
-        player = state.player(args["player"])
-        card = args.get("_card") or {}
-        what = card.get("name", "a tactic")
-        ph.check_tactic(state, player.name, what)
-        thread = _thread(args.get("thread"))
-        names = [p.name for p in state.players]
-        fields = copy.deepcopy(dict(state.fields))
-        slots = fields["forum"][player.name]
-        card = {**card, "owner": player.name}
-        if action.name == "argue":
-            if card.get("kind") != "argument":
-                raise RuleViolation("arguments open threads",
-                                    f"{player.name} cannot open thread {thread} with {what}: "
-                                    "only arguments go into a thread")
-            if slots[thread - 1]:
-                raise RuleViolation("one argument per thread", f"{player.name} already has "
-                                    f"{slots[thread - 1]['argument']['name']} in thread {thread}")
-            ph.check_argument_slot(state, player.name, thread, what)
-            piles.take_from_hand(fields, player.name, card)
-            slots[thread - 1] = {"argument": card, "devices": [], "mods": []}
-            _mark(fields, "opened", thread)
-            fields["held"] = {**fields.get("held", {}), player.name: sorted({*fields["held"].get(player.name, []), thread})}
-            if ph.current(fields) in ph.PHASE_ONE:
-                _mark(fields, "argued", player.name)
-        else:
-            if card.get("kind") != "device":
-                raise RuleViolation("devices go on arguments",
-                                    f"{player.name} cannot play {what} as a device: it is not a "
-                                    "rhetorical device")
-            if not slots[thread - 1]:
-                raise RuleViolation("devices go on arguments", f"{player.name} has no argument in thread "
-                                    f"{thread} to put {what} on")
-            piles.take_from_hand(fields, player.name, card)
-            slots[thread - 1]["devices"].append(card)
-        crowd = state.crowd or 0
-        if card.get("timing", "instant") == "instant":
-            fields, crowd = resolve(Play(fields, crowd, names, player.name, card, thread, args))
-        return replace(state, fields=fields, crowd=crowd)
-
     def check_argue(self, state: State, action: Action) -> None:
-        self._play(state, action)
+        moves.play_tactic(state, action)
 
     def apply_argue(self, state: State, action: Action, dice: Sequence[int]) -> State:
-        return self._play(state, action)
+        return moves.play_tactic(state, action)
 
     check_device = check_argue
     apply_device = apply_argue
 
     # taking tactics out of the forum -----------------------------------------
 
-    def _remove(self, state: State, action: Action) -> State:
-        args = action.args
-        side = state.player(args["player"]).name
-        thread = _thread(args.get("thread"))
-        names = [p.name for p in state.players]
-        actor = state.player(action.actor).name if action.actor else None
-        fields = copy.deepcopy(dict(state.fields))
-        from referee.games.debate.abilities import remove_tactic
-
-        fields = remove_tactic(fields, names, side, thread, args.get("device"), actor,
-                               verb="destroy" if action.name == "destroy" else "return")
-        return replace(state, fields=fields)
-
     def check_destroy(self, state: State, action: Action) -> None:
-        self._remove(state, action)
+        moves.remove(state, action)
 
     def apply_destroy(self, state: State, action: Action, dice: Sequence[int]) -> State:
-        return self._remove(state, action)
+        return moves.remove(state, action)
 
     check_return = check_destroy
     apply_return = apply_destroy
 
     # POTUS ---------------------------------------------------------------------
 
-    def _ability(self, state: State, action: Action) -> State:
-        args = action.args
-        player = state.player(args["player"])
-        card = (state.fields.get("potus") or {}).get(player.name)
-        if not card:
-            raise RuleViolation("POTUS", f"{player.name} has no POTUS; set one with `potus {player.name} CARD`")
-        uses = card.get("uses")
-        used = (state.fields.get("used") or {}).get(player.name) or {}
-        if uses == "passive":
-            raise RuleViolation("passive abilities", f"{card['ability']} ({card['name']}) is passive: the referee "
-                                "applies it by itself")
-        ph.check_ability(state, player.name, card["ability"])
-        if uses == "once-per-match" and used.get("match"):
-            raise RuleViolation("once per match", f"{player.name} has already used {card['ability']} this match")
-        if uses == "once-per-round" and used.get("round") == state.round:
-            raise RuleViolation("once per round", f"{player.name} has already used {card['ability']} this round")
-        fields = copy.deepcopy(dict(state.fields))
-        names = [p.name for p in state.players]
-        fields, crowd = resolve(Play(fields, state.crowd or 0, names, player.name, card, None, args))
-        mark = {"match": True} if uses == "once-per-match" else {"round": state.round}
-        fields["used"] = {**fields.get("used", {}), player.name: {**used, **mark}}
-        return replace(state, fields=fields, crowd=crowd)
-
     def check_ability(self, state: State, action: Action) -> None:
-        self._ability(state, action)
+        moves.use_ability(state, action)
 
     def apply_ability(self, state: State, action: Action, dice: Sequence[int]) -> State:
-        return self._ability(state, action)
+        return moves.use_ability(state, action)
 
     def check_potus(self, state: State, action: Action) -> None:
         player = state.player(action.args["player"])
@@ -371,17 +292,6 @@ def _with_projection(state: State) -> State:
 def _player_fields(fortitude: int, card: Mapping[str, Any] | None) -> dict[str, Any]:
     return {"fortitude": fortitude, "potus": card["name"] if card else None,
             "gf_bonus": card["gf_bonus"] if card else 0, "bf_bonus": card["bf_bonus"] if card else 0}
-
-
-def _mark(fields: dict[str, Any], key: str, value: Any) -> None:
-    if value not in fields.get(key, []):
-        fields[key] = [*fields.get(key, []), value]
-
-
-def _thread(value: Any) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= fm.THREADS:
-        raise RuleViolation("threads 1-7", f"the forum has threads 1 to {fm.THREADS}, not {value!r}")
-    return value
 
 
 RULES = DebateRules()

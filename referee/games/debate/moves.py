@@ -1,0 +1,110 @@
+"""The debate's moves on the forum, as pure functions of (state, action):
+playing a tactic from the hand, taking one out of the forum, and using a
+POTUS ability. Each checks what it needs and raises RuleViolation naming
+the player, the phase and the rule; `DebateRules` calls them both to check
+and to apply an action, so checking and applying can never disagree.
+"""
+from __future__ import annotations
+
+import copy
+from dataclasses import replace
+from typing import Any
+
+from referee.errors import RuleViolation
+from referee.games.debate import forum as fm
+from referee.games.debate import phases as ph
+from referee.games.debate import piles
+from referee.games.debate.abilities import Play, remove_tactic, resolve
+from referee.model import Action, State
+
+
+def play_tactic(state: State, action: Action) -> State:
+    """`argue` or `device`: a tactic from the player's hand into their thread."""
+    args = action.args
+    player = state.player(args["player"])
+    card = args.get("_card") or {}
+    what = card.get("name", "a tactic")
+    ph.check_tactic(state, player.name, what)
+    thread = _thread(args.get("thread"))
+    names = [p.name for p in state.players]
+    fields = copy.deepcopy(dict(state.fields))
+    slots = fields["forum"][player.name]
+    card = {**card, "owner": player.name}
+    if action.name == "argue":
+        if card.get("kind") != "argument":
+            raise RuleViolation("arguments open threads",
+                                f"{player.name} cannot open thread {thread} with {what}: "
+                                "only arguments go into a thread")
+        if slots[thread - 1]:
+            raise RuleViolation("one argument per thread", f"{player.name} already has "
+                                f"{slots[thread - 1]['argument']['name']} in thread {thread}")
+        ph.check_argument_slot(state, player.name, thread, what)
+        piles.take_from_hand(fields, player.name, card)
+        slots[thread - 1] = {"argument": card, "devices": [], "mods": []}
+        _mark(fields, "opened", thread)
+        fields["held"] = {**fields.get("held", {}), player.name: sorted({*fields["held"].get(player.name, []), thread})}
+        if ph.current(fields) in ph.PHASE_ONE:
+            _mark(fields, "argued", player.name)
+    else:
+        if card.get("kind") != "device":
+            raise RuleViolation("devices go on arguments",
+                                f"{player.name} cannot play {what} as a device: it is not a "
+                                "rhetorical device")
+        if not slots[thread - 1]:
+            raise RuleViolation("devices go on arguments", f"{player.name} has no argument in thread "
+                                f"{thread} to put {what} on")
+        piles.take_from_hand(fields, player.name, card)
+        slots[thread - 1]["devices"].append(card)
+    crowd = state.crowd or 0
+    if card.get("timing", "instant") == "instant":
+        fields, crowd = resolve(Play(fields, crowd, names, player.name, card, thread, args))
+    return replace(state, fields=fields, crowd=crowd)
+
+
+def remove(state: State, action: Action) -> State:
+    """`destroy` or `return`: a tactic leaves the forum for the discard pile or the hand."""
+    args = action.args
+    side = state.player(args["player"]).name
+    thread = _thread(args.get("thread"))
+    names = [p.name for p in state.players]
+    actor = state.player(action.actor).name if action.actor else None
+    fields = copy.deepcopy(dict(state.fields))
+    fields = remove_tactic(fields, names, side, thread, args.get("device"), actor,
+                           verb="destroy" if action.name == "destroy" else "return")
+    return replace(state, fields=fields)
+
+
+def use_ability(state: State, action: Action) -> State:
+    """`ability`: a POTUS ability, in its owner's phase or the POTUS window."""
+    args = action.args
+    player = state.player(args["player"])
+    card = (state.fields.get("potus") or {}).get(player.name)
+    if not card:
+        raise RuleViolation("POTUS", f"{player.name} has no POTUS; set one with `potus {player.name} CARD`")
+    uses = card.get("uses")
+    used = (state.fields.get("used") or {}).get(player.name) or {}
+    if uses == "passive":
+        raise RuleViolation("passive abilities", f"{card['ability']} ({card['name']}) is passive: the referee "
+                            "applies it by itself")
+    ph.check_ability(state, player.name, card["ability"])
+    if uses == "once-per-match" and used.get("match"):
+        raise RuleViolation("once per match", f"{player.name} has already used {card['ability']} this match")
+    if uses == "once-per-round" and used.get("round") == state.round:
+        raise RuleViolation("once per round", f"{player.name} has already used {card['ability']} this round")
+    fields = copy.deepcopy(dict(state.fields))
+    names = [p.name for p in state.players]
+    fields, crowd = resolve(Play(fields, state.crowd or 0, names, player.name, card, None, args))
+    mark = {"match": True} if uses == "once-per-match" else {"round": state.round}
+    fields["used"] = {**fields.get("used", {}), player.name: {**used, **mark}}
+    return replace(state, fields=fields, crowd=crowd)
+
+
+def _mark(fields: dict[str, Any], key: str, value: Any) -> None:
+    if value not in fields.get(key, []):
+        fields[key] = [*fields.get(key, []), value]
+
+
+def _thread(value: Any) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= fm.THREADS:
+        raise RuleViolation("threads 1-7", f"the forum has threads 1 to {fm.THREADS}, not {value!r}")
+    return value
