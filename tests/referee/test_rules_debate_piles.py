@@ -7,6 +7,7 @@ import pytest
 
 from referee.errors import RuleViolation
 from referee.games.debate import piles
+from referee.games.debate.cards import starter_deck
 from test_rules_debate import RULES, advance, card, finish, play, start, step, tactics
 
 ARGS_A = ["deb-socratic-questioning-1", "deb-socratic-questioning-3", "deb-measured-rebuttal-1",
@@ -128,3 +129,24 @@ def test_taking_control_sends_the_devices_left_behind_to_their_owners_discard_pi
     state = finish(state)
     assert state.fields["piles"]["Ben"]["discard"] == ["deb-appeal-to-fear", "deb-talking-over-you-2"]
     assert state.fields["piles"]["Ana"]["discard"] == ["deb-measured-rebuttal-1"]
+
+
+def test_a_named_deck_and_a_known_hand_stay_out_of_what_players_read(table):
+    table.run("new debate --player Ana --player Ben --house-rule starting-crowd=0")
+    echo = table.run("deck Ben b").output
+    b_cards = [c["id"] for c in starter_deck("b")]
+    table.run("argue deb-shouting-match-2 1")
+    table.run("next")
+    table.run("argue deb-steamroller-2 1")
+    for _ in range(3):
+        table.run("next")
+    table.run("round-end")  # Steamroller goes back to Ben's hand: the referee knows it is there
+    hidden = [c for c in b_cards if c != "deb-steamroller-2"]
+    outputs = [echo, table.run("status").output, table.run("status --json").output, table.run("log").output,
+               table.run("status --reveal Ana").output]
+    for text in outputs:
+        assert not [c for c in hidden if c in text], text
+        assert "hand_known" not in text and "deck_list" not in text
+    assert "Ben: hand 5, draw pile 10, discard pile 0" in table.run("status").output
+    revealed = table.status(["Ben"])["piles"]["Ben"]
+    assert revealed["hand_known"] == ["deb-steamroller-2"] and sorted(revealed["deck_list"]) == sorted(b_cards)

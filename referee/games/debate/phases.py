@@ -162,5 +162,5 @@ def check_no_argument(state: State, player: str) -> None:
     kinds = {c["id"]: c.get("kind") for c in pile["deck"]}
     known = [i for i in pile["seen"] if kinds.get(i) == "argument"]
     if known:
-        raise RuleViolation("one argument in phase one", f"{player}'s hand holds an argument the referee has "
-                            f"seen ({known[0]}), so {player} must play one")
+        raise RuleViolation("one argument in phase one", f"{player}'s hand holds an argument the referee saw go "
+                            f"back into it, so {player} must play one")
