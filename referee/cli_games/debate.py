@@ -238,9 +238,13 @@ def round_end(preview, as_json) -> None:
     its argument and devices; in each column the larger total deals the
     difference (an unopposed one its whole total) to the other debater;
     each debater pays their own costs. At 0 fortitude or below the higher
-    fortitude wins; level fortitude means a tiebreaker round. The next
-    round is opened by the other debater. Debaters start with 60 fortitude
-    (house rule starting-fortitude; `referee games` lists the house rules).
+    fortitude wins; level fortitude means a tiebreaker round. The forum's
+    tactics go to their owners' discard piles (or back to the hand when
+    their text says so), both debaters draw back up to 5, shuffling the
+    discard pile into the deck when it runs short, and the next round is
+    opened by the other debater. Only in the POTUS window: `next` moves
+    through the phases. Debaters start with 60 fortitude (house rule
+    starting-fortitude; `referee games` lists the house rules).
 
     \b
     Examples:
