@@ -144,6 +144,16 @@ class DebateRules(GenericRules):
 
     # ---- checking and applying -----------------------------------------------
 
+    def check(self, state: State, action: Action) -> None:
+        """Every refusal names the rule and the phase the round is in."""
+        try:
+            super().check(state, action)
+        except RuleViolation as refusal:
+            now = ph.describe(state)
+            if state.winner is not None or now in refusal.message:
+                raise
+            raise RuleViolation(refusal.rule, f"{refusal.message} (now: {now})") from None
+
     def apply(self, state: State, action: Action, dice: Sequence[int]) -> State:
         after = getattr(self, "apply_" + action.name.replace("-", "_"))(state, action, dice)
         if action.name not in ("crowd", "fortitude", "win", "round-end", "potus", "deck"):
