@@ -31,20 +31,25 @@ def _print(result) -> None:
 @click.argument("cards", nargs=-1, required=True)
 @click.option("--propaganda", multiple=True, metavar="CARD",
               help="A non-Military card placed face down in Military as Propaganda; counts among the 6.")
-@click.option("--discard", multiple=True, metavar="CARD", help="One of the 3 cards discarded at setup.")
+@click.option("--discard", multiple=True, metavar="CARD",
+              help="The 3 cards discarded at setup, in the order they go on the pile (give it 3 times).")
 @db_option
 def setup_command(player, cards, propaganda, discard) -> None:
-    """Record PLAYER's setup: the 6 cards placed from the 9 drawn.
+    """Record PLAYER's setup: the 9 cards drawn, 6 placed and 3 discarded.
 
     Science & Culture goes face up, Military Power face down, Assistant
-    Leaders onto the Leader stack, Special cards face down as Propaganda
-    (house rule propaganda=on). Every player sets up, then `start`.
+    Leaders onto the Leader stack (at most house rule leader-stack cards,
+    Leader included), Special cards face down as Propaganda (house rule
+    propaganda=on). PLAYER then draws a hand of 5; the referee counts it
+    but learns each card only when it is played. Every player sets up,
+    then `start`. The echo never names a face-down card.
 
     \b
     Examples:
       referee setup Ana cold-wm-kitchen cold-wm-cavalry cold-wm-marines \\
-          cold-wm-joint-brass cold-wm-proxy-war --propaganda cold-wm-rock-radio
-      referee setup Ben PNP:COLD-WAR:COLD-VK-MARSHAL:1A2B3C ... --discard cold-vk-orbit-dog
+          cold-wm-joint-brass cold-wm-proxy-war --propaganda cold-wm-rock-radio \\
+          --discard cold-wm-airborne --discard cold-wm-radar-line --discard cold-wm-big-brain
+      referee setup Ben PNP:COLD-WAR:COLD-VK-MARSHAL:1A2B3C ... --discard cold-vk-orbit-dog ...
     """
     _print(core.setup(db_path(), player, cards, propaganda, discard))
 
@@ -71,22 +76,27 @@ def start(first) -> None:
 @click.command()
 @click.argument("player")
 @click.option("--stack", "stacks", multiple=True, metavar="A,B,C",
-              help="Three cards (ids or spots) that form one stack; repeat per stack. Unnamed cards are single.")
+              help="Three single cards (spots or ids) that form one stack; repeat per stack.")
+@click.option("--break", "breaks", multiple=True, metavar="SPOT",
+              help="A stack of 3 to break into single cards, e.g. M1; repeat per stack.")
 @db_option
-def regroup(player, stacks) -> None:
-    """Rearrange PLAYER's Science & Culture and Military cards into stacks of 3.
+def regroup(player, stacks, breaks) -> None:
+    """Rearrange PLAYER's Science & Culture and Military cards (free).
 
-    Free, and only on PLAYER's own turn (or during setup). The stacks named
-    are the new arrangement: every other card becomes a single card. A stack
-    of 3 acts as one card whose defence is the sum.
+    Only on PLAYER's own turn (or during setup). --break splits a stack of
+    3 into single cards; --stack forms a stack of 3 from single cards.
+    Everything not named stays exactly as it is, and every spot keeps its
+    label: a new stack takes the lowest label of its cards, and a broken
+    stack's first card keeps the stack's label. A stack of 3 acts as one
+    card whose defence is the sum.
 
     \b
     Examples:
       referee regroup Ana --stack M1,M2,M3
-      referee regroup Ana --stack S1,S2,S3 --stack cold-wm-cavalry,cold-wm-marines,M4
-      referee regroup Ana              (break every stack into single cards)
+      referee regroup Ana --break M1 --stack M1,M4,M5
+      referee regroup Ana --stack S1,S2,cold-wm-kitchen
     """
-    _print(core.regroup(db_path(), player, stacks))
+    _print(core.regroup(db_path(), player, stacks, breaks))
 
 
 @click.command()
@@ -117,7 +127,10 @@ def place(card, propaganda, actor) -> None:
 def discard(cards, actor) -> None:
     """Discard CARDS from the hand; every turn needs at least one discard.
 
-    A turn is 3 card moves: one discard plus two plays, discards or passes.
+    A turn is at most 3 cards: one discard plus two other cards played or
+    discarded (a combined attack counts its 2 cards). The hand is counted:
+    a card already discarded, on the table or still in the draw pile is
+    refused. At `end-turn` the player draws back up to 5.
 
     \b
     Examples:
@@ -143,7 +156,9 @@ def attack(target, at, cards, block, redirect, onto, actor) -> None:
     at AT; then both the attacking and the defending cards are discarded (a
     failed attack's cards are discarded too). L, the Leader stack, can be hit
     only when no Science & Culture or Military cards are left, or when the
-    attack beats all of them and the Leader stack together. The defender may
+    attack beats all of them and the Leader stack together; an attack on L
+    that cannot is refused and uses no card. A combined attack is 2 of the
+    turn's 2 plays. The defender may
     answer with --block (the attack fails, even a combined one) or
     --redirect CARD --onto PLAYER:SPOT.
 
@@ -265,8 +280,10 @@ def fallen(target, card, at, block, redirect, onto, actor) -> None:
 def odds(player, as_json) -> None:
     """The Fallen Leader odds: what the next flipped card will do.
 
-    Counted exactly from the cards left in a Fallen player's draw pile; for
-    a standing Leader, from the 24-card pile they would shuffle on falling
+    Counted exactly from the cards left in a Fallen player's shuffled draw
+    pile; once the pile has been turned over from the unshuffled discard
+    pile its order is known, and the odds name the one next card. For a
+    standing Leader, from the 24-card pile they would shuffle on falling
     (5/24 lend, 11/24 attack, 8/24 nothing with the printed decks).
 
     \b

@@ -25,6 +25,14 @@ RULES = rules_for("cold-war")
 ANN = "cold-wm-kitchen cold-wm-forward-base cold-wm-tank-battalion cold-wm-joint-brass cold-wm-proxy-war"
 BO = "cold-vk-orbit-dog cold-vk-state-ballet cold-vk-fortress-line cold-vk-air-defence cold-vk-marshal"
 CY = "cold-al-codebreakers cold-al-broadcaster cold-al-home-fleet cold-al-commandos cold-al-armoured-regt"
+# the three cards each player discards at setup (9 drawn, 6 placed, 3 discarded)
+ANN_OUT = ["cold-wm-vice-president", "cold-wm-snoop-director", "cold-wm-rapid-deploy"]
+BO_OUT = ["cold-vk-five-year-plan", "cold-vk-metro-palace", "cold-vk-ideologist"]
+CY_OUT = ["cold-al-coastal-guns", "cold-al-channel-garrison", "cold-al-island-outpost"]
+
+
+def discards(ids: list[str]) -> str:
+    return " ".join(f"--discard {c}" for c in ids)
 
 
 def new(*players: str, **house: str) -> State:
@@ -41,9 +49,9 @@ def step(state: State, name: str, actor: str | None = None, **args) -> State:
 def three_player_table() -> State:
     """Ann (Westmark), Bo (Vostokia), Cy (Albion), set up and started; Ann to play."""
     s = new("Ann:westmark", "Bo:vostokia", "Cy:albion")
-    s = step(s, "setup", player="Ann", cards=ANN.split() + ["cold-wm-radar-line"])
-    s = step(s, "setup", player="Bo", cards=BO.split() + ["cold-vk-motor-rifles"])
-    s = step(s, "setup", player="Cy", cards=CY.split() + ["cold-al-highlanders"])
+    s = step(s, "setup", player="Ann", cards=ANN.split() + ["cold-wm-radar-line"], discard=ANN_OUT)
+    s = step(s, "setup", player="Bo", cards=BO.split() + ["cold-vk-motor-rifles"], discard=BO_OUT)
+    s = step(s, "setup", player="Cy", cards=CY.split() + ["cold-al-highlanders"], discard=CY_OUT)
     return step(s, "start")
 
 
@@ -91,7 +99,7 @@ def test_the_odds_follow_the_cards_actually_left_in_the_pile():
     assert after.chance("nothing") == Fraction(8, 23)
     s = step(s, "discard", cards=["cold-wm-cavalry"])
     s = step(s, "end-turn")
-    s = step(s, "discard", cards=["cold-vk-paratroops"])
+    s = step(s, "discard", cards=["cold-vk-rocket-artillery"])
     s = step(s, "end-turn")
     s = step(s, "fallen", target="Bo", card="cold-al-stiff-lip")  # a Special: nothing
     third = odds(s, "Cy")
@@ -99,27 +107,33 @@ def test_the_odds_follow_the_cards_actually_left_in_the_pile():
         Fraction(4, 22), Fraction(11, 22), Fraction(7, 22))
 
 
-def test_an_empty_pile_turns_the_unshuffled_discard_pile_over():
-    s = with_cy_fallen()
+def _with_pile(s: State, player: str, unseen: list[str], discard: list[str]) -> State:
     fields = copy.deepcopy(dict(s.fields))
-    desk = fields["desks"]["Cy"]
-    desk["pile"], desk["discard"] = [], ["cold-al-stiff-lip", "cold-al-commandos", "cold-al-broadcaster"]
-    s = State(s.game, s.players, s.turn, s.round, s.active, s.winner, s.crowd, s.house_rules, fields)
+    desk = fields["desks"][player]
+    desk.update(unseen=list(unseen), draw=len(unseen), order=[], discard=list(discard))
+    return State(s.game, s.players, s.turn, s.round, s.active, s.winner, s.crowd, s.house_rules, fields)
+
+
+def test_an_empty_pile_turns_the_unshuffled_discard_pile_over_in_a_known_order():
+    s = _with_pile(with_cy_fallen(), "Cy", [], ["cold-al-stiff-lip", "cold-al-commandos", "cold-al-broadcaster"])
     before = odds(s, "Cy")
     assert before.source == "discard pile, turned over next"
-    assert [before.chance(k) for k in ("lend", "attack", "nothing")] == [Fraction(1, 3)] * 3
+    assert before.next_card == "cold-al-stiff-lip" and before.total == 1  # the first card discarded comes up first
+    assert "the next flip is" in odds_text(before, True) and "stiff-lip" in odds_text(before, True)
+    with pytest.raises(RuleViolation, match="its top card is") as err:
+        step(s, "fallen", target="Bo", card="cold-al-commandos")
+    assert err.value.rule == "draw pile order"
     s = step(s, "fallen", target="Bo", card="cold-al-stiff-lip")
     desk = s.fields["desks"]["Cy"]
-    assert desk["pile"] == ["cold-al-commandos", "cold-al-broadcaster"]
-    assert desk["discard"] == ["cold-al-stiff-lip"]
+    assert desk["order"] == ["cold-al-commandos", "cold-al-broadcaster"] and desk["draw"] == 0
+    assert desk["discard"] == ["cold-al-stiff-lip"] and desk["resets"] == 1
     assert "turns over" in " ".join(s.fields["report"])
+    assert visible_state(s, ()).fields["tables"]["Cy"]["counts"]["discard_pile"] == 1
+    assert odds(s, "Cy").next_card == "cold-al-commandos"
 
 
 def test_a_fallen_player_with_nothing_to_flip_may_end_the_turn():
-    s = with_cy_fallen()
-    fields = copy.deepcopy(dict(s.fields))
-    fields["desks"]["Cy"]["pile"] = []
-    s = State(s.game, s.players, s.turn, s.round, s.active, s.winner, s.crowd, s.house_rules, fields)
+    s = _with_pile(with_cy_fallen(), "Cy", [], [])
     assert odds(s, "Cy").total == 0
     with pytest.raises(RuleViolation, match="no card left to flip"):
         step(s, "fallen", target="Bo", card="cold-al-stiff-lip")
@@ -148,8 +162,8 @@ def test_odds_text_for_an_empty_pile():
 
 def test_face_down_cards_never_reach_status_unless_revealed(table):
     table.run("new cold-war --player Ann:westmark --player Bo:vostokia")
-    table.run(f"setup Ann {ANN} --propaganda cold-wm-big-brain")
-    table.run(f"setup Bo {BO} cold-vk-tank-column")
+    table.run(f"setup Ann {ANN} --propaganda cold-wm-big-brain {discards(ANN_OUT)}")
+    table.run(f"setup Bo {BO} cold-vk-tank-column {discards(BO_OUT)}")
     hidden = ["cold-wm-forward-base", "cold-wm-tank-battalion", "cold-wm-big-brain", "cold-wm-proxy-war"]
     plain, as_json = table.run("status").output, table.run("status --json").output
     for cid in hidden + ["cold-vk-fortress-line", "cold-vk-tank-column"]:
@@ -192,10 +206,10 @@ def test_apply_never_changes_its_input_and_stays_json():
 
 def test_check_refuses_exactly_what_apply_would_refuse():
     s = three_player_table()
-    bad = Action("attack", {"target": "Bo", "at": "S1", "cards": ["cold-wm-kitchen"]})
+    bad = Action("attack", {"target": "Bo", "at": "S1", "cards": ["cold-wm-forward-base"]})  # on Ann's table
     with pytest.raises(RuleViolation) as err:
         RULES.check(s, bad)
-    assert err.value.rule == "cards in hand" and "Ann" in str(err.value)
+    assert err.value.rule == "printed copies" and "on Ann's table" in str(err.value)
     with pytest.raises(RuleViolation):
         RULES.apply(s, bad, ())
 
@@ -229,8 +243,8 @@ def test_every_cold_war_command_has_help_with_examples(table):
         assert "Examples:" in text or "Example:" in text, name
         assert f"referee {name}" in text, name
     games = table.run("games").output
-    for key in ("rounds", "place-points", "fallen-bonus", "propaganda-defence", "propaganda=",
-                "nuclear-triad", "challenge-cost"):
+    for key in ("rounds", "first-place", "fourth-place", "fallen-bonus", "propaganda-defence", "propaganda=",
+                "nuclear-triad", "challenge-cost", "leader-stack"):
         assert key in games, key
     assert "odds" in table.run("--help").output
 
@@ -240,11 +254,11 @@ def test_cards_can_be_given_as_scanned_qr_payloads(table):
     info = json.loads(runner.invoke(cli, ["card", "cold-wm-kitchen", "--json"]).output)
     payload = f"PNP:COLD-WAR:COLD-WM-KITCHEN:{info['revision']}"
     table.run("new cold-war --player Ann:westmark --player Bo:vostokia")
-    out = table.run(["setup", "Ann", payload, *ANN.split()[1:], "cold-wm-radar-line"]).output
-    assert f"cold-wm-kitchen@{info['revision']}" in out
+    out_text = table.run(["setup", "Ann", payload, *ANN.split()[1:], "cold-wm-radar-line", *discards(ANN_OUT).split()]).output
+    assert f"cold-wm-kitchen@{info['revision']}" in out_text  # a face-up card's revision is logged
     assert table.status()["tables"]["Ann"]["science"]["S1"]["cards"] == ["cold-wm-kitchen"]
     stale = table.run(["setup", "Bo", "PNP:COLD-WAR:COLD-VK-ORBIT-DOG:000000", *BO.split()[1:],
-                       "cold-vk-tank-column"])
+                       "cold-vk-tank-column", *discards(BO_OUT).split()])
     assert "out of date" in stale.output
     wrong = table.fail("attack Ann S1 anarchy-brick-courier")
     assert "Traceback" not in wrong.output
@@ -252,8 +266,8 @@ def test_cards_can_be_given_as_scanned_qr_payloads(table):
 
 def test_refusals_name_the_player_and_the_rule_and_show_no_traceback(table):
     table.run("new cold-war --player Ann:westmark --player Bo:vostokia")
-    table.run(f"setup Ann {ANN} cold-wm-radar-line")
-    table.run(f"setup Bo {BO} cold-vk-tank-column")
+    table.run(f"setup Ann {ANN} cold-wm-radar-line {discards(ANN_OUT)}")
+    table.run(f"setup Bo {BO} cold-vk-tank-column {discards(BO_OUT)}")
     table.run("start")
     out = table.fail("place cold-vk-chess-academy --by Bo").output
     assert "Bo" in out and "[rule: turn order]" in out and "Traceback" not in out
@@ -263,7 +277,7 @@ def test_refusals_name_the_player_and_the_rule_and_show_no_traceback(table):
 
 def test_undo_says_what_was_taken_back(table):
     table.run("new cold-war --player Ann:westmark --player Bo:vostokia")
-    table.run(f"setup Ann {ANN} cold-wm-radar-line")
+    table.run(f"setup Ann {ANN} cold-wm-radar-line {discards(ANN_OUT)}")
     out = table.run("undo").output
     assert "taken back: Ann sets up" in out
     assert table.status()["tables"]["Ann"]["set_up"] is False
@@ -271,8 +285,8 @@ def test_undo_says_what_was_taken_back(table):
 
 def test_an_exported_game_replays_to_the_same_table(table, tmp_path):
     table.run("new cold-war --player Ann:westmark --player Bo:vostokia --seed 5")
-    table.run(f"setup Ann {ANN} cold-wm-radar-line")
-    table.run(f"setup Bo {BO} cold-vk-tank-column")
+    table.run(f"setup Ann {ANN} cold-wm-radar-line {discards(ANN_OUT)}")
+    table.run(f"setup Bo {BO} cold-vk-tank-column {discards(BO_OUT)}")
     table.run("start")
     table.run("attack Bo M1 cold-wm-supercarrier")
     table.run("challenge Bo 1")

@@ -24,7 +24,8 @@ TYPE_WORDS = {
 
 def stats_of(info: Any) -> dict[str, Any]:
     """The fields of a CardInfo the rules use, as plain JSON values."""
-    out: dict[str, Any] = {"id": info.id, "name": info.name, "type": info.type}
+    out: dict[str, Any] = {"id": info.id, "name": info.name, "type": info.type,
+                           "quantity": max(1, int(info.quantity or 1))}
     for key in STAT_KEYS:
         value = info.fields.get(key)
         if value is not None:

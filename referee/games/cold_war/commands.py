@@ -24,25 +24,30 @@ class _Args:
     def __init__(self) -> None:
         self.codes: list[str] = []
 
-    def card(self, code: str | None) -> str | None:
+    def card(self, code: str | None, hidden: bool = False) -> str | None:
+        """The card id a code names. A card that may lie face down (`hidden`)
+        is not recorded among the action's card revisions, which the log
+        prints for everyone; its args are masked by hidden.public_args."""
         if code is None:
             return None
         code = code.strip()
         if not code:
             raise RefereeError("an empty card name was given")
-        self.codes.append(code)
-        return resolve_id(code)
+        cid = resolve_id(code)
+        if not hidden:
+            self.codes.append(code)
+        return cid
 
-    def cards(self, codes: Sequence[str]) -> list[str]:
-        return [c for c in (self.card(code) for code in _split(codes)) if c is not None]
+    def cards(self, codes: Sequence[str], hidden: bool = False) -> list[str]:
+        return [c for c in (self.card(code, hidden) for code in _split(codes)) if c is not None]
 
-    def token(self, text: str) -> str:
+    def token(self, text: str, hidden: bool = False) -> str:
         """A spot (S1, M2.3, A1, L) or a card."""
         text = text.strip()
-        return text.upper() if D.is_spot(text) else str(self.card(text))
+        return text.upper() if D.is_spot(text) else str(self.card(text, hidden))
 
-    def tokens(self, texts: Sequence[str]) -> list[str]:
-        return [self.token(t) for t in _split(texts)]
+    def tokens(self, texts: Sequence[str], hidden: bool = False) -> list[str]:
+        return [self.token(t, hidden) for t in _split(texts)]
 
 
 def _split(values: Sequence[str]) -> list[str]:
@@ -77,24 +82,36 @@ def _answers(a: _Args, block: str | None, redirect: str | None, onto: str | None
 def setup(path: Path, player: str, cards: Sequence[str], propaganda: Sequence[str] = (),
           discard: Sequence[str] = ()) -> ActResult:
     a = _Args()
-    args = {"player": player, "cards": a.cards(cards), "propaganda": a.cards(propaganda),
+    placed = a.cards(cards, hidden=True)
+    a.codes += [code for code, cid in zip(_split(cards), placed) if not _face_down(cid)]
+    args = {"player": player, "cards": placed, "propaganda": a.cards(propaganda, hidden=True),
             "discard": a.cards(discard)}
     return _act(path, "setup", args, player, a)
+
+
+def _face_down(cid: str) -> bool:
+    from referee.games.cold_war.hidden import FACE_UP_WHEN_PLACED, _type_of
+
+    return _type_of(cid) not in FACE_UP_WHEN_PLACED
 
 
 def start(path: Path, first: str | None = None) -> ActResult:
     return _act(path, "start", {"first": first}, None, _Args())
 
 
-def regroup(path: Path, player: str, stacks: Sequence[str]) -> ActResult:
+def regroup(path: Path, player: str, stacks: Sequence[str] = (), breaks: Sequence[str] = ()) -> ActResult:
     a = _Args()
-    groups = [a.tokens([s]) for s in stacks]
-    return table.act(path, "regroup", {"player": player, "stacks": groups}, player, a.codes)
+    groups = [a.tokens([s], hidden=True) for s in stacks]
+    args = {"player": player, "stacks": groups, "break": [b.strip().upper() for b in _split(breaks)]}
+    return _act(path, "regroup", args, player, a)
 
 
 def place(path: Path, card: str, propaganda: bool = False, actor: str | None = None) -> ActResult:
     a = _Args()
-    return _act(path, "place", {"card": a.card(card), "propaganda": propaganda}, actor, a)
+    cid = a.card(card, hidden=True)
+    if cid is not None and not propaganda and not _face_down(cid):
+        a.codes.append(card.strip())
+    return _act(path, "place", {"card": cid, "propaganda": propaganda}, actor, a)
 
 
 def discard(path: Path, cards: Sequence[str], actor: str | None = None) -> ActResult:

@@ -1,6 +1,7 @@
-"""One action being worked out: `Play` holds a private copy of the state,
+"""One action being worked out: `Play` holds a private copy of the state and
 the checks every action shares (whose turn, which cards are in hand, which
-spot is meant), attacks, a Leader's fall and the end of a round.
+spot is meant, how many cards the turn has used). Attacks, a Leader's fall
+and the end of a round are in attacks.py and rounds.py.
 
 A Play either raises RuleViolation or ends in `done()`, the new State.
 """
@@ -12,6 +13,7 @@ from typing import Any, Sequence
 
 from referee.errors import RefereeError, RuleViolation
 from referee.games.cold_war import desk as D
+from referee.games.cold_war import zones as Z
 from referee.model import Action, PlayerName, State
 
 class Play:
@@ -70,20 +72,13 @@ class Play:
 
     # who may act -----------------------------------------------------------
 
-    def phase(self, wanted: str, player: str, doing: str) -> None:
-        phase = self.f["phase"]
-        if phase == wanted:
-            return
-        if wanted == "play":
-            raise RuleViolation("setup phase", f"{player} cannot {doing} yet: round {self.round} is in its setup "
-                                               "phase (record every setup, then `start`)")
-        raise RuleViolation("setup phase", f"{player} cannot {doing} now: round {self.round} is under way; "
-                                           "setup happens before the round's first turn")
+    def active_name(self) -> str:
+        return self.state.players[self.active].name
 
     def mover(self, doing: str) -> str:
-        """The player whose turn it is, checked against --by."""
-        active = self.state.players[self.active].name
-        self.phase("play", self.action.actor or active, doing)
+        """The player whose turn it is, checked against --by (the phase was
+        checked before the action ran: see phases.py)."""
+        active = self.active_name()
         actor = self.action.actor
         if actor is not None and self.state.player(actor).name != active:
             name = self.state.player(actor).name
@@ -106,13 +101,21 @@ class Play:
                                       "whose Leader still stands")
         return target
 
-    def use_play(self, mover: str) -> None:
+    def use_play(self, mover: str, cards: int = 1, what: str = "card") -> None:
+        """Count `cards` of the turn's two plays (a combined attack uses 2;
+        a Propaganda challenge uses 1 as a move). A turn is at most 3 cards:
+        at least one discard and up to two others."""
         moves = self.f["moves"]
-        if moves["plays"] >= 2:
-            raise RuleViolation("two plays a turn", f"{mover} has made 2 plays this turn; discard or end the turn")
-        if moves["plays"] + moves["discards"] >= 3:
-            raise RuleViolation("three cards a turn", f"{mover} has used all 3 card moves of this turn")
-        moves["plays"] += 1
+        if moves["plays"] + cards > 2:
+            left = 2 - moves["plays"]
+            raise RuleViolation("two cards besides the discard",
+                                f"{mover} has {left} of 2 plays left this turn, and this {what} uses {cards}: "
+                                "each turn is one discard and at most two other cards")
+        if moves["plays"] + moves["discards"] + cards > 3:
+            raise RuleViolation("three cards a turn", f"{mover} has "
+                                f"{3 - moves['plays'] - moves['discards']} card move(s) left this turn, "
+                                f"and this {what} uses {cards}")
+        moves["plays"] += cards
 
     # cards -----------------------------------------------------------------
 
@@ -133,24 +136,19 @@ class Play:
         return deck["cards"][cid]
 
     def from_hand(self, player: str, cid: Any) -> dict[str, Any]:
-        """A card `player` plays from the hand: theirs, not on a table, not out
-        of the game. A card from their discard pile came back when the draw
-        pile was renewed from it."""
+        """A card `player` plays, places or discards from the hand (zones.py
+        knows whether it can be there)."""
         stats = self.own_card(player, cid)
-        desk = self.desk(player)
-        if desk["fallen"]:
+        if self.desk(player)["fallen"]:
             raise RuleViolation("Fallen Leader", f"{player}'s Leader has fallen, so {player} holds no hand")
-        where = D.locate(self.f, cid)
-        if where is not None:
-            holder, zone = where
-            raise RuleViolation("cards in hand", f"{stats['name']} is already on {holder}'s table "
-                                                 f"({D.ZONE_WORDS[zone]}), not in {player}'s hand")
-        if cid in desk["removed"]:
-            raise RuleViolation("removed from the game", f"{stats['name']} was removed from the game this round, "
-                                                         f"so {player} cannot play it")
-        if cid in desk["discard"]:
-            desk["discard"].remove(cid)
+        Z.from_hand(self.f, player, cid)
         return stats
+
+    def draw_back(self, player: str, count: int, why: str) -> None:
+        """A defender who answered with Specials draws their replacements at once."""
+        drawn = Z.draw(self.desk(player), count)
+        if drawn:
+            self.say(f"{player} draws {drawn} card(s) to replace {why}")
 
     def cards_arg(self, key: str) -> list[str]:
         value = self.args.get(key) or []
@@ -169,21 +167,19 @@ class Play:
         """(zone, card id) of a card on `player`'s own table, named by id or spot."""
         desk = self.desk(player)
         if D.is_spot(token):
-            zone, gi, pos = D.parse_spot(desk, player, token)
+            zone, where, pos = D.parse_spot(desk, player, token)
             if zone not in zones:
                 raise RuleViolation("spots", f"{token.upper()} is not one of {player}'s "
                                              + " or ".join(D.ZONE_WORDS[z] for z in zones) + " cards")
             if zone == "assistants":
-                return zone, desk["assistants"][gi]
-            group = desk[zone][gi]
-            if pos is None and len(group) != 1:
-                raise RuleViolation("spots", f"{token.upper()} is a stack of {len(group)}; name one card, "
+                return zone, desk["assistants"][where]
+            cards = where["cards"]
+            if pos is None and len(cards) != 1:
+                raise RuleViolation("spots", f"{token.upper()} is a stack of {len(cards)}; name one card, "
                                              f"like {token.upper()}.1")
-            return zone, group[pos or 0]
+            return zone, cards[pos or 0]
         for zone in zones:
-            if zone == "assistants" and token in desk["assistants"]:
-                return zone, token
-            if zone != "assistants" and any(token in g for g in desk[zone]):
+            if token in D.zone_cards(desk, zone):
                 return zone, token
         raise RuleViolation("spots", f"{self.label(token)} is not among {player}'s "
                                      + " or ".join(D.ZONE_WORDS[z] for z in zones) + " cards on the table")
@@ -204,145 +200,44 @@ class Play:
                     return label
             raise RuleViolation("spots", f"{self.label(token)} is not a face-up card on {target}'s table; "
                                          "name a spot such as S1, M2 or L")
-        zone, gi, pos = D.parse_spot(desk, target, token)
+        zone, where, pos = D.parse_spot(desk, target, token)
         if zone == "assistants":
             raise RuleViolation("Leader stack", f"{token.upper()} is part of {target}'s Leader stack; "
                                                 "an attack on it is an attack on L")
-        if pos is not None and len(desk[zone][gi]) > 1:
+        if zone == "leader":
+            return "L"
+        if pos is not None and len(where["cards"]) > 1:
             raise RuleViolation("stacks act as one card", f"{token.upper()} is inside {target}'s stack of 3; "
                                                           f"attack the whole stack ({token.upper().split('.')[0]})")
-        return "L" if zone == "leader" else f"{D.ZONE_LETTER[zone]}{gi + 1}"
+        return D.label(zone, where)
 
-    def spot_cards(self, target: str, label: str) -> tuple[list[tuple[str, str]], int, bool]:
-        """The (zone, card) pairs an attack on `label` would take, their total
-        defence, and whether it is the all-at-once attack on everything."""
+    def spot_cards(self, target: str, label: str) -> tuple[list[tuple[str, int]], int, bool]:
+        """The (zone, label number) spots an attack on `label` would take,
+        their total defence with the Leader stack's when `label` is L, and
+        whether it is the all-at-once attack on a table that still has defence."""
         desk = self.desk(target)
         if label != "L":
-            zone, gi, _ = D.parse_spot(desk, target, label)
-            group = desk[zone][gi]
-            return [(zone, c) for c in group], D.group_defence(self.f, target, group, self.propaganda), False
-        hit = [(zone, c) for _, zone, group in D.spots(desk) for c in group]
-        total = sum(D.card_defence(self.f, target, c, self.propaganda) for _, c in hit)
+            zone, group, _ = D.parse_spot(desk, target, label)
+            return [(zone, group["n"])], D.group_defence(self.f, target, group["cards"], self.propaganda), False
+        hit = [(zone, g["n"]) for zone in D.ZONES for g in desk[zone]]
+        total = sum(D.card_defence(self.f, target, c, self.propaganda) for c in D.defence_cards(self.f, target))
         for cid in D.leader_stack(self.f, target):
             total += int(self.card(cid).get("defence", 0))
-        hit += [("assistants", c) for c in desk["assistants"]]
-        return hit, total, bool(D.defence_cards(self.f, target))
+        return hit, total, bool(hit)
 
-    # turns and rounds ------------------------------------------------------
+    # turns, rounds and attacks (rounds.py, attacks.py) ----------------------
 
     def advance(self) -> None:
-        if self.f["phase"] != "play":
-            return
-        count = len(self.state.players)
-        self.active = (self.active + 1) % count
-        self.turn += 1
-        self.f["moves"] = {"plays": 0, "discards": 0}
-        nxt = self.state.players[self.active].name
-        self.desk(nxt)["weakened"] = []
+        from referee.games.cold_war.rounds import advance
+
+        advance(self)
 
     def fall(self, target: str, by: str) -> None:
-        """`target`'s Leader is beaten: it flips, and all 24 other cards become
-        the Fallen Leader's draw pile."""
-        desk = self.desk(target)
-        deck = self.f["decks"][target]
-        leader = self.card(deck["leader"])
-        self.f["desks"][target] = fresh = D.new_desk()
-        fresh.update(set_up=True, fallen=True, pile=[c for c in deck["cards"] if c != deck["leader"]])
-        del desk
-        self.f["knocked_out"].append(target)
-        self.say(f"{target}'s Leader {leader['name']} falls and becomes {leader.get('fallen_name', 'the Fallen Leader')}")
-        if self.desk(by)["fallen"] and by != target:
-            self.f["fallen_defeats"][by] += 1
-            self.say(f"{by} beat a Leader while Fallen: +{self.rules['fallen-bonus']} at the end of the round")
-        self.end_round_if_decided()
+        from referee.games.cold_war.rounds import fall
 
-    def end_round_if_decided(self) -> None:
-        standing = [n for n in self.names() if not self.desk(n)["fallen"]]
-        if len(standing) != 1:
-            return
-        order = standing + list(reversed(self.f["knocked_out"]))
-        points = [int(x) for x in str(self.rules["place-points"]).split(",")]
-        bonus = int(self.rules["fallen-bonus"])
-        lines = []
-        for place, name in enumerate(order):
-            extra = bonus * self.f["fallen_defeats"][name]
-            self.f["scores"][name].append(points[place] + extra)
-            lines.append(f"{name} {points[place]}" + (f"+{extra}" if extra else ""))
-        self.say(f"round {self.round} is won by {standing[0]}; scores: " + ", ".join(lines))
-        rounds = int(self.rules["rounds"])
-        first_out = self.f["knocked_out"][0]
-        if self.round < rounds:
-            self.round += 1
-            self.f.update(phase="setup", desks={n: D.new_desk() for n in self.names()},
-                          moves={"plays": 0, "discards": 0}, knocked_out=[], first=first_out,
-                          fallen_defeats={n: 0 for n in self.names()})
-            self.say(f"round {self.round} of {rounds}: every player sets up again; {first_out}, knocked out "
-                     "first, plays first")
-            return
-        totals = {n: sum(self.f["scores"][n]) for n in self.names()}
-        best = max(totals.values())
-        top = [n for n in self.names() if totals[n] == best]
-        self.f["phase"] = "over"
-        if len(top) == 1:
-            self.winner = PlayerName(top[0])
-            self.f["result"] = f"{top[0]} wins with {best} points"
-        else:
-            self.f["result"] = f"tie for first on {best} points: {', '.join(top)}"
-        self.say(f"after {rounds} round(s): {self.f['result']}")
-
-    # attacks ---------------------------------------------------------------
+        fall(self, target, by)
 
     def attack(self, attacker: str, value: int, used: list[str], target: str, at: Any, verb: str) -> None:
-        """Resolve an attack of `value` made with the cards `used` (already off
-        the hand or table) on `target` at spot `at`, with the defender's
-        answers from the action's block / redirect / onto / onto_at."""
-        label = self.attack_spot(target, at)
-        combined = len(used) == 2
-        redirect, onto = self.args.get("redirect"), self.args.get("onto")
-        if redirect is not None:
-            card = self.from_hand(target, redirect)
-            if card["type"] != "special" or card.get("action") != "redirect":
-                raise RuleViolation("redirect", f"{card['name']} is not a Special that redirects an attack")
-            if onto is None:
-                raise RefereeError(f"say whom {target}'s redirect sends the attack to: --onto PLAYER:SPOT")
-            new = self.player(onto)
-            if new == target:
-                raise RuleViolation("redirect", f"{target} must send the attack to another player")
-            if self.desk(new)["fallen"]:
-                raise RuleViolation("redirect", f"{new}'s Leader has fallen, so {target} cannot redirect "
-                                                "the attack there")
-            D.to_discard(self.f, redirect)
-            self.say(f"{target} plays {card['name']}: the attack goes to {new}")
-            target, label = new, self.attack_spot(new, self.args.get("onto_at"))
-        elif onto is not None:
-            raise RefereeError("--onto goes with --redirect CARD")
-        block = self.args.get("block")
-        if block is not None:
-            card = self.from_hand(target, block)
-            if card["type"] != "special" or card.get("action") != "block":
-                raise RuleViolation("block", f"{card['name']} is not a Special that blocks")
-            D.to_discard(self.f, block)
-            for cid in used:
-                D.to_discard(self.f, cid)
-            how = " (a combined attack counts as a single card)" if combined else ""
-            self.say(f"{target} blocks {attacker}'s {verb} with {card['name']}{how}: it fails")
-            return
-        hit, defence, everything = self.spot_cards(target, label)
-        for cid in used:
-            D.to_discard(self.f, cid)
-        if value < defence:
-            what = "the whole defence and Leader stack" if everything else label
-            self.say(f"{attacker}'s {verb} of {value} on {target}'s {what} fails; the defence stands")
-            return
-        for zone, cid in hit:
-            D.take(self.f, target, zone, cid, None)
-            D.to_discard(self.f, cid)
-        names = ", ".join(self.label(c) for _, c in hit)
-        if label == "L":
-            scope = "whole table at once" if everything else "Leader stack"
-            self.say(f"{attacker}'s {verb} of {value} takes {target}'s {scope} (defence {defence})"
-                     + (f"; discarded: {names}" if names else ""))
-            self.fall(target, attacker)
-        else:
-            self.say(f"{attacker}'s {verb} of {value} beats {target}'s {label} (defence {defence}); "
-                     f"discarded: {names}")
+        from referee.games.cold_war.attacks import resolve
+
+        resolve(self, attacker, value, used, target, at, verb)

@@ -1,10 +1,12 @@
 """15 Minute Cold War rules: every action is checked and applied by one pure
 function over a copy of the state (`Play`), so check and apply never disagree.
 
-A round: each player records the six cards of their setup, `start` names who
-plays first, then turns go round the table. A turn is up to three card moves:
-at most two plays (place, attack, Special, Propaganda challenge) and at least
-one discard; regrouping is free. A Nuclear Triad is the whole turn. A beaten
+A round: each player records the nine cards of their setup (six placed,
+three discarded) and draws a hand of five; `start` names who plays first,
+then turns go round the table (phases.py). A turn is up to three cards: at
+least one discard and at most two others (a combined attack is two; a
+Propaganda challenge counts as one); regrouping is free; the mover then
+draws back up to five (zones.py). A Nuclear Triad is the whole turn. A beaten
 Leader flips to its Fallen Leader side and draws one card a turn at a target.
 When one Leader is left the round is scored 10/6/3/2 by finishing order, plus
 1 for each Leader a player beat while Fallen; after the last round the best
@@ -18,6 +20,8 @@ from referee.errors import RefereeError, RuleViolation
 from referee.games import HouseRule
 from referee.games.cold_war import cards as carddata
 from referee.games.cold_war import desk as D
+from referee.games.cold_war import phases, zones as Z
+from referee.games.cold_war.hidden import public_args as _public_args
 from referee.games.cold_war.actions import HANDLERS
 from referee.games.cold_war.play import Play
 from referee.games.generic import GenericRules
@@ -30,24 +34,35 @@ SWITCHES = ("on", "off")
 class ColdWarRules(GenericRules):
     slug = GameSlug.COLD_WAR
     title = "15 Minute Cold War"
-    version = "cold-war-3"
+    version = "cold-war-4"
     min_players, max_players = 2, 4
     faction_word = "country"
     house_rules = {
-        "rounds": HouseRule("rounds", 3, "rounds played; their scores are summed (1 for a quick game)"),
-        "place-points": HouseRule(
-            "place-points", "10,6,3,2", "points for finishing 1st, 2nd, 3rd, 4th in a round", str),
+        "rounds": HouseRule("rounds", 3, "rounds played; their scores are summed (1 for a quick game)",
+                            minimum=1, maximum=9),
+        "first-place": HouseRule("first-place", 10, "points for the round's winner", minimum=0, maximum=100),
+        "second-place": HouseRule("second-place", 6, "points for 2nd place in a round", minimum=0, maximum=100),
+        "third-place": HouseRule("third-place", 3, "points for 3rd place in a round", minimum=0, maximum=100),
+        "fourth-place": HouseRule("fourth-place", 2, "points for 4th place in a round", minimum=0, maximum=100),
         "fallen-bonus": HouseRule(
-            "fallen-bonus", 1, "extra points for each Leader a player defeats while playing the Fallen Leader"),
+            "fallen-bonus", 1, "extra points for each Leader a player defeats while playing the Fallen Leader",
+            minimum=0, maximum=10),
         "propaganda-defence": HouseRule(
             "propaganda-defence", None,
-            "defence a Propaganda card adds to its Military stack; default notes.propaganda_defence "
-            "of card_sources/cold-war/game.yaml (100)"),
-        "propaganda": HouseRule("propaganda", "on", "optional rule 1, Propaganda cards and challenges: on|off", str),
-        "nuclear-triad": HouseRule("nuclear-triad", "on", "optional rule 2, the Nuclear Triad: on|off", str),
+            "defence a Propaganda card adds to its Military stack (default: the value the cards are printed "
+            "for, 100)", minimum=0, maximum=1000),
+        "propaganda": HouseRule("propaganda", "on", "optional rule 1, Propaganda cards and challenges", str,
+                                choices=SWITCHES),
+        "nuclear-triad": HouseRule("nuclear-triad", "on", "optional rule 2, the Nuclear Triad", str,
+                                   choices=SWITCHES),
         "challenge-cost": HouseRule(
             "challenge-cost", "move",
-            "a Propaganda challenge uses one of the turn's two plays (move) or the whole turn (turn)", str),
+            "a Propaganda challenge uses one of the turn's two plays (move) or the whole turn (turn)", str,
+            choices=("move", "turn")),
+        "leader-stack": HouseRule(
+            "leader-stack", 3,
+            "the most cards a Leader stack holds, the Leader included (the rulebook speaks of 2 or 3)",
+            minimum=1, maximum=5),
     }
 
     # ---- setup -------------------------------------------------------------
@@ -57,7 +72,9 @@ class ColdWarRules(GenericRules):
         if setup.life is not None:
             raise RuleViolation("life", "cold-war keeps no life total, so --life does not apply")
         values = self._house_rules(setup)
-        _check_house_rules(values, len(setup.players))
+        for key, rule in self.house_rules.items():
+            if rule.kind is int and values[key] is not None:
+                rule.check_range(int(values[key]))  # (a default is in range; a table's value was checked)
         countries = carddata.countries()
         if values["propaganda-defence"] is None:
             values["propaganda-defence"] = carddata.propaganda_defence()
@@ -79,7 +96,7 @@ class ColdWarRules(GenericRules):
         fields = {
             "decks": decks,
             "phase": "setup",
-            "desks": {n: D.new_desk() for n in names},
+            "desks": {n: D.new_desk(Z.fresh_pile(decks[n])) for n in names},
             "moves": {"plays": 0, "discards": 0},
             "knocked_out": [],
             "fallen_defeats": {n: 0 for n in names},
@@ -108,12 +125,23 @@ class ColdWarRules(GenericRules):
         handler = HANDLERS.get(action.name)
         if handler is None:
             raise RefereeError(f"cold-war has no action called {action.name!r}")
-        if state.winner is not None or state.fields.get("phase") == "over":
-            over = f"{state.winner} has won" if state.winner else state.fields.get("result") or "it is over"
-            raise RuleViolation("game over", f"the game is over ({over}); undo to go back")
+        phases.check(state, action)
         play = Play(state, action)
         handler(play)
         return play.done()
+
+    # ---- hooks the core calls ---------------------------------------------------
+
+    def phase(self, state: State) -> str | None:
+        return phases.phase_of(state)
+
+    def public_args(self, action: Action) -> dict:
+        return _public_args(action.name, action.args)
+
+    def rules_can_decide(self, state: State) -> bool:
+        """Every round ends when one Leader is left, and the match after the
+        last round; only a tie on the final total is left to the table."""
+        return phases.phase_of(state) != phases.OVER
 
     # ---- what status shows -----------------------------------------------------
 
@@ -131,29 +159,6 @@ class ColdWarRules(GenericRules):
         from referee.games.cold_war.view import change_lines
 
         return change_lines(before, after)
-
-
-def _check_house_rules(values: dict[str, Any], count: int) -> None:
-    if int(values["rounds"]) < 1:
-        raise RuleViolation("rounds", f"house rule rounds must be at least 1, not {values['rounds']}")
-    try:
-        points = [int(x) for x in str(values["place-points"]).split(",")]
-    except ValueError:
-        raise RuleViolation("place-points", f"house rule place-points is a list like 10,6,3,2, "
-                                            f"not {values['place-points']!r}") from None
-    if len(points) < count or any(p < 0 for p in points):
-        raise RuleViolation("place-points", f"house rule place-points needs a score of 0 or more for each of "
-                                            f"the {count} places, not {values['place-points']!r}")
-    values["place-points"] = ",".join(str(p) for p in points)
-    if int(values["fallen-bonus"]) < 0:
-        raise RuleViolation("fallen-bonus", "house rule fallen-bonus cannot be negative")
-    if values["propaganda-defence"] is not None and int(values["propaganda-defence"]) < 0:
-        raise RuleViolation("propaganda-defence", "house rule propaganda-defence cannot be negative")
-    for key, allowed in (("propaganda", SWITCHES), ("nuclear-triad", SWITCHES),
-                         ("challenge-cost", ("move", "turn"))):
-        values[key] = str(values[key]).strip().lower()
-        if values[key] not in allowed:
-            raise RuleViolation(key, f"house rule {key} is {' or '.join(allowed)}, not {values[key]!r}")
 
 
 def _country(name: str, wanted: str | None, countries: Mapping[str, Any]) -> str:

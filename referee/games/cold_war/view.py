@@ -13,6 +13,8 @@ from typing import Any, Mapping, Sequence
 
 from referee.errors import RefereeError
 from referee.games.cold_war import desk as D
+from referee.games.cold_war import zones as Z
+from referee.games.cold_war.phases import phase_of
 from referee.model import State
 
 OUTCOMES = (("lend", "is lent to the target"), ("attack", "attacks the target"), ("nothing", "does nothing"))
@@ -39,7 +41,7 @@ def visible_state(state: State, reveal: Sequence[str]) -> State:
     totals = {p.name: sum(f["scores"][p.name]) for p in state.players}
     standings = sorted(state.players, key=lambda p: -totals[p.name])
     public = {
-        "phase": f["phase"],
+        "phase": phase_of(state),
         "rounds": int(state.house_rules["rounds"]),
         "moves": dict(f["moves"]),
         "revealed": shown,
@@ -65,7 +67,6 @@ def _table(f: Mapping[str, Any], name: str, show: bool, pd: int) -> dict[str, An
     }
     if desk["fallen"]:
         out["leader"] = {"card": leader["id"], "name": leader.get("fallen_name", leader["name"]), "fallen": True}
-        out["pile"] = len(desk["pile"])
         out["lent"] = list(desk["lent"])
     else:
         stack = D.leader_stack(f, name)
@@ -91,11 +92,23 @@ def _table(f: Mapping[str, Any], name: str, show: bool, pd: int) -> dict[str, An
         else:
             military[label] = {"face_down": len(group), "stack": len(group) == D.STACK, "cards": None,
                                "defence": None}
-    out["counts"] = {"science": sum(len(g) for g in desk["science"]),
-                     "military": sum(len(g) for g in desk["military"]),
-                     "assistants": len(desk["assistants"])}
+    out["counts"] = {"science": len(D.zone_cards(desk, "science")),
+                     "military": len(D.zone_cards(desk, "military")),
+                     "assistants": len(desk["assistants"]),
+                     "hand": int(desk["hand"]), "draw_pile": Z.pile_size(desk),
+                     "discard_pile": len(desk["discard"]), "removed": len(desk["removed"])}
+    out["pile"] = Z.pile_size(desk)
+    out["draw_pile"] = {"cards": Z.pile_size(desk), "turned_over": int(desk["resets"]),
+                        "order_known": bool(desk["order"])}
+    out["hand"] = {"cards": int(desk["hand"])}
+    out["removed"] = len(desk["removed"])
+    if show:
+        out["hand"]["known"] = list(desk["known"])
+        out["hand"]["hand_or_draw_pile"] = sorted(desk["unseen"])
+        out["draw_pile"]["order"] = list(desk["order"])
+        out["removed_cards"] = list(desk["removed"])
     out.update(science=science, military=military, weakened=list(desk["weakened"]),
-               discard=list(desk["discard"]), removed=list(desk["removed"]))
+               discard=list(desk["discard"]))
     return out
 
 
@@ -107,12 +120,13 @@ def render_lines(state: State) -> list[str]:
         state = visible_state(state, ())
     f = state.fields
     rounds = f["rounds"]
-    phase = {"setup": "setup phase", "play": "play", "over": "game over"}[f["phase"]]
+    phase = {"setup": "setup phase", "turn": "turn", "fallen turn": "a Fallen Leader's turn",
+             "over": "game over"}[f["phase"]]
     lines = [f"Cold War round {state.round} of {rounds}: {phase}"]
-    if f["phase"] == "play":
+    if f["phase"] == "turn":
         moves = f["moves"]
-        lines.append(f"this turn: {moves['plays']} of 2 plays, {moves['discards']} discard(s) "
-                     "(one discard is required; regrouping is free)")
+        lines.append(f"this turn: {moves['plays']} of 2 cards played, {moves['discards']} discard(s) "
+                     "(one discard is required; a combined attack is 2 cards; regrouping is free)")
     for name, t in f["tables"].items():
         lines.extend(_table_lines(name, t, name in f["revealed"]))
     if any(f["scores"].values()):
@@ -129,9 +143,9 @@ def render_lines(state: State) -> list[str]:
 def _table_lines(name: str, t: Mapping[str, Any], shown: bool) -> list[str]:
     head = f"{name} ({t['country']})"
     if not t["set_up"]:
-        return [f"{head}: setup not recorded yet"]
+        return [f"{head}: setup not recorded yet; draw pile {t['pile']}"]
     if t["fallen"]:
-        lines = [f"{head}: FALLEN - {t['leader']['name']}; draw pile {t['pile']} card(s)"
+        lines = [f"{head}: FALLEN - {t['leader']['name']}"
                  + (f", lent out: {', '.join(t['lent'])}" if t["lent"] else "")]
     else:
         stack = t["leader_stack"]
@@ -152,14 +166,21 @@ def _table_lines(name: str, t: Mapping[str, Any], shown: bool) -> list[str]:
                 parts.append(f"{label} {'stack ' if m['stack'] else ''}{cards} = {m['defence']}")
         lines.append("  Military: " + "; ".join(parts))
     if t["weakened"]:
-        lines.append("  weakened (a stack of 3 was broken) until their turn: " + ", ".join(t["weakened"]))
-    extra = []
-    if t["discard"]:
-        extra.append(f"discard pile {len(t['discard'])} (top: {t['discard'][-1]})")
-    if t["removed"]:
-        extra.append(f"out of the game {len(t['removed'])}")
-    if extra:
-        lines.append("  " + "; ".join(extra))
+        words = ", ".join(D.ZONE_WORDS[z] for z in t["weakened"])
+        lines.append(f"  weakened until their turn (a stack of 3 lost a card): {words}")
+    counts = t["counts"]
+    piles = [] if t["fallen"] else [f"hand {counts['hand']}"]
+    turned = t["draw_pile"]["turned_over"]
+    piles.append(f"draw pile {counts['draw_pile']}" + (f" (turned over {turned}x, order known)"
+                                                       if t["draw_pile"]["order_known"] else ""))
+    piles.append(f"discard pile {counts['discard_pile']}" + (f" (top: {t['discard'][-1]})" if t["discard"] else ""))
+    if counts["removed"]:
+        piles.append(f"out of the game {counts['removed']}")
+    lines.append("  " + "; ".join(piles))
+    if shown and not t["fallen"]:
+        known = t["hand"].get("known") or []
+        lines.append(f"  hand: {', '.join(known) or 'no card known'}"
+                     + (f" + {counts['hand'] - len(known)} unseen" if counts["hand"] > len(known) else ""))
     return lines
 
 
@@ -181,8 +202,10 @@ class Odds:
     """What a Fallen Leader's next flip does, counted over real cards."""
 
     player: str
-    source: str  # "draw pile", "discard pile, turned over next", "a fresh pile" or "nothing"
+    source: str  # "draw pile", "draw pile, top card known", "discard pile, turned over next", "a fresh pile", "nothing"
     counts: Mapping[str, int]
+    next_card: str | None = None  # the known top card, when the pile's order is known
+    next_name: str | None = None
 
     @property
     def total(self) -> int:
@@ -193,7 +216,7 @@ class Odds:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "player": self.player, "source": self.source, "cards": self.total,
+            "player": self.player, "source": self.source, "cards": self.total, "next_card": self.next_card,
             "counts": dict(self.counts),
             "odds": {k: str(self.chance(k)) for k, _ in OUTCOMES},
             "percent": {k: round(float(self.chance(k)) * 100, 1) for k, _ in OUTCOMES},
@@ -201,33 +224,41 @@ class Odds:
 
 
 def odds(state: State, player: str) -> Odds:
-    """The Fallen Leader odds for `player`: from their draw pile if Fallen
-    (or the discard pile that becomes it); for a standing Leader, from the
-    fresh 24-card pile they would shuffle on falling."""
+    """The Fallen Leader odds for `player`. From a shuffled draw pile, the
+    mix of the cards left in it; from a pile turned over from the unshuffled
+    discard pile (or the discard pile about to turn over), the one known top
+    card. For a standing Leader, the fresh 24-card pile they would shuffle
+    on falling."""
     f = state.fields
     name = state.player(player).name
     desk, deck = f["desks"][name], f["decks"][name]
+    top = None
     if desk["fallen"]:
-        if desk["pile"]:
-            ids, source = desk["pile"], "draw pile"
-        elif desk["discard"]:
-            ids, source = desk["discard"], "discard pile, turned over next"
+        how, ids = Z.next_flip(desk)
+        if how == "known":
+            top = ids[0]
+            source = "draw pile, top card known" if desk["order"] else "discard pile, turned over next"
         else:
-            ids, source = [], "nothing"
+            source = "draw pile" if how == "shuffled" else "nothing"
     else:
-        ids, source = [c for c in deck["cards"] if c != deck["leader"]], "a fresh pile"
+        ids, source = Z.fresh_pile(deck), "a fresh pile"
     counts = {k: 0 for k, _ in OUTCOMES}
     for cid in ids:
         kind = D.card(f, cid).get("fallen_draw")
         if kind not in counts:
             raise RefereeError(f"card {cid} has no fallen_draw in the card sources")
         counts[kind] += 1
-    return Odds(name, source, counts)
+    return Odds(name, source, counts, top, D.name_of(f, top) if top else None)
 
 
 def odds_text(result: Odds, fallen: bool) -> str:
     if not result.total:
         return f"{result.player}: no card left to flip"
+    if result.next_card is not None:
+        kind = next(k for k in result.counts if result.counts[k])
+        words = dict(OUTCOMES)[kind]
+        return (f"{result.player} ({result.source}): the next flip is {result.next_name} ({result.next_card}), "
+                f"known for certain because the discard pile is never shuffled: it {words}")
     where = (f"{result.total} cards in the {result.source}" if fallen
              else f"Leader standing; if it fell now, {result.total} cards in {result.source}")
     lines = [f"{result.player} ({where}):"]

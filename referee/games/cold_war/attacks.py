@@ -1,0 +1,190 @@
+"""Attacks: a Military attack from the hand, a Special, and how any attack
+(also a redeployed one or a Fallen Leader's flip) is resolved against the
+defender's answers (block, redirect)."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from referee.errors import RefereeError, RuleViolation
+from referee.games.cold_war import desk as D
+from referee.games.cold_war.cards import TYPE_WORDS
+
+if TYPE_CHECKING:
+    from referee.games.cold_war.play import Play
+
+
+def act_attack(p: Play) -> None:
+    mover = p.standing_mover("attack")
+    ids = p.cards_arg("cards")
+    if not 1 <= len(ids) <= 2:
+        raise RuleViolation("one or two Military cards", f"{mover} attacks with {len(ids)} cards; an attack uses "
+                                                         "1 Military Power card or 2 combined")
+    p.distinct(mover, ids)
+    p.use_play(mover, len(ids), "combined attack" if len(ids) == 2 else "attack")
+    value = 0
+    for cid in ids:
+        card = p.own_card(mover, cid)
+        if card["type"] != "military":
+            raise RuleViolation("attacks use Military Power", f"{card['name']} is {TYPE_WORDS[card['type']]}, "
+                                                              f"so {mover} cannot attack with it")
+        p.from_hand(mover, cid)
+        value += int(card["attack"])
+    target = p.opponent(mover, p.args.get("target"), "attack")
+    verb = "combined attack" if len(ids) == 2 else "attack"
+    p.attack(mover, value, ids, target, p.args.get("at"), verb)
+
+
+def act_special(p: Play) -> None:
+    mover = p.standing_mover("play a Special")
+    p.use_play(mover, 1, "Special")
+    cid = str(p.args.get("card"))
+    card = p.own_card(mover, cid)
+    if card["type"] != "special":
+        raise RuleViolation("Special cards", f"{card['name']} is {TYPE_WORDS[card['type']]}, not a Special")
+    action = card.get("action")
+    if action in ("block", "redirect"):
+        raise RuleViolation("Special timing", f"{card['name']} answers an attack aimed at its owner; {mover} "
+                                              "plays it as --block or --redirect when attacked")
+    p.from_hand(mover, cid)
+    target = p.opponent(mover, p.args.get("target"), "Special cards")
+    D.to_discard(p.f, cid)
+    if action == "redeploy":
+        _redeploy(p, mover, card, target)
+        return
+    if p.args.get("redirect") is not None:
+        raise RuleViolation("redirect", "a redirect answers an attack, not a Special that removes a card")
+    zone = {"remove-science": "science", "remove-military": "military", "remove-assistant": "assistants"}[action]
+    at = p.args.get("at")
+    if not isinstance(at, str) or not at:
+        example = {"science": "S1 or S1.2", "military": "M1 or M1.2", "assistants": "A1"}[zone]
+        raise RefereeError(f"say which card {card['name']} removes from {target}'s table: --at {example}")
+    if not D.zone_cards(p.desk(target), zone):
+        what = D.ZONE_WORDS[zone] if zone != "assistants" else "Assistant Leader"
+        raise RuleViolation(card["name"], f"{target} has no {what} card on the table to remove")
+    _, victim = p.own_table_card(target, at, (zone,))
+    block = p.args.get("block")
+    if block is not None:
+        answer = p.own_card(target, block)
+        if answer["type"] != "special" or answer.get("action") != "block":
+            raise RuleViolation("block", f"{answer['name']} is not a Special that blocks")
+        p.from_hand(target, block)
+        D.to_discard(p.f, block)
+        p.say(f"{target} blocks {mover}'s {card['name']} with {answer['name']}: it fails")
+        p.draw_back(target, 1, "the block")
+        return
+    spot = _spot_word(p, target, zone, victim)
+    broke = D.take(p.f, target, zone, victim, mover)
+    D.to_discard(p.f, victim)
+    p.say(f"{mover} plays {card['name']}: {target} discards {p.label(victim)} from {spot}"
+          + (f"; the rest of the stack stays weakened (single cards) until {target}'s turn" if broke else ""))
+
+
+def _spot_word(p: Play, target: str, zone: str, cid: str) -> str:
+    if zone == "assistants":
+        return "the Leader stack"
+    return D.label(zone, D.group_of(p.desk(target), zone, cid))
+
+
+def _redeploy(p: Play, mover: str, card: dict[str, Any], target: str) -> None:
+    used = p.cards_arg("with")
+    if not 1 <= len(used) <= 2:
+        raise RuleViolation("redeploy", f"{card['name']} sends 1 or 2 of {mover}'s own face-down Military "
+                                        f"Power cards into attack, not {len(used)}")
+    ids: list[str] = []
+    for token in used:
+        _, own = p.own_table_card(mover, token, ("military",))
+        if own in p.desk(mover)["propaganda"] or p.card(own)["type"] != "military":
+            raise RuleViolation("redeploy", f"{token} is a Propaganda card; only Military Power cards are "
+                                            "redeployed")
+        if own in ids:
+            raise RuleViolation("each card once", f"{mover} names {p.label(own)} twice")
+        ids.append(own)
+    value = 0
+    for own in ids:
+        D.take(p.f, mover, "military", own, mover)
+        value += int(p.card(own)["attack"])
+    p.say(f"{mover} plays {card['name']}: " + ", ".join(p.label(c) for c in ids) + " leave the table to attack")
+    p.attack(mover, value, ids, target, p.args.get("at"), "redeployed attack")
+
+
+def check_leader_reach(p: Play, attacker: str, value: int, target: str, label: str) -> None:
+    """The Leader stack falls last: L is open once nothing else stands, or to
+    one attack that beats everything on the table at once."""
+    if label != "L":
+        return
+    _, total, everything = p.spot_cards(target, label)
+    if everything and value < total:
+        standing = ", ".join(lbl for lbl, _, _ in D.spots(p.desk(target)))
+        raise RuleViolation("Leader stack last",
+                            f"{target}'s defence cards still stand ({standing}), so {attacker}'s attack of {value} "
+                            f"reaches {target}'s Leader stack only if it beats all of them and the Leader stack "
+                            "at once, and it does not; attack one of those spots")
+
+
+def resolve(p: Play, attacker: str, value: int, used: list[str], target: str, at: Any, verb: str) -> None:
+    """Resolve an attack of `value` made with the cards `used` (already off
+    the hand or table) on `target` at spot `at`, with the defender's
+    answers from the action's block / redirect / onto / onto_at."""
+    label = p.attack_spot(target, at)
+    check_leader_reach(p, attacker, value, target, label)
+    combined = len(used) == 2
+    redirect, onto = p.args.get("redirect"), p.args.get("onto")
+    if redirect is not None:
+        card = p.own_card(target, redirect)
+        if card["type"] != "special" or card.get("action") != "redirect":
+            raise RuleViolation("redirect", f"{card['name']} is not a Special that redirects an attack")
+        p.from_hand(target, redirect)
+        if onto is None:
+            raise RefereeError(f"say whom {target}'s redirect sends the attack to: --onto PLAYER:SPOT")
+        new = p.player(onto)
+        if new == target:
+            raise RuleViolation("redirect", f"{target} must send the attack to another player")
+        if p.desk(new)["fallen"]:
+            raise RuleViolation("redirect", f"{new}'s Leader has fallen, so {target} cannot redirect "
+                                            "the attack there")
+        D.to_discard(p.f, redirect)
+        p.say(f"{target} plays {card['name']}: the attack goes to {new}")
+        p.draw_back(target, 1, "the redirect")
+        target, label = new, p.attack_spot(new, p.args.get("onto_at"))
+        check_leader_reach(p, attacker, value, target, label)
+    elif onto is not None:
+        raise RefereeError("--onto goes with --redirect CARD")
+    block = p.args.get("block")
+    if block is not None:
+        card = p.own_card(target, block)
+        if card["type"] != "special" or card.get("action") != "block":
+            raise RuleViolation("block", f"{card['name']} is not a Special that blocks")
+        p.from_hand(target, block)
+        D.to_discard(p.f, block)
+        for cid in used:
+            D.to_discard(p.f, cid)
+        how = " (a combined attack counts as a single card)" if combined else ""
+        p.say(f"{target} blocks {attacker}'s {verb} with {card['name']}{how}: it fails")
+        p.draw_back(target, 1, "the block")
+        return
+    hit, defence, everything = p.spot_cards(target, label)
+    for cid in used:
+        D.to_discard(p.f, cid)
+    if value < defence:
+        p.say(f"{attacker}'s {verb} of {value} on {target}'s {label} fails; the defence stands")
+        return
+    beaten: list[str] = []
+    for zone, number in hit:
+        for cid in D.take_group(p.f, target, zone, number):
+            D.to_discard(p.f, cid)
+            beaten.append(cid)
+    names = ", ".join(p.label(c) for c in beaten)
+    if label == "L":
+        for cid in list(p.desk(target)["assistants"]):
+            D.take(p.f, target, "assistants", cid, None)
+            D.to_discard(p.f, cid)
+            beaten.append(cid)
+        names = ", ".join(p.label(c) for c in beaten)
+        scope = "whole table at once" if everything else "Leader stack"
+        p.say(f"{attacker}'s {verb} of {value} takes {target}'s {scope} (defence {defence})"
+              + (f"; discarded: {names}" if names else ""))
+        p.fall(target, attacker)
+    else:
+        what = "stack" if len(beaten) == D.STACK else "card"
+        p.say(f"{attacker}'s {verb} of {value} beats {target}'s {what} {label} whole (defence {defence}); "
+              f"discarded: {names}")

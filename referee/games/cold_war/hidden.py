@@ -1,0 +1,60 @@
+"""What a Cold War action's arguments show to the players (`public_args`).
+
+Face-down cards and Propaganda stay hidden in every output a player reads:
+a card placed face down (Military Power, a Special, or any card placed as
+Propaganda), the face-down and Propaganda cards of a setup, and cards named
+while regrouping (which may be face down). Their ids become PLACEHOLDER and
+the `propaganda` flag is dropped, so a face-down placement reads the same
+whatever the card is. Cards played face up, discarded, flipped or given up
+in a challenge are seen by everyone at the table and stay as they are.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+PLACEHOLDER = "a face-down card"
+FACE_UP_WHEN_PLACED = ("science", "assistant")
+
+
+def _type_of(cid: Any) -> str | None:
+    """A card's type from the card index; None when unknown (then it is hidden)."""
+    if not isinstance(cid, str):
+        return None
+    from referee.cards.index import load_index, project_root
+    from referee.errors import CardError
+
+    try:
+        info = load_index(project_root()).cards.get(cid)
+    except (CardError, OSError):  # no card index: hide rather than guess
+        return None
+    return None if info is None else str(info.type)
+
+
+def _hide(values: Any) -> Any:
+    if isinstance(values, list):
+        return [PLACEHOLDER for _ in values]
+    return PLACEHOLDER if values is not None else None
+
+
+def public_args(name: str, args: Mapping[str, Any]) -> dict[str, Any]:
+    out = dict(args)
+    if name == "place":
+        out.pop("propaganda", None)
+        if args.get("propaganda") or _type_of(args.get("card")) not in FACE_UP_WHEN_PLACED:
+            out["card"] = PLACEHOLDER
+    elif name == "setup":
+        cards = list(args.get("cards") or [])
+        out["cards"] = [c if _type_of(c) in ("science", "assistant") else PLACEHOLDER for c in cards]
+        if "propaganda" in args:
+            out.pop("propaganda")
+            out["cards"] += [PLACEHOLDER for _ in args.get("propaganda") or []]
+    elif name == "regroup":
+        out["stacks"] = [[t if _is_spot(t) else PLACEHOLDER for t in ([g] if isinstance(g, str) else g)]
+                         for g in args.get("stacks") or []]
+    return out
+
+
+def _is_spot(token: Any) -> bool:
+    from referee.games.cold_war.desk import is_spot
+
+    return isinstance(token, str) and is_spot(token)

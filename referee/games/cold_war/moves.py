@@ -1,0 +1,162 @@
+"""Propaganda challenges, the Nuclear Triad and a Fallen Leader's flip."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Callable
+
+from referee.errors import RefereeError, RuleViolation
+from referee.games.cold_war import desk as D
+from referee.games.cold_war import zones as Z
+
+if TYPE_CHECKING:
+    from referee.games.cold_war.play import Play
+
+
+def act_challenge(p: Play) -> None:
+    mover = p.standing_mover("challenge Propaganda")
+    if not p.on("propaganda"):
+        raise RuleViolation("Propaganda (optional rule 1)", f"{mover} cannot challenge: the table plays with "
+                                                            "house rule propaganda=off")
+    whole_turn = p.rules.get("challenge-cost") == "turn"
+    moves = p.f["moves"]
+    if whole_turn and (moves["plays"] or moves["discards"]):
+        raise RuleViolation("a challenge is the whole turn", f"{mover} has already moved this turn; with "
+                                                             "house rule challenge-cost=turn a challenge is the whole turn")
+    p.use_play(mover, 1, "challenge")
+    target = p.opponent(mover, p.args.get("target"), "Propaganda challenge")
+    count = p.args.get("count")
+    if not isinstance(count, int) or isinstance(count, bool) or count < 1:
+        raise RefereeError(f"name how many Propaganda cards {target} has, a whole number from 1")
+    own = len(D.zone_cards(p.desk(mover), "military"))
+    if count > own:
+        raise RuleViolation("Propaganda challenge", f"{mover} has {own} Military/Propaganda card(s) on the table, "
+                                                    f"so can name at most {own}, not {count}")
+    tdesk = p.desk(target)
+    actual = len(tdesk["propaganda"])
+    hit, miss = min(count, actual), max(0, count - actual)
+    theirs = _chosen(p, target, p.cards_arg("their"), hit, lambda c: c in tdesk["propaganda"],
+                     "Propaganda card", tdesk["propaganda"])
+    mine_all = D.zone_cards(p.desk(mover), "military")
+    mine = _chosen(p, mover, p.cards_arg("own"), miss, lambda c: c in mine_all,
+                   "Military/Propaganda card", mine_all)
+    for holder, ids in ((target, theirs), (mover, mine)):
+        for cid in ids:
+            D.take(p.f, holder, "military", cid, mover)
+            D.to_discard(p.f, cid)
+    if miss == 0:
+        p.say(f"{mover} names {count}: right; {target} discards {hit} Propaganda card(s): "
+              + ", ".join(p.label(c) for c in theirs))
+    else:
+        lost = ", ".join(p.label(c) for c in mine)
+        p.say(f"{mover} names {count} but {target} had {actual}: {target} discards {hit} Propaganda card(s)"
+              + (" (" + ", ".join(p.label(c) for c in theirs) + ")" if theirs else "")
+              + f" and {mover} discards {miss} Military card(s) ({lost})")
+    if whole_turn:
+        moves["discards"] = max(moves["discards"], 1)
+        p.advance()
+
+
+def _chosen(p: Play, holder: str, tokens: list[str], count: int, ok: Callable[[str], bool], what: str,
+            pool: list[str]) -> list[str]:
+    """The cards `holder` gives up: named ones, else the last `count` of `pool`."""
+    if not tokens:
+        return list(reversed(pool))[:count] if count else []
+    ids = []
+    for token in tokens:
+        _, cid = p.own_table_card(holder, token, ("military",))
+        if not ok(cid):
+            raise RuleViolation("Propaganda challenge", f"{p.label(cid)} is not one of {holder}'s {what}s")
+        if cid in ids:
+            raise RuleViolation("each card once", f"{holder} names {p.label(cid)} twice")
+        ids.append(cid)
+    if len(ids) != count:
+        raise RuleViolation("Propaganda challenge", f"{holder} must give up {count} {what}(s), not {len(ids)}")
+    return ids
+
+
+def act_triad(p: Play) -> None:
+    mover = p.standing_mover("launch the Nuclear Triad")
+    if not p.on("nuclear-triad"):
+        raise RuleViolation("Nuclear Triad (optional rule 2)", f"{mover} cannot launch it: the table plays with "
+                                                               "house rule nuclear-triad=off")
+    moves = p.f["moves"]
+    if moves["plays"] or moves["discards"]:
+        raise RuleViolation("the Nuclear Triad is the whole turn", f"{mover} has already moved this turn; the "
+                                                                   "Triad takes the whole turn, discard included")
+    ids = p.cards_arg("cards")
+    p.distinct(mover, ids)
+    if len(ids) != 3:
+        raise RuleViolation("Nuclear Triad", f"{mover} names {len(ids)} cards; the Triad is all 3 Triad cards")
+    legs = set()
+    for cid in ids:
+        card = p.own_card(mover, cid)
+        if card["type"] != "military" or not card.get("triad"):
+            raise RuleViolation("Nuclear Triad", f"{card['name']} has no Nuclear Triad icon")
+        legs.add(card.get("triad_leg"))
+    if len(legs) != 3:
+        raise RuleViolation("Nuclear Triad", f"{mover}'s Triad needs one land, one sea and one air card")
+    for cid in ids:
+        p.from_hand(mover, cid)
+    target = p.opponent(mover, p.args.get("target"), "Nuclear Triad")
+    shields = p.cards_arg("shields")
+    if shields:
+        p.distinct(target, shields)
+        if len(shields) != 2:
+            raise RuleViolation("Shields", f"{target} needs both Shield cards to stop the Triad, not {len(shields)}")
+        for cid in shields:
+            card = p.own_card(target, cid)
+            if card["type"] != "special" or not card.get("shield"):
+                raise RuleViolation("Shields", f"{card['name']} carries no Shield icon")
+            p.from_hand(target, cid)
+    for cid in ids:
+        D.to_removed(p.f, cid)
+    if shields:
+        for cid in shields:
+            D.to_removed(p.f, cid)
+        p.say(f"{mover} launches the Nuclear Triad at {target}; {target}'s two Shields stop it. The Triad "
+              "and both Shields are removed from the game")
+        p.draw_back(target, 2, "the Shields")
+    else:
+        tdesk = p.desk(target)
+        gone = D.defence_cards(p.f, target)
+        for cid in gone:
+            D.to_removed(p.f, cid)
+        tdesk.update(science=[], military=[], propaganda=[], weakened=[])
+        p.say(f"{mover} launches the Nuclear Triad at {target}: {len(gone)} defence card(s) are removed from the "
+              f"game; only the Leader stack is left. {mover}'s Triad is removed from the game too")
+    moves["plays"], moves["discards"] = 2, 1
+    p.advance()
+
+
+def act_fallen(p: Play) -> None:
+    mover = p.mover("flip a Fallen Leader card")
+    desk = p.desk(mover)
+    if not desk["fallen"]:
+        raise RuleViolation("Fallen Leader", f"{mover}'s Leader still stands; only a Fallen Leader flips cards")
+    target = p.opponent(mover, p.args.get("target"), "Fallen Leader")
+    if Z.next_flip(desk)[0] == "nothing":
+        raise RuleViolation("Fallen Leader", f"{mover} has no card left to flip; end the turn")
+    cid = str(p.args.get("card"))
+    card = p.own_card(mover, cid)
+    if Z.flip(p.f, mover, cid):
+        p.say(f"{mover}'s draw pile is empty: the discard pile turns over, unshuffled, as the new one")
+    kind = card.get("fallen_draw")
+    if kind != "attack":
+        for key in ("at", "block", "redirect", "onto"):
+            if p.args.get(key) is not None:
+                raise RefereeError(f"--{key.replace('_', '-')} only applies when the flipped card attacks; "
+                                   f"{card['name']} does not")
+    if kind == "attack":
+        p.say(f"{mover} flips {card['name']} at {target}: an attack of {card['attack']}")
+        at = p.args.get("at")
+        if at is None and not D.defence_cards(p.f, target):
+            at = "L"
+        p.attack(mover, int(card["attack"]), [cid], target, at, "Fallen Leader attack")
+    elif kind == "lend":
+        spot = D.add_group(p.desk(target), "science", [cid])
+        desk["lent"].append(cid)
+        p.say(f"{mover} flips {card['name']}: lent to {target} as a Science & Culture defence card "
+              f"({spot}, defence {card['defence']}); it returns to {mover} when it falls")
+    else:
+        D.to_discard(p.f, cid)
+        p.say(f"{mover} flips {card['name']}: no effect, discarded")
+    p.advance()
