@@ -55,7 +55,7 @@ def check(state: State, action: Action) -> None:
     if phase == SETUP:
         raise RuleViolation("setup phase", f"{who} cannot {doing} yet: round {rnd} is in its setup phase "
                                            "(record every setup, then `start`)")
-    if action.name in ALLOWED[SETUP]:
+    if action.name in ("setup", "start"):
         raise RuleViolation("setup phase", f"{who} cannot {doing} now: round {rnd} is under way (phase: {phase}); "
                                            "setup happens before the round's first turn")
     active = state.players[state.active].name
