@@ -300,3 +300,36 @@ def test_an_exported_game_replays_to_the_same_table(table, tmp_path):
     theirs = json.loads(CliRunner().invoke(cli, ["status", "--json", "--reveal", "all", "--db", str(copy_db)]).output)
     for key in ("tables", "scores", "moves", "turn", "active", "phase"):
         assert ours[key] == theirs[key], key
+
+
+# ---- phases and who decides the match ----------------------------------------------------
+
+
+def test_the_rules_decide_the_match_until_it_is_over():
+    """`win PLAYER` needs --force while rules_can_decide is True (the core checks it)."""
+    s = new("Ann:westmark", "Bo:vostokia", rounds="1")
+    assert RULES.phase(s) == "setup" and RULES.rules_can_decide(s)
+    s = step(s, "setup", player="Ann", cards=ANN.split() + ["cold-wm-radar-line"], discard=ANN_OUT)
+    s = step(s, "setup", player="Bo", cards=["cold-vk-orbit-dog", "cold-vk-state-ballet", "cold-vk-fortress-line",
+                                             "cold-vk-air-defence", "cold-vk-tank-column", "cold-vk-motor-rifles"],
+             discard=BO_OUT)
+    s = step(s, "start")
+    assert RULES.phase(s) == "turn" and RULES.rules_can_decide(s)
+    s = step(s, "triad", target="Bo", cards=["cold-wm-liberty-silo", "cold-wm-deep-sub", "cold-wm-bomber-wing"])
+    s = step(s, "discard", cards=["cold-vk-paratroops"])
+    s = step(s, "end-turn")
+    assert RULES.rules_can_decide(s)  # Bo's bare Leader (200) still stands
+    s = step(s, "attack", target="Bo", at="L", cards=["cold-wm-supercarrier"])
+    assert s.winner == "Ann" and RULES.phase(s) == "over"
+    assert not RULES.rules_can_decide(s)
+    with pytest.raises(RuleViolation, match="game over") as err:
+        RULES.check(s, Action("discard", {"cards": ["cold-wm-airborne"]}))
+    assert "phase: over" in str(err.value)
+
+
+def test_a_fallen_leaders_turn_is_its_own_phase():
+    s = with_cy_fallen()
+    assert s.active_player.name == "Cy" and RULES.phase(s) == "fallen turn"
+    with pytest.raises(RuleViolation, match=r"\(phase: fallen turn\)"):
+        RULES.check(s, Action("place", {"card": "cold-al-jet-airliner"}))
+    assert RULES.phase(step(s, "fallen", target="Ann", card="cold-al-stiff-lip")) == "turn"
