@@ -260,6 +260,10 @@ def triad(target, cards, shields, actor) -> None:
 def fallen(target, card, at, block, redirect, onto, actor) -> None:
     """A Fallen Leader's turn: name TARGET, flip the top CARD of the draw pile.
 
+    From the shuffled pile any card still in it may come up; once the pile
+    has been turned over from the unshuffled discard pile, only its known
+    top card is accepted (`referee odds` names it).
+
     Military Power attacks TARGET with its attack value; Science & Culture
     is lent to TARGET as a face-up defence card (it goes home when it
     falls); Assistant Leaders and Specials are discarded. The turn then

@@ -150,3 +150,13 @@ def test_every_player_readable_output_hides_face_down_cards_and_propaganda(table
     leaks = {where: _leaks(text) for where, text in outputs.items() if _leaks(text)}
     assert leaks == {}
     json.loads(outputs["log --json"])
+
+
+def test_a_face_down_card_a_special_names_by_id_stays_hidden():
+    named = Action("special", {"card": "cold-al-gentleman-spy", "target": "Bo", "at": "cold-vk-fortress-line",
+                               "block": "cold-vk-missile-ring"})
+    assert RULES.public_args(named)["at"] == PLACEHOLDER
+    by_spot = Action("special", {"card": "cold-al-gentleman-spy", "target": "Bo", "at": "M1"})
+    assert RULES.public_args(by_spot) == dict(by_spot.args)
+    face_up = Action("special", {"card": "cold-wm-defector-grant", "target": "Bo", "at": "cold-vk-orbit-dog"})
+    assert RULES.public_args(face_up)["at"] == "cold-vk-orbit-dog"

@@ -90,9 +90,9 @@ def setup(path: Path, player: str, cards: Sequence[str], propaganda: Sequence[st
 
 
 def _face_down(cid: str) -> bool:
-    from referee.games.cold_war.hidden import FACE_UP_WHEN_PLACED, _type_of
+    from referee.games.cold_war.hidden import FACE_UP_WHEN_PLACED, card_type
 
-    return _type_of(cid) not in FACE_UP_WHEN_PLACED
+    return card_type(cid) not in FACE_UP_WHEN_PLACED
 
 
 def start(path: Path, first: str | None = None) -> ActResult:
@@ -130,7 +130,7 @@ def special(path: Path, card: str, target: str, at: str | None = None, using: Se
             block: str | None = None, redirect: str | None = None, onto: str | None = None,
             actor: str | None = None) -> ActResult:
     a = _Args()
-    args = {"card": a.card(card), "target": target, "at": a.token(at) if at else None,
+    args = {"card": a.card(card), "target": target, "at": a.token(at, hidden=True) if at else None,
             "with": a.tokens(using), **_answers(a, block, redirect, onto)}
     return _act(path, "special", args, actor, a)
 

@@ -6,7 +6,9 @@ Propaganda), the face-down and Propaganda cards of a setup, and cards named
 while regrouping (which may be face down). Their ids become PLACEHOLDER and
 the `propaganda` flag is dropped, so a face-down placement reads the same
 whatever the card is. Cards played face up, discarded, flipped or given up
-in a challenge are seen by everyone at the table and stay as they are.
+in a challenge are seen by everyone at the table and stay as they are; a
+face-down card a Special names by id (rather than by spot) is hidden too,
+since a block leaves it on the table unseen.
 """
 from __future__ import annotations
 
@@ -16,7 +18,7 @@ PLACEHOLDER = "a face-down card"
 FACE_UP_WHEN_PLACED = ("science", "assistant")
 
 
-def _type_of(cid: Any) -> str | None:
+def card_type(cid: Any) -> str | None:
     """A card's type from the card index; None when unknown (then it is hidden)."""
     if not isinstance(cid, str):
         return None
@@ -40,14 +42,17 @@ def public_args(name: str, args: Mapping[str, Any]) -> dict[str, Any]:
     out = dict(args)
     if name == "place":
         out.pop("propaganda", None)
-        if args.get("propaganda") or _type_of(args.get("card")) not in FACE_UP_WHEN_PLACED:
+        if args.get("propaganda") or card_type(args.get("card")) not in FACE_UP_WHEN_PLACED:
             out["card"] = PLACEHOLDER
     elif name == "setup":
         cards = list(args.get("cards") or [])
-        out["cards"] = [c if _type_of(c) in ("science", "assistant") else PLACEHOLDER for c in cards]
+        out["cards"] = [c if card_type(c) in ("science", "assistant") else PLACEHOLDER for c in cards]
         if "propaganda" in args:
             out.pop("propaganda")
             out["cards"] += [PLACEHOLDER for _ in args.get("propaganda") or []]
+    elif name == "special" and isinstance(args.get("at"), str) and not _is_spot(args["at"]):
+        if card_type(args["at"]) not in FACE_UP_WHEN_PLACED:  # a face-down card named by id (kept if blocked)
+            out["at"] = PLACEHOLDER
     elif name == "regroup":
         out["stacks"] = [[t if _is_spot(t) else PLACEHOLDER for t in ([g] if isinstance(g, str) else g)]
                          for g in args.get("stacks") or []]
