@@ -160,3 +160,13 @@ def test_a_face_down_card_a_special_names_by_id_stays_hidden():
     assert RULES.public_args(by_spot) == dict(by_spot.args)
     face_up = Action("special", {"card": "cold-wm-defector-grant", "target": "Bo", "at": "cold-vk-orbit-dog"})
     assert RULES.public_args(face_up)["at"] == "cold-vk-orbit-dog"
+
+
+def test_a_refusal_does_not_tell_a_propaganda_card_from_a_face_up_one(table):
+    _play(table)
+    table.run("place cold-wm-space-agency")
+    propaganda = table.fail("discard cold-wm-big-brain").output   # face down, as Propaganda
+    face_up = table.fail("discard cold-wm-kitchen").output        # face up
+    for out in (propaganda, face_up):
+        assert "already in use: on Ann's table [rule: printed copies]" in out
+        assert "Military" not in out and "Propaganda" not in out and "face" not in out

@@ -78,12 +78,13 @@ def refill(desk: dict[str, Any]) -> tuple[int, bool]:
 
 def places(f: Mapping[str, Any], player: str, cid: str, *, unseen: bool = False) -> list[str]:
     """Where the copies of `player`'s card are, one entry per copy, in words.
-    Copies in the hand-or-shuffled-pile (`unseen`) are listed only if asked."""
+    Copies in the hand-or-shuffled-pile (`unseen`) are listed only if asked.
+    A card on a table is "on X's table", face up or face down alike."""
     desk = f["desks"][player]
     out: list[str] = []
     for holder, other in f["desks"].items():
-        for zone in D.ZONES:
-            out += [f"on {holder}'s table ({D.ZONE_WORDS[zone]})"] * D.zone_cards(other, zone).count(cid)
+        # one word for face-up and face-down cards, so a refusal never tells Propaganda apart
+        out += [f"on {holder}'s table"] * D.defence_cards(f, holder).count(cid)
         out += [f"on {holder}'s Leader stack"] * other["assistants"].count(cid)
     out += [f"in {player}'s hand"] * desk["known"].count(cid)
     out += [f"in {player}'s draw pile"] * desk["order"].count(cid)
