@@ -333,3 +333,15 @@ def test_a_fallen_leaders_turn_is_its_own_phase():
     with pytest.raises(RuleViolation, match=r"\(phase: fallen turn\)"):
         RULES.check(s, Action("place", {"card": "cold-al-jet-airliner"}))
     assert RULES.phase(step(s, "fallen", target="Ann", card="cold-al-stiff-lip")) == "turn"
+
+
+def test_every_house_rule_has_a_range_or_choices_and_its_default_fits():
+    for key, rule in RULES.house_rules.items():
+        assert rule.describe_range(), key
+        value = new("A:westmark", "B:albion").house_rules[key]
+        if rule.choices:
+            assert value in rule.choices, key
+        else:
+            rule.check_range(int(value))
+    with pytest.raises(RefereeError, match="leader-stack"):
+        new("A:westmark", "B:albion", leader_stack="0")
