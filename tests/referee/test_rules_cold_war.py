@@ -345,3 +345,14 @@ def test_every_house_rule_has_a_range_or_choices_and_its_default_fits():
             rule.check_range(int(value))
     with pytest.raises(RefereeError, match="leader-stack"):
         new("A:westmark", "B:albion", leader_stack="0")
+
+
+def test_a_logged_action_these_rules_refuse_says_the_log_may_be_older():
+    """apply() runs only after check() for a new action, so a refusal there
+    comes from replaying a log (for instance one written by an earlier version)."""
+    s = new("Ann:westmark", "Bo:vostokia")
+    old_setup = Action("setup", {"player": "Ann", "cards": ANN.split() + ["cold-wm-radar-line"]}, "Ann")
+    with pytest.raises(RuleViolation) as err:
+        RULES.apply(s, old_setup, ())
+    assert err.value.rule == "nine cards at setup"
+    assert "replaying the table's log" in str(err.value) and RULES.version in str(err.value)

@@ -114,9 +114,18 @@ class ColdWarRules(GenericRules):
         self._run(state, action)
 
     def apply(self, state: State, action: Action, dice: Sequence[int]) -> State:
+        """The core checks every new action first, so a refusal here comes
+        from replaying a log: most likely one recorded under an earlier
+        version of these rules, which this version cannot rebuild."""
         if action.name in GENERIC_ACTIONS:
             return super().apply(state, action, dice)
-        return self._run(state, action)
+        try:
+            return self._run(state, action)
+        except RuleViolation as err:
+            raise RuleViolation(err.rule, f"{err.message}. (While replaying the table's log: a {action.name!r} "
+                                          f"recorded there is refused by these rules, {self.version}; the log "
+                                          "may come from an earlier version of the referee. The file is "
+                                          "unchanged.)") from None
 
     def _run(self, state: State, action: Action) -> State:
         if action.name in GENERIC_ACTIONS:
