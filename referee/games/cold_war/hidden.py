@@ -12,6 +12,7 @@ since a block leaves it on the table unseen.
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any, Mapping
 
 PLACEHOLDER = "a face-down card"
@@ -22,14 +23,20 @@ def card_type(cid: Any) -> str | None:
     """A card's type from the card index; None when unknown (then it is hidden)."""
     if not isinstance(cid, str):
         return None
+    return _types().get(cid)
+
+
+@lru_cache(maxsize=1)
+def _types() -> dict[str, str]:
+    """Every Cold War card's type, read once per process (a log prints many actions)."""
     from referee.cards.index import load_index, project_root
     from referee.errors import CardError
 
     try:
-        info = load_index(project_root()).cards.get(cid)
+        index = load_index(project_root())
     except (CardError, OSError):  # no card index: hide rather than guess
-        return None
-    return None if info is None else str(info.type)
+        return {}
+    return {cid: str(info.type) for cid, info in index.cards.items() if info.game == "cold-war"}
 
 
 def _hide(values: Any) -> Any:
