@@ -185,6 +185,5 @@ def resolve(p: Play, attacker: str, value: int, used: list[str], target: str, at
               + (f"; discarded: {names}" if names else ""))
         p.fall(target, attacker)
     else:
-        what = "stack" if len(beaten) == D.STACK else "card"
-        p.say(f"{attacker}'s {verb} of {value} beats {target}'s {what} {label} whole (defence {defence}); "
-              f"discarded: {names}")
+        what = f"whole stack {label}" if len(beaten) == D.STACK else label
+        p.say(f"{attacker}'s {verb} of {value} beats {target}'s {what} (defence {defence}); discarded: {names}")
