@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from pnp import __version__
 from pnp.errors import PnpError, Problems, ValidationFailed
-from pnp.incremental import BuildState, forget_files, game_digest, output_key, template_variables
+from pnp.incremental import BuildState, effect_files, forget_files, game_digest, output_key, template_variables
 from pnp.model import PAPERS, Card, Deck, Flip, Game, Ink, Layout, Size, Sources
 from pnp.project import TEMPLATES_DIR
 from pnp.write import write_atomic, write_json
@@ -249,7 +249,7 @@ def _deck_key(project: Path, game: Game, deck: Deck, options: BuildOptions) -> s
         "cards": [[c.fields, c.revision] for c in deck.cards],
     }
     names = [game.card_types[t].template for t in types] + ([deck.back] if deck.back else [])
-    return output_key(project, game.slug, options, content, names)
+    return output_key(project, game.slug, options, content, names, effect_files(project, game.slug))
 
 
 def _doc_key(project: Path, game: Game, doc, options: BuildOptions) -> str:

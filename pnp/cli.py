@@ -211,18 +211,23 @@ def validate(ctx, games):
       pnp validate culture-war
     """
     from pnp.build import validate as run_validate
+    from pnp.listing import unchecked_warnings
 
     sources = run_validate(_project(ctx), list(games) or None)
     n = sum(len(g.cards) for g in sources.games.values())
+    for line in unchecked_warnings(sources):
+        click.echo(line, err=True)
     click.echo(f"ok: {len(sources.games)} games, {n} cards")
 
 
 @main.command("list")
 @click.argument("game", required=False)
-@click.option("--json", "as_json", is_flag=True, help="One object per card with every field from its source.")
+@click.option("--json", "as_json", is_flag=True,
+              help="One object per card with every field from its source, its effects and its coverage.")
 @click.pass_context
 def list_cards(ctx, game, as_json):
-    """List the cards of GAME (default: every game).
+    """List the cards of GAME (default: every game), then how much of each
+    deck's rules text the referee applies (full / prompt / none / unchecked).
 
     \b
     Examples:

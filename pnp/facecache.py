@@ -4,7 +4,8 @@ edit only that card goes through its template and the text fitting again.
 A face is kept under a hash of everything it is made from: the card's
 template context (its fields, deck, game and QR payload), the template files
 it renders with their includes, the styles, icons and fonts (fitting depends
-on font metrics) and pnp's own code. One JSON file per deck in
+on font metrics), the game's effects.yaml (its phrases print the card texts)
+and pnp's own code. One JSON file per deck in
 `.pnp-cache/faces/<game>/<deck>.json`, never pickle; a damaged file is
 ignored. Decks of more than MAX_CARDS distinct cards are not cached: their
 faces are made as pages need them and dropped after, and holding and
@@ -19,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from pnp.elements import QR, Circle, Face, Icon, Line, Paint, Polygon, Rect, Text
-from pnp.incremental import code_digest, content_hash, file_digest, shared_template_files, template_closure
+from pnp.incremental import code_digest, content_hash, effect_files, file_digest, shared_template_files, template_closure
 from pnp.memo import CACHE_DIR
 
 FORMAT = "pnp-faces-1"
@@ -79,7 +80,8 @@ class FaceCache:
 
     def key(self, template: str, context: dict[str, Any]) -> str:
         if template not in self._prefixes:
-            files = template_closure(self.project, self.game, [template]) + shared_template_files(self.project, self.game)
+            files = (template_closure(self.project, self.game, [template]) + shared_template_files(self.project, self.game)
+                     + effect_files(self.project, self.game))
             self._prefixes[template] = content_hash(code_digest(), template, file_digest(files, self.project))
         return content_hash(self._prefixes[template], context)
 

@@ -68,6 +68,13 @@ def shared_template_files(project: Path, game: str) -> list[Path]:
     return files + sorted((t / "fonts").glob("*.ttf"))
 
 
+def effect_files(project: Path, game: str) -> list[Path]:
+    """The game's effect vocabulary, if it has one: card texts are generated from
+    its phrases, so every output holding cards (and every remembered face) depends on it."""
+    path = project / SOURCES_DIR / game / "effects.yaml"
+    return [path] if path.is_file() else []
+
+
 def game_inputs(project: Path, game: str) -> list[Path]:
     t = project / TEMPLATES_DIR
     return (sorted((project / SOURCES_DIR / game).rglob("*")) + sorted((t / game).rglob("*"))

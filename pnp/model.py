@@ -69,6 +69,15 @@ class Shop(str, Enum):
     PDF_SINGLE = "pdf-single"
 
 
+class Coverage(str, Enum):
+    """How much of a card's rules text the referee applies (computed from its effects, never typed)."""
+
+    FULL = "full"            # every effect is applied by the referee
+    PROMPT = "prompt"        # some effect needs a person: the referee prompts with its text
+    NONE = "none"            # no rules text
+    UNCHECKED = "unchecked"  # hand-written text in a game without effects.yaml
+
+
 @dataclass(frozen=True)
 class CardType:
     name: str
@@ -89,6 +98,7 @@ class Card:
     path: Path = Path()
     line: int = 0
     field_lines: dict[str, int] = field(default_factory=dict, hash=False, compare=False)
+    coverage: Coverage = Coverage.NONE
 
     @property
     def text(self) -> str:
@@ -150,6 +160,7 @@ class Game:
     extra: dict[str, Any] = field(hash=False, compare=False)
     path: Path = Path()
     documents: tuple[Document, ...] = ()
+    effects_file: Path | None = None    # card_sources/<game>/effects.yaml: card texts are generated
 
     @property
     def cards(self) -> tuple[Card, ...]:

@@ -1,7 +1,10 @@
 """Field types declared as data in a game file, and checking values against them.
 
 A type is written as a short string: `int`, `int>=0`, `str`, `bool`,
-`enum(a, b)`, `list[T]` or `effects`; a trailing `?` makes it optional.
+`enum(a, b)` (or `[a, b]`), `list[T]`, `effects` or `outcomes`; a trailing
+`?` makes it optional. In a game's effects.yaml a YAML list of words is an
+enum too (see `parse_param_type`). `effects` and `outcomes` values are checked
+against a game's effect vocabulary by pnp.effecttext when it has one.
 """
 from __future__ import annotations
 
@@ -29,13 +32,15 @@ class SchemaError(Exception):
 
 @dataclass(frozen=True)
 class FieldType:
-    kind: str  # int, str, bool, enum, list, effects
+    kind: str  # int, str, bool, enum, list, effects, outcomes
     optional: bool = False
     minimum: int | None = None
     choices: tuple[str, ...] = ()
     item: "FieldType | None" = None
 
     def default(self) -> Any:
+        if self.kind == "outcomes":
+            return {}
         return [] if self.kind in ("list", "effects") else None
 
     def describe(self) -> str:
@@ -46,12 +51,14 @@ class FieldType:
         if self.kind == "int" and self.minimum is not None:
             return f"a whole number >= {self.minimum}"
         return {"int": "a whole number", "str": "text", "bool": "true or false",
-                "effects": "a list of effects"}.get(self.kind, self.kind)
+                "effects": "a list of effects",
+                "outcomes": "a mapping of die faces (\"1\", \"5-6\", \"4+\") to lists of effects"}.get(self.kind, self.kind)
 
 
 _ENUM = re.compile(r"^enum\((.*)\)$")
 _LIST = re.compile(r"^list\[(.*)\]$")
 _INT = re.compile(r"^int(?:>=(-?\d+))?$")
+_WORDS = re.compile(r"^\[(.*)\]$")
 
 
 def parse_type(text: str) -> FieldType:
@@ -61,16 +68,28 @@ def parse_type(text: str) -> FieldType:
         spec = spec[:-1].strip()
     if m := _INT.match(spec):
         return FieldType("int", optional, minimum=int(m.group(1)) if m.group(1) else None)
-    if spec in ("str", "bool", "effects"):
+    if spec in ("str", "bool", "effects", "outcomes"):
         return FieldType(spec, optional)
-    if m := _ENUM.match(spec):
+    if m := _ENUM.match(spec) or _WORDS.match(spec):
         choices = tuple(c.strip() for c in m.group(1).split(",") if c.strip())
         if not choices:
             raise SchemaError(f"enum with no choices: {text!r}")
         return FieldType("enum", optional, choices=choices)
     if m := _LIST.match(spec):
         return FieldType("list", optional, item=parse_type(m.group(1)))
-    raise SchemaError(f"unknown field type {text!r} (use int, str, bool, enum(...), list[...], effects)")
+    raise SchemaError(f"unknown field type {text!r} (use int, str, bool, enum(...), list[...], effects, outcomes)")
+
+
+def parse_param_type(raw: Any) -> FieldType:
+    """An effect parameter's type: a type string, or a YAML list of allowed words (required)."""
+    if isinstance(raw, list):
+        words = tuple(str(w) for w in raw)
+        if not words:
+            raise SchemaError("a list of allowed words cannot be empty")
+        return FieldType("enum", False, choices=words)
+    if not isinstance(raw, str):
+        raise SchemaError(f"a parameter type must be a type string or a list of words, got {raw!r}")
+    return parse_type(raw)
 
 
 def check_value(ftype: FieldType, value: Any) -> list[str]:
@@ -99,6 +118,8 @@ def check_value(ftype: FieldType, value: Any) -> list[str]:
         return out
     if kind == "effects":
         return _check_effects(value)
+    if kind == "outcomes":
+        return [] if isinstance(value, dict) else [f"must be {ftype.describe()}, got {value!r}"]
     return [f"has unknown type {kind}"]
 
 

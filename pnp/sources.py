@@ -12,8 +12,9 @@ from pathlib import Path
 from typing import Any, Callable
 
 from pnp.composition import check_composition
+from pnp.effecttext import EffectTextError, Vocabulary, load_vocabulary, vocabulary_file
 from pnp.errors import PnpError, Problems
-from pnp.model import CARD_PRESETS, Card, CardId, CardType, Deck, DeckId, DocKind, Document, Game, GameSlug, Size, Sources
+from pnp.model import CARD_PRESETS, Card, Coverage, CardId, CardType, Deck, DeckId, DocKind, Document, Game, GameSlug, Size, Sources
 from pnp.project import GAME_FILE, SOURCES_DIR, TEMPLATES_DIR, available_games
 from pnp.qrpayload import format_payload
 from pnp.schema import FieldType, SchemaError, check_value, parse_type
@@ -154,13 +155,15 @@ def _load_game(folder: Path, slug: str, icons: set[str] | None, problems: Proble
     players = _players(data, path, problems)
     size = _card_size(data["card_size"], path, data.line_of("card_size"), problems)
     card_types = _card_types(data["card_types"], path, data.line_of("card_types"), problems)
+    effects_file = vocabulary_file(folder)
+    vocabulary = load_vocabulary(effects_file, problems) if effects_file else None
     decks = []
     raw_decks = data["decks"]
     if not isinstance(raw_decks, list) or not raw_decks:
         problems.add(path, data.line_of("decks"), None, "decks must be a non-empty list")
         raw_decks = []
     for raw in raw_decks:
-        deck = _load_deck(folder, slug, raw, path, card_types, icons, problems)
+        deck = _load_deck(folder, slug, raw, path, card_types, icons, problems, vocabulary)
         if deck is not None:
             decks.append(deck)
     if not isinstance(data["name"], str):
@@ -171,7 +174,8 @@ def _load_game(folder: Path, slug: str, icons: set[str] | None, problems: Proble
     # cards with problems were left out; the rest still take part in the id check
     extra = {k: _plain(data[k]) for k in ("composition", "notes") if k in data}
     documents = _documents(data.get("documents"), folder, path, data.line_of("documents"), problems)
-    game = Game(GameSlug(slug), data["name"], players, size, card_types, tuple(decks), extra, path, documents)
+    game = Game(GameSlug(slug), data["name"], players, size, card_types, tuple(decks), extra, path, documents,
+                effects_file)
     rules = data.get("composition")
     rule_lines = getattr(rules, "item_lines", [])
     check_composition(game, rules, problems,
@@ -281,7 +285,7 @@ def _card_types(raw: Any, path: Path, line: int, problems: Problems) -> dict[str
     return types
 
 
-def _load_deck(folder, slug, raw, game_path, card_types, icons, problems) -> Deck | None:
+def _load_deck(folder, slug, raw, game_path, card_types, icons, problems, vocabulary=None) -> Deck | None:
     line = getattr(raw, "line", 0)
     if not isinstance(raw, dict):
         problems.add(game_path, line, None, "each deck must be a mapping (id, name, file, back)")
@@ -309,7 +313,7 @@ def _load_deck(folder, slug, raw, game_path, card_types, icons, problems) -> Dec
             problems.add(deck_path, data.line_of(key), None, f"unknown deck file field {key!r} (only `cards`)")
     cards = []
     for raw_card in data["cards"]:
-        card = _load_card(raw_card, deck_path, slug, DeckId(raw["id"]), card_types, icons, problems)
+        card = _load_card(raw_card, deck_path, slug, DeckId(raw["id"]), card_types, icons, problems, vocabulary)
         if card is not None:
             cards.append(card)
     size = None
@@ -322,7 +326,7 @@ def _load_deck(folder, slug, raw, game_path, card_types, icons, problems) -> Dec
                 str(raw.get("color", "#333333")), str(raw.get("icon", "")), tuple(cards), deck_path, line, size)
 
 
-def _load_card(raw, path, game, deck, card_types, icons, problems) -> Card | None:
+def _load_card(raw, path, game, deck, card_types, icons, problems, vocabulary: Vocabulary | None = None) -> Card | None:
     line = getattr(raw, "line", 0)
     if not isinstance(raw, MarkedDict):
         problems.add(path, line, None, "each card must be a mapping with id, name and type")
@@ -345,14 +349,21 @@ def _load_card(raw, path, game, deck, card_types, icons, problems) -> Card | Non
     schema = dict(COMMON_FIELDS)
     if ctype:
         schema.update(ctype.fields)
+    generated = vocabulary is not None and ctype is not None and "effects" in ctype.fields  # a rules card
     for key, value in raw.items():
         if key not in schema:
             if ctype or not card_types:
                 allowed = ", ".join(schema)
                 bad(key, f"unknown field {key!r} for a {raw.get('type')} card (allowed: {allowed})")
             continue
+        if generated and key == "effects":
+            vocabulary.check(value, raw.line_of(key), lambda at, message: problems.add(path, at, card_id, message))
+            continue
         for message in check_value(schema[key], value):
             bad(key, f"{key} {message}")
+    if generated and "text" in raw:
+        bad("text", f"hand-written text in a game with {vocabulary.path.name}: the text is printed from `effects` "
+                    "(write each rule as an effect; what needs a person's judgement is kind prompt)")
     for key, ftype in schema.items():
         if key not in raw and not ftype.optional:
             bad(None, f"missing field {key!r}")
@@ -369,8 +380,36 @@ def _load_card(raw, path, game, deck, card_types, icons, problems) -> Card | Non
     fields = {key: raw.get(key, ftype.default()) for key, ftype in schema.items()}
     fields["quantity"] = raw.get("quantity", 1)
     fields = {k: _plain(v) for k, v in fields.items()}
+    coverage = Coverage.UNCHECKED if fields.get("text") else Coverage.NONE
+    if generated:
+        if not vocabulary.sound:
+            return None  # effects.yaml has problems (reported there): no text can be trusted
+        coverage = _generate_text(fields, vocabulary, icons, lambda message: bad("effects", message))
+        if coverage is None:
+            return None
+    elif vocabulary is not None:
+        coverage = Coverage.NONE  # not a rules card (a quick reference, a coin): no effects field
     return Card(CardId(card_id), GameSlug(game), deck, fields["name"], fields["type"], fields["quantity"],
-                fields, card_revision(fields), path, line, {k: raw.line_of(k) for k in raw})
+                fields, card_revision(fields), path, line, {k: raw.line_of(k) for k in raw}, coverage)
+
+
+def _generate_text(fields: dict[str, Any], vocabulary: Vocabulary, icons: set[str] | None,
+                   bad: Callable[[str], None]) -> Coverage | None:
+    """Fill in a rules card's `text` from its `effects`; its coverage, or None after a problem."""
+    effects = vocabulary.normalise(fields.get("effects") or [])
+    try:
+        text = vocabulary.text(effects)
+    except EffectTextError as exc:
+        bad(str(exc))
+        return None
+    unknown = [t for t in TOKEN_PATTERN.findall(text) if icons is not None and t not in icons]
+    if unknown:
+        bad(f"the generated text has unknown icon token{'s' if len(unknown) > 1 else ''} "
+            f"{', '.join('{' + t + '}' for t in unknown)}: {text!r}")
+        return None
+    fields["effects"] = effects
+    fields["text"] = text or None
+    return vocabulary.coverage(effects)
 
 
 def _plain(value: Any) -> Any:
