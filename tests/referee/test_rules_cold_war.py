@@ -356,3 +356,11 @@ def test_a_logged_action_these_rules_refuse_says_the_log_may_be_older():
         RULES.apply(s, old_setup, ())
     assert err.value.rule == "nine cards at setup"
     assert "replaying the table's log" in str(err.value) and RULES.version in str(err.value)
+
+
+def test_an_action_with_a_hidden_card_left_out_cannot_be_replayed():
+    s = three_player_table()
+    masked = Action("place", RULES.public_args(Action("place", {"card": "cold-wm-cavalry"})))
+    with pytest.raises(RuleViolation, match="--full") as err:
+        RULES.apply(s, masked, ())
+    assert err.value.rule == "hidden cards"

@@ -21,7 +21,7 @@ from referee.games import HouseRule
 from referee.games.cold_war import cards as carddata
 from referee.games.cold_war import desk as D
 from referee.games.cold_war import phases, zones as Z
-from referee.games.cold_war.hidden import public_args as _public_args
+from referee.games.cold_war.hidden import PLACEHOLDER, public_args as _public_args
 from referee.games.cold_war.actions import HANDLERS
 from referee.games.cold_war.play import Play
 from referee.games.generic import GenericRules
@@ -119,6 +119,10 @@ class ColdWarRules(GenericRules):
         version of these rules, which this version cannot rebuild."""
         if action.name in GENERIC_ACTIONS:
             return super().apply(state, action, dice)
+        if _masked(action.args):
+            raise RuleViolation("hidden cards", f"this {action.name!r} names {PLACEHOLDER!r} instead of a card: it "
+                                                "comes from an export made for players, which leaves hidden cards "
+                                                "out; replay an export made with --full")
         try:
             return self._run(state, action)
         except RuleViolation as err:
@@ -168,6 +172,17 @@ class ColdWarRules(GenericRules):
         from referee.games.cold_war.view import change_lines
 
         return change_lines(before, after)
+
+
+def _masked(value: Any) -> bool:
+    """True if an action's args hold the placeholder of a hidden card."""
+    if isinstance(value, str):
+        return value == PLACEHOLDER
+    if isinstance(value, Mapping):
+        return any(_masked(v) for v in value.values())
+    if isinstance(value, (list, tuple)):
+        return any(_masked(v) for v in value)
+    return False
 
 
 def _country(name: str, wanted: str | None, countries: Mapping[str, Any]) -> str:
