@@ -363,7 +363,8 @@ def _load_card(raw, path, game, deck, card_types, icons, problems, vocabulary: V
             bad(key, f"{key} {message}")
     if generated and "text" in raw:
         bad("text", f"hand-written text in a game with {vocabulary.path.name}: the text is printed from `effects` "
-                    "(write each rule as an effect; what needs a person's judgement is kind prompt)")
+                    "(write each rule as an effect; what needs a person's judgement is kind prompt)"
+                    + _would_print(raw, vocabulary, len(problems.items) - before))
     for key, ftype in schema.items():
         if key not in raw and not ftype.optional:
             bad(None, f"missing field {key!r}")
@@ -391,6 +392,17 @@ def _load_card(raw, path, game, deck, card_types, icons, problems, vocabulary: V
         coverage = Coverage.NONE  # not a rules card (a quick reference, a coin): no effects field
     return Card(CardId(card_id), GameSlug(game), deck, fields["name"], fields["type"], fields["quantity"],
                 fields, card_revision(fields), path, line, {k: raw.line_of(k) for k in raw}, coverage)
+
+
+def _would_print(raw: MarkedDict, vocabulary: Vocabulary, problems_so_far: int) -> str:
+    """While converting a card: what its effects print, to compare with the hand-written text."""
+    effects = raw.get("effects")
+    if problems_so_far or not vocabulary.sound or not isinstance(effects, list):
+        return ""
+    try:
+        return f"; its effects print: {vocabulary.text(vocabulary.normalise(_plain(effects))) or '(nothing)'!r}"
+    except EffectTextError:
+        return ""
 
 
 def _generate_text(fields: dict[str, Any], vocabulary: Vocabulary, icons: set[str] | None,

@@ -131,7 +131,8 @@ def test_each_mistake_is_one_line_with_file_line_and_card_all_in_one_run(fx_proj
         f"{DECK}:{line_of(fx_project, DECK, 'amount: two')}: fx-smasher: effect 1 (roll) outcomes on 5-6: "
         "effect 1 (gain): amount must be a whole number >= 1, got 'two'",
         f"{DECK}:{squat}: fx-squat: hand-written text in a game with effects.yaml: "
-        "the text is printed from `effects` (write each rule as an effect; what needs a person's judgement is kind prompt)",
+        "the text is printed from `effects` (write each rule as an effect; what needs a person's judgement is kind prompt)"
+        "; its effects print: '**Shelter**: units here cannot be attacked. When you play this, gain 1 {life}.'",
     ]
     assert sorted(lines) == sorted(expected)
     with pytest.raises(ValidationFailed):
