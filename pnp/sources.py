@@ -357,6 +357,8 @@ def _load_card(raw, path, game, deck, card_types, icons, problems, vocabulary: V
                 bad(key, f"unknown field {key!r} for a {raw.get('type')} card (allowed: {allowed})")
             continue
         if generated and key == "effects":
+            if value is None:
+                continue  # `effects:` left empty: no effects
             vocabulary.check(value, raw.line_of(key), lambda at, message: problems.add(path, at, card_id, message))
             continue
         for message in check_value(schema[key], value):

@@ -172,3 +172,9 @@ def test_the_vocabulary_alone_compiles_each_phrase_once(fx_project):
     assert not p and set(vocabulary.templates) == set(vocabulary.kinds)
     assert vocabulary.text([{"kind": "gain", "what": "life", "amount": 3, "when": "on-kill"},
                             {"kind": "destroy-self", "when": "on-kill"}]) == "When this kills a unit, gain 3 {life} and destroy this."
+
+
+def test_an_empty_effects_field_is_no_effects(fx_project):
+    edit(fx_project, DECK, "    traits: [base]\n", "    traits: [base]\n    effects:\n")
+    card = cards(fx_project)["fx-recruit"]
+    assert card.text == "" and card.coverage is Coverage.NONE and card.fields["effects"] == []
