@@ -12,7 +12,8 @@ from pathlib import Path
 from typing import Any, Callable
 
 from pnp.composition import check_composition
-from pnp.effecttext import EffectTextError, Vocabulary, load_vocabulary, vocabulary_file
+from pnp.effectcheck import check_effects, generate_text, load_vocabulary, vocabulary_file, would_print
+from pnp.effecttext import Vocabulary
 from pnp.errors import PnpError, Problems
 from pnp.model import CARD_PRESETS, Card, Coverage, CardId, CardType, Deck, DeckId, DocKind, Document, Game, GameSlug, Size, Sources
 from pnp.project import GAME_FILE, SOURCES_DIR, TEMPLATES_DIR, available_games
@@ -359,14 +360,14 @@ def _load_card(raw, path, game, deck, card_types, icons, problems, vocabulary: V
         if generated and key == "effects":
             if value is None:
                 continue  # `effects:` left empty: no effects
-            vocabulary.check(value, raw.line_of(key), lambda at, message: problems.add(path, at, card_id, message))
+            check_effects(vocabulary, value, raw.line_of(key), lambda at, message: problems.add(path, at, card_id, message))
             continue
         for message in check_value(schema[key], value):
             bad(key, f"{key} {message}")
     if generated and "text" in raw:
         bad("text", f"hand-written text in a game with {vocabulary.path.name}: the text is printed from `effects` "
                     "(write each rule as an effect; what needs a person's judgement is kind prompt)"
-                    + _would_print(raw, vocabulary, len(problems.items) - before))
+                    + ("" if len(problems.items) > before else would_print(_plain(raw.get("effects")), vocabulary)))
     for key, ftype in schema.items():
         if key not in raw and not ftype.optional:
             bad(None, f"missing field {key!r}")
@@ -387,7 +388,8 @@ def _load_card(raw, path, game, deck, card_types, icons, problems, vocabulary: V
     if generated:
         if not vocabulary.sound:
             return None  # effects.yaml has problems (reported there): no text can be trusted
-        coverage = _generate_text(fields, vocabulary, icons, lambda message: bad("effects", message))
+        coverage = generate_text(fields, vocabulary, lambda text: _unknown_icons(text, icons),
+                                 lambda message: bad("effects", message))
         if coverage is None:
             return None
     elif vocabulary is not None:
@@ -396,34 +398,8 @@ def _load_card(raw, path, game, deck, card_types, icons, problems, vocabulary: V
                 fields, card_revision(fields), path, line, {k: raw.line_of(k) for k in raw}, coverage)
 
 
-def _would_print(raw: MarkedDict, vocabulary: Vocabulary, problems_so_far: int) -> str:
-    """While converting a card: what its effects print, to compare with the hand-written text."""
-    effects = raw.get("effects")
-    if problems_so_far or not vocabulary.sound or not isinstance(effects, list):
-        return ""
-    try:
-        return f"; its effects print: {vocabulary.text(vocabulary.normalise(_plain(effects))) or '(nothing)'!r}"
-    except EffectTextError:
-        return ""
-
-
-def _generate_text(fields: dict[str, Any], vocabulary: Vocabulary, icons: set[str] | None,
-                   bad: Callable[[str], None]) -> Coverage | None:
-    """Fill in a rules card's `text` from its `effects`; its coverage, or None after a problem."""
-    effects = vocabulary.normalise(fields.get("effects") or [])
-    try:
-        text = vocabulary.text(effects)
-    except EffectTextError as exc:
-        bad(str(exc))
-        return None
-    unknown = [t for t in TOKEN_PATTERN.findall(text) if icons is not None and t not in icons]
-    if unknown:
-        bad(f"the generated text has unknown icon token{'s' if len(unknown) > 1 else ''} "
-            f"{', '.join('{' + t + '}' for t in unknown)}: {text!r}")
-        return None
-    fields["effects"] = effects
-    fields["text"] = text or None
-    return vocabulary.coverage(effects)
+def _unknown_icons(text: str, icons: set[str] | None) -> list[str]:
+    return [] if icons is None else [t for t in TOKEN_PATTERN.findall(text) if t not in icons]
 
 
 def _plain(value: Any) -> Any:

@@ -149,7 +149,7 @@ def face_texts(out_dir: Path, game: str) -> dict[str, str]:
 
 def assert_faces_match(project: Path, out_dir: Path, game: str) -> int:
     """Every card's text, regenerated from its effects, is what its face shows."""
-    from pnp.effecttext import load_vocabulary
+    from pnp.effectcheck import load_vocabulary
     from pnp.errors import Problems
 
     problems = Problems(project)

@@ -7,7 +7,8 @@ import pytest
 
 from effects_fixture import DECK, EFFECTS, edit, line_of, write_effects_project
 from pnp.build import BuildOptions, build, validate
-from pnp.effecttext import capitalise, face_words, is_sentence, join_and, load_vocabulary
+from pnp.effectcheck import load_vocabulary
+from pnp.effecttext import capitalise, face_words, is_sentence, join_and
 from pnp.errors import Problems, ValidationFailed
 from pnp.model import Coverage
 from pnp.sources import load_sources
