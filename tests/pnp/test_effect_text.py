@@ -179,3 +179,19 @@ def test_an_empty_effects_field_is_no_effects(fx_project):
     edit(fx_project, DECK, "    traits: [base]\n", "    traits: [base]\n    effects:\n")
     card = cards(fx_project)["fx-recruit"]
     assert card.text == "" and card.coverage is Coverage.NONE and card.fields["effects"] == []
+
+
+def test_phrases_are_compiled_once_per_game_per_read_not_per_card(fx_project, monkeypatch):
+    from jinja2.sandbox import SandboxedEnvironment
+
+    compiled = []
+    original = SandboxedEnvironment.compile
+
+    def counting(self, source, *args, **kw):
+        compiled.append(source)
+        return original(self, source, *args, **kw)
+
+    monkeypatch.setattr(SandboxedEnvironment, "compile", counting)
+    sources = load_sources(fx_project)
+    assert sum(1 for c in sources.cards.values() if c.text) == 4
+    assert len(compiled) == 8  # the eight kinds of the fixture vocabulary, each once
