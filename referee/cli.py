@@ -274,6 +274,28 @@ def win(player) -> None:
 
 
 @cli.command()
+@click.argument("words", nargs=-1, metavar="[N] [ANSWER]")
+@click.option("--by", "actor", metavar="NAME", help="The player answering; refused if the prompt is not theirs.")
+@click.option("--dice", "dice_text", metavar="A,B,..", help="Physical dice, if the answer rolls.")
+@db_option
+def resolve(words, actor, dice_text) -> None:
+    """Answer a card's prompt: the table has done what the card says.
+
+    N is the prompt's number (needed only when several wait); ANSWER is
+    `done` (the default) or one of the choices the prompt lists.
+
+    \b
+    Examples:
+      referee resolve
+      referee resolve 3 done
+      referee resolve 4 keep
+    """
+    number, answer = table.parse_resolve(words)
+    result = table.act(db_path(), "resolve", {"prompt": number, "answer": answer}, actor, dice_text=dice_text)
+    click.echo(render.act(result))
+
+
+@cli.command()
 @click.option("--by", "actor", metavar="NAME", help="Who asked for it, for the log.")
 @db_option
 def undo(actor) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
+from referee import prompts
 from referee.model import SCOREKEEPER, Event, EventKind, State
 
 if TYPE_CHECKING:  # only for annotations: keeps startup light
@@ -77,12 +78,19 @@ def status(view: StatusView, reveal: Sequence[str] = ()) -> str:
         lines.extend(game_lines(s))
     else:
         for key, value in s.fields.items():
-            lines.append(f"{key}: {_value(value)}")
+            if key not in (prompts.FIELD, prompts.NEXT):
+                lines.append(f"{key}: {_value(value)}")
+    lines.extend(prompt_lines(s))
     if s.winner is not None:
         lines.append(f"winner: {s.winner}")
     events = f"{view.log_length} event" + ("" if view.log_length == 1 else "s")
     lines.append(f"{view.path} - {events} - seed {view.seed}")
     return "\n".join(lines)
+
+
+def prompt_lines(state: State) -> list[str]:
+    """A line per card prompt the table must answer before play goes on."""
+    return [p.describe() for p in prompts.pending(state)]
 
 
 def _change_text(args: Mapping[str, Any]) -> str:
@@ -163,8 +171,14 @@ def changes(before: State, after: State) -> list[str]:
         out.extend(field_lines(before, after))
     else:
         for key in dict.fromkeys([*before.fields, *after.fields]):
+            if key in (prompts.FIELD, prompts.NEXT):
+                continue
             if before.fields.get(key) != after.fields.get(key):
                 out.append(f"{key} {_value(before.fields.get(key))} -> {_value(after.fields.get(key))}")
+    asked = {p.number for p in prompts.pending(before)}
+    answered = [p for p in prompts.pending(before) if p.number not in {q.number for q in prompts.pending(after)}]
+    out.extend(f"prompt {p.number} ({p.card}) answered" for p in answered)
+    out.extend(p.describe() for p in prompts.pending(after) if p.number not in asked)
     if (before.turn, before.active) != (after.turn, after.active):
         out.append(f"turn {after.turn} (round {after.round}): {after.active_player.name} to play")
     if before.winner != after.winner:

@@ -171,6 +171,17 @@ def parse_change(text: str, what: str) -> dict[str, int]:
     return {"by": value if sign == "+" else -value}
 
 
+def parse_resolve(words: Sequence[str]) -> tuple[int | None, str | None]:
+    """`resolve [N] [ANSWER]`: the prompt's number if the first word is one, then the answer."""
+    words = [w for w in words if w.strip()]
+    number = None
+    if words and words[0].lstrip("#").isdigit():
+        number = int(words.pop(0).lstrip("#"))
+    if len(words) > 1:
+        raise RefereeError(f"resolve takes one answer word, not {' '.join(words)!r}; e.g. resolve 3 done")
+    return number, (words[0].lower() if words else None)
+
+
 def act(path: Path, name: str, args: dict[str, object], actor: str | None = None,
         cards: Sequence[str] = (), dice_text: str | None = None) -> ActResult:
     """Check and apply one game action (life, capital, crowd, end-turn, win ...)."""

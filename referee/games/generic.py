@@ -9,6 +9,9 @@ capital, a crowd track) and adds its own actions by extending `check`,
     crowd     {"by" | "to", "reason"?}             only where the game has a crowd track
     end-turn  {}                                   play passes to the next player still in
     win       {"player"}                           the table declares a winner
+    resolve   {"prompt"?, "answer"?}                 answers a card's prompt (referee/prompts.py)
+
+While a card's prompt waits, other actions are refused (`prompts.check_waiting`).
 """
 from __future__ import annotations
 
@@ -16,6 +19,7 @@ from dataclasses import replace
 from typing import Mapping, Sequence
 
 from referee.errors import RefereeError, RuleViolation
+from referee import prompts
 from referee.games import HouseRule
 from referee.model import Action, GameSlug, Player, PlayerName, Setup, State
 
@@ -136,6 +140,7 @@ class GenericRules:
         handler = getattr(self, "check_" + action.name.replace("-", "_"), None)
         if handler is None:
             raise RefereeError(f"{self.slug.value} has no action called {action.name!r}")
+        prompts.check_waiting(state, action.name)
         handler(state, action)
 
     def apply(self, state: State, action: Action, dice: Sequence[int]) -> State:
@@ -222,6 +227,29 @@ class GenericRules:
 
     def apply_win(self, state: State, action: Action, dice: Sequence[int]) -> State:
         return replace(state, winner=state.player(action.args["player"]).name)
+
+    # prompts ----------------------------------------------------------------
+
+    def check_resolve(self, state: State, action: Action) -> None:
+        prompt = prompts.find(state, action.args.get("prompt"))
+        answer = prompts.check_answer(prompt, action.args.get("answer"))
+        if action.actor is not None and state.player(action.actor).name != prompt.player:
+            raise RuleViolation("card text", f"prompt {prompt.number} is for {prompt.player}, not {action.actor}")
+        self.check_prompt_answer(state, prompt, answer)
+
+    def apply_resolve(self, state: State, action: Action, dice: Sequence[int]) -> State:
+        prompt = prompts.find(state, action.args.get("prompt"))
+        answer = prompts.check_answer(prompt, action.args.get("answer"))
+        return self.apply_prompt_answer(prompts.settle(state, prompt.number), prompt, answer, dice)
+
+    def check_prompt_answer(self, state: State, prompt: "prompts.Prompt", answer: str) -> None:
+        """A game refuses an answer its rules do not allow (hook)."""
+
+    def apply_prompt_answer(self, state: State, prompt: "prompts.Prompt", answer: str,
+                            dice: Sequence[int]) -> State:
+        """What an answer does beyond settling the prompt (hook; by default nothing:
+        the table carried the text out by hand, with the plain commands)."""
+        return state
 
     # helpers ----------------------------------------------------------------
 
