@@ -18,7 +18,7 @@ from pnp.render_docs import render_board
 from pnp.rulesheet import TINTS, DiagramFlowable, render_rules
 from pnp.templates import TemplateProblem, TemplateSet
 from pnp.textfit import FitError
-from pnp.tiling import LABEL_STRIP, plan_tiles
+from pnp.tiling import LABEL_STRIP, cut_lines, plan_tiles
 
 BIG_PAPER = {"a4": "a3", "a3": "a3", "letter": "tabloid", "tabloid": "tabloid"}
 
@@ -121,6 +121,13 @@ def render_documents(prepared: list[PreparedDoc], game: Game, paper: Size, ctx: 
                 "overlap_mm": [round(plan.overlap_x, 3), round(plan.overlap_y, 3)],
                 "tiles": [{"page": i + 1, "row": t.row, "column": t.col,
                            "window_mm": [round(v, 3) for v in t.window],
-                           "origin_mm": [round(v, 3) for v in t.origin]} for i, t in enumerate(plan.tiles)],
+                           "origin_mm": [round(v, 3) for v in t.origin],
+                           "cut_mm": _cuts(plan, t)} for i, t in enumerate(plan.tiles)],
             }))
     return files
+
+
+def _cuts(plan, tile) -> dict[str, float | None]:
+    """Where this sheet is cut before joining (board mm): its left and top cut lines."""
+    left, top = cut_lines(plan, tile)
+    return {"left": None if left is None else round(left, 3), "top": None if top is None else round(top, 3)}

@@ -73,23 +73,54 @@ def plan_tiles(board: Size, paper: Size) -> TilePlan:
     return best
 
 
-def registration_points(plan: TilePlan) -> list[tuple[float, float]]:
-    """Board points in the middle of every overlap, where tiles are matched up."""
-    points = []
+def _cut(ends: list[float], starts: list[float], index: int) -> float | None:
+    """The cut line between span index-1 and span index: the middle of their overlap."""
+    if index == 0:
+        return None
+    return (starts[index] + ends[index - 1]) / 2
+
+
+def _spans_of(plan: TilePlan) -> tuple[list[float], list[float], list[float], list[float]]:
     xs = sorted({t.window[0] for t in plan.tiles})
-    ys = sorted({t.window[1] for t in plan.tiles})
     x_ends = sorted({t.window[2] for t in plan.tiles})
-    y_ends = sorted({t.window[3] for t in plan.tiles})
-    mid_x = [(a + b) / 2 for a, b in zip(xs[1:], x_ends[:-1])]
-    mid_y = [(a + b) / 2 for a, b in zip(ys[1:], y_ends[:-1])]
-    for x in mid_x:
-        for t in plan.tiles:
-            if t.window[0] < x < t.window[2]:
-                y0, y1 = t.window[1], t.window[3]
-                points += [(x, y0 + (y1 - y0) * f) for f in (0.2, 0.8)]
-    for y in mid_y:
-        for t in plan.tiles:
-            if t.window[1] < y < t.window[3]:
-                x0, x1 = t.window[0], t.window[2]
-                points += [(x0 + (x1 - x0) * f, y) for f in (0.2, 0.8)]
-    return sorted(set((round(x, 3), round(y, 3)) for x, y in points))
+    ys = sorted({t.window[1] for t in plan.tiles}, reverse=True)     # row 1 (the top) first
+    y_ends = sorted({t.window[3] for t in plan.tiles}, reverse=True)
+    return xs, x_ends, ys, y_ends
+
+
+def cut_lines(plan: TilePlan, tile: Tile) -> tuple[float | None, float | None]:
+    """(x, y) in board mm of the cut lines on this tile's left and top edges;
+    None where the tile is in the first column or row (its edge is the board's).
+
+    Joining: every sheet but the first of its row is cut along its left line
+    and every sheet below the first row along its top line; the cut edge is
+    laid on the neighbour's guide line. Each cut sits in the middle of an
+    overlap, so the sheet underneath still shows the board right up to the
+    cut: the joined board has no white strip and no seam to trim."""
+    xs, x_ends, ys, y_ends = _spans_of(plan)
+    left = _cut(x_ends, xs, tile.col - 1)
+    top = None
+    if tile.row > 1:  # rows run top to bottom: the overlap of this row's top and the previous row's bottom
+        top = (y_ends[tile.row - 1] + ys[tile.row - 2]) / 2
+    return left, top
+
+
+def guide_lines(plan: TilePlan, tile: Tile) -> tuple[float | None, float | None]:
+    """(x, y) board mm where the next sheet's cut edge is laid, to this tile's
+    right and below it; None at the board's own edge."""
+    right = below = None
+    for other in plan.tiles:
+        if other.row == tile.row and other.col == tile.col + 1:
+            right = cut_lines(plan, other)[0]
+        if other.col == tile.col and other.row == tile.row + 1:
+            below = cut_lines(plan, other)[1]
+    return right, below
+
+
+def visible_part(plan: TilePlan, tile: Tile) -> Box:
+    """The part of the board this sheet shows once all sheets are cut and
+    joined (board mm): from its own cut lines to its neighbours'."""
+    left, top = cut_lines(plan, tile)
+    right, below = guide_lines(plan, tile)
+    return (left if left is not None else 0.0, below if below is not None else 0.0,
+            right if right is not None else plan.board.width, top if top is not None else plan.board.height)
