@@ -85,29 +85,59 @@ def _full_bleed(el: Rect, size: Size) -> bool:
             and el.x + el.w >= size.width - EPS and el.y + el.h >= size.height - EPS)
 
 
+def _joined(a: Any, b: Any) -> bool:
+    """Two filled rectangles of one colour that overlap: drawn as one area (a
+    title band of a rounded and a square rectangle), so outlined as one."""
+    if not (isinstance(a, Rect) and isinstance(b, Rect)) or a.paint.fill != b.paint.fill or a.paint.stroke or b.paint.stroke:
+        return False
+    return a.x < b.x + b.w and b.x < a.x + a.w and a.y < b.y + b.h and b.y < a.y + a.h
+
+
+def _groups(elements: tuple[Any, ...]) -> list[list[Any]]:
+    groups: list[list[Any]] = []
+    for el in elements:
+        if groups and any(_joined(other, el) for other in groups[-1]):
+            groups[-1].append(el)
+        else:
+            groups.append([el])
+    return groups
+
+
 def saver_face(face: Face, size: Size) -> Face:
     """The face in the ink-saver look (same layout, same text, other colours)."""
     out: list[Any] = []
-    for el in face.elements:
-        if isinstance(el, Rect) and _full_bleed(el, size):
-            out.append(replace(el, paint=Paint(fill="#ffffff")))
-            i = BACKGROUND_INSET
-            out.append(Rect(i, i, size.width - 2 * i, size.height - 2 * i,
-                            Paint(stroke=OUTLINE, stroke_width=OUTLINE_WIDTH), r=1.5, bleed=False))
-        elif isinstance(el, (Rect, Circle, Polygon)):
-            out.append(replace(el, paint=_paint(el.paint)))
-        elif isinstance(el, Line):
-            out.append(replace(el, paint=_paint(el.paint, outline_if_dark=False)))
-        elif isinstance(el, Icon):
-            level = luminance(el.color) if _is_hex(el.color) else 0.0
-            color = grey(max(level, 0.72)) if el.size >= LARGE_ICON else grey(min(level, 0.4))
-            out.append(replace(el, color=color))
-        elif isinstance(el, Text):
-            markup = _FONT_COLOR.sub(lambda m: f'color="{saver_text_color(m.group(1))}"', el.markup)
-            out.append(replace(el, markup=markup))
-        else:  # QR codes are black on white already
-            out.append(el)
+    for group in _groups(face.elements):
+        if len(group) > 1 and _is_dark(group[0].paint.fill):
+            # outlines first, at twice the width, then the fills over them: the
+            # seams inside the area disappear and half of each outer edge stays
+            tinted = [replace(el, paint=_paint(el.paint)) for el in group]
+            out += [replace(el, paint=replace(el.paint, stroke_width=2 * OUTLINE_WIDTH)) for el in tinted]
+            out += [replace(el, paint=replace(el.paint, stroke=None)) for el in tinted]
+            continue
+        for el in group:
+            out.extend(_saver_element(el, size))
     return replace(face, elements=tuple(out))
+
+
+def _saver_element(el: Any, size: Size) -> list[Any]:
+    """One element in the saver look (a full-bleed background becomes two)."""
+    if isinstance(el, Rect) and _full_bleed(el, size):
+        i = BACKGROUND_INSET
+        return [replace(el, paint=Paint(fill="#ffffff")),
+                Rect(i, i, size.width - 2 * i, size.height - 2 * i,
+                     Paint(stroke=OUTLINE, stroke_width=OUTLINE_WIDTH), r=1.5, bleed=False)]
+    if isinstance(el, (Rect, Circle, Polygon)):
+        return [replace(el, paint=_paint(el.paint))]
+    if isinstance(el, Line):
+        return [replace(el, paint=_paint(el.paint, outline_if_dark=False))]
+    if isinstance(el, Icon):
+        level = luminance(el.color) if _is_hex(el.color) else 0.0
+        color = grey(max(level, 0.72)) if el.size >= LARGE_ICON else grey(min(level, 0.4))
+        return [replace(el, color=color)]
+    if isinstance(el, Text):
+        markup = _FONT_COLOR.sub(lambda m: f'color="{saver_text_color(m.group(1))}"', el.markup)
+        return [replace(el, markup=markup)]
+    return [el]  # QR codes are black on white already
 
 
 def saver_style(style: dict[str, Any]) -> dict[str, Any]:

@@ -177,3 +177,31 @@ def test_a_normal_build_with_other_options_is_not_the_comparison(mini_project, t
     saver = runner.invoke(main, ["--project", str(mini_project), "build", "--ink", "saver", "--out", str(tmp_path)])
     assert again.exit_code == 0 and "built 0 files" in saver.output
     assert f"from the normal build in {tmp_path / GAME}" in saver.output
+
+
+def test_no_line_runs_through_a_card_title(builds):
+    """A title band drawn as two rectangles is outlined as one area: no seam
+    crosses the title text (rows inside the band are never dark edge to edge)."""
+    import json
+
+    import yaml
+
+    out, _, _ = builds
+    style = yaml.safe_load((ROOT / "templates" / GAME / "style.yaml").read_text())
+    frame, title_h = float(style["frame"]), float(style["title_h"])
+    manifest = json.loads((out / GAME / "ink-saver" / "manifest.json").read_text())
+    card = next(c for c in manifest["cards"] if c["deck"] == "anarchy" and c["front"]["page"] == 1)
+    x0, y0, x1, y1 = card["front"]["trim_mm"]
+    scale = 12.0  # px per mm
+    page = pdfium.PdfDocument(str(out / GAME / "ink-saver" / "deck-anarchy.pdf"))[card["front"]["page"] - 1]
+    image = page.render(scale=scale * 25.4 / 72).to_pil().convert("L")
+    page_h = page.get_height() * 25.4 / 72
+    left, right = round((x0 + frame + 2) * scale), round((x1 - frame - 2) * scale)
+    top = round((page_h - y1 + frame + 0.6) * scale)      # inside the band, clear of its outline
+    bottom = round((page_h - y1 + frame + title_h - 0.6) * scale)
+    band = image.crop((left, top, right, bottom))
+    width = band.width
+    for row in range(band.height):
+        line = band.crop((0, row, width, row + 1))
+        dark = line.point(lambda v: 255 if v < 128 else 0).histogram()[255] / width
+        assert dark < 0.6, f"row {row / scale:.2f} mm into the title band is dark across {dark:.0%} of it"
