@@ -27,6 +27,7 @@ SUFFIX = ".xml.j2"
 STYLE_FILE = "style.yaml"
 _TOKEN = re.compile(r"\{([a-z0-9-]+)\}")
 _BOLD = re.compile(r"\*\*(.+?)\*\*")
+_NUMBER_BEFORE_ICON = re.compile(r"([0-9X]%?) +(?=\{[a-z0-9-]+\})")  # "-1 {atk}" never breaks apart
 INLINE_TAGS = {"b", "i", "br", "font", "icon", "u", "strike", "super", "sub", "span"}
 
 
@@ -42,6 +43,7 @@ def rich(text: Any) -> Markup:
         return Markup("")
     out = str(escape(str(text)))
     out = _BOLD.sub(r"<b>\1</b>", out)
+    out = _NUMBER_BEFORE_ICON.sub("\\1\xa0", out)
     out = _TOKEN.sub(r'<icon name="\1"/>', out)
     out = out.replace("\n", "<br/>")
     return Markup(out)
@@ -93,6 +95,7 @@ class TemplateSet:
             trim_blocks=True,
             lstrip_blocks=True,
             keep_trailing_newline=False,
+            finalize=lambda value: "" if value is None else value,  # an unset optional field prints nothing, not "None"
             optimized=False,  # compiling is most of a cold build's template cost; the optimizer's folding saves little per render
         )
         env.filters["rich"] = rich

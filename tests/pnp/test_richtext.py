@@ -69,3 +69,23 @@ def test_justified_text_is_left_to_reportlab():
     text = Text(0, 0, 40, 20, "rules", "some words", align="left")
     assert setting(text, style, 8) is not None
     assert setting(Text(0, 0, 40, 20, "rules", "some words", align="justify"), style, 8) is None
+
+
+def test_a_number_never_ends_a_line_apart_from_its_icon():
+    """"-1 {atk}" is one unit: at every width that breaks the sentence, the
+    number and its icon sit on the same line."""
+    from pnp.richtext import layout, parse
+    from pnp.templates import rich
+
+    parsed = parse(str(rich("Your units get -1 {atk} and 2 {capital} this turn, then 10 {life}.")),
+                       FONT, "#000000")
+    assert parsed is not None
+    seen_breaks = 0
+    for width in range(20, 200, 2):
+        setting = layout(parsed, 8.0, 1.2, float(width))
+        seen_breaks += len(setting.lines) > 1
+        for words, _ in setting.lines:
+            last = words[-1].runs if words else ()
+            assert not (last and not last[-1].icon and last[-1].text.rstrip("\xa0").lstrip("+-").isdigit()), (
+                f"width {width}: a line ends with the number {last[-1].text!r} and its icon starts the next")
+    assert seen_breaks > 20, "the widths tried must actually break the sentence"
