@@ -17,6 +17,10 @@ MAX_BLEED = 3.0
 MARK_ROOM = 3.5        # printable room kept for cut marks outside the bleed
 MARK_GAP = 0.5         # gap between the bleed and a cut mark
 GUTTER = 6.0           # gutterfold: space between a front and its back, fold in the middle
+MARK_LENGTH = 3.5      # a cut mark's length where it does not run to the paper's edge
+BAR_ROOM = 52.0        # the 50 mm scale bar; its "50 mm, print at 100%" label sits above it
+BAND = 3.8             # depth of the margin band the bar and notes need
+KEEP_CLEAR = 2.0       # labels keep this far from any cut mark
 EPS = 1e-6
 
 Box = tuple[float, float, float, float]  # x0, y0, x1, y1
@@ -78,19 +82,47 @@ class _Grid:
     bleed_x: float
     bleed_y: float
 
-    def slot(self, row: int, col: int) -> Slot:
-        """Row 0 is the top row."""
+    def slot(self, row: int, col: int, count: int | None = None) -> Slot:
+        """Row 0 is the top row. With `count` cards on the sheet (filled row by
+        row), a card whose neighbour slot stays empty bleeds into it too."""
         w, h = self.card.width, self.card.height
         x = self.x0 + col * w
         y = self.y0 + (self.rows - 1 - row) * h
         trim = (x, y, x + w, y + h)
+        empty = (lambda r, c: r * self.cols + c >= count) if count is not None else (lambda r, c: False)
+        right = self.bleed_x if col == self.cols - 1 else (MAX_BLEED if empty(row, col + 1) else 0)
+        below = self.bleed_y if row == self.rows - 1 else (MAX_BLEED if empty(row + 1, col) else 0)
         clip = (
             x - (self.bleed_x if col == 0 else 0),
-            y - (self.bleed_y if row == self.rows - 1 else 0),
-            x + w + (self.bleed_x if col == self.cols - 1 else 0),
+            y - below,
+            x + w + right,
             y + h + (self.bleed_y if row == 0 else 0),
         )
         return Slot(trim, clip)
+
+    def used(self, count: int) -> tuple[int, int]:
+        """(rows, columns) that `count` cards fill, row by row from the top left."""
+        count = min(count, self.cols * self.rows)
+        return math.ceil(count / self.cols), min(self.cols, count)
+
+    def used_cut_xs(self, count: int) -> tuple[float, ...]:
+        return self.cut_xs()[: self.used(count)[1] + 1]
+
+    def used_cut_ys(self, count: int) -> tuple[float, ...]:
+        return self.cut_ys()[self.rows - self.used(count)[0]:]
+
+    def used_art_box(self, count: int) -> Box:
+        """The art of the cards on a sheet holding `count` of them: a partly
+        filled sheet gets cut lines and marks only around its cards."""
+        rows, cols = self.used(count)
+        if (rows, cols) == (self.rows, self.cols):
+            return self.art_box()
+        w, h = self.card.width, self.card.height
+        bottom = self.y0 + (self.rows - rows) * h
+        return (self.x0 - self.bleed_x,
+                bottom - (self.bleed_y if rows == self.rows else MAX_BLEED),
+                self.x0 + cols * w + (self.bleed_x if cols == self.cols else MAX_BLEED),
+                self.y0 + self.rows * h + self.bleed_y)
 
     def cut_xs(self) -> tuple[float, ...]:
         return tuple(self.x0 + i * self.card.width for i in range(self.cols + 1))
@@ -109,10 +141,28 @@ def _fit(length: float, card: float) -> int:
 
 
 def _grid(paper: Size, card: Size) -> _Grid:
+    """As many cards as fit inside the margins, centred, leaving printable room
+    for the scale bar (a tight grid of small tokens gives up a row for it)."""
     cols, rows = _fit(paper.width, card.width), _fit(paper.height, card.height)
-    x0 = (paper.width - cols * card.width) / 2
-    y0 = (paper.height - rows * card.height) / 2
-    return _Grid(paper, card, cols, rows, x0, y0, _bleed(x0), _bleed(y0))
+    while True:
+        x0 = (paper.width - cols * card.width) / 2
+        y0 = (paper.height - rows * card.height) / 2
+        grid = _Grid(paper, card, cols, rows, x0, y0, _bleed(x0), _bleed(y0))
+        if rows <= 1 or _bar_fits(grid):
+            return grid
+        rows -= 1
+
+
+def _bar_fits(grid: _Grid) -> bool:
+    """Whether the sheet's margins hold the 50 mm bar without crossing a cut
+    mark: below short marks in a deep bottom margin, or between the marks of
+    a margin band where the cards are long enough."""
+    below = grid.y0 - grid.bleed_y - MARK_GAP - PRINTER_MARGIN
+    side = grid.x0 - grid.bleed_x - MARK_GAP - PRINTER_MARGIN
+    between = BAR_ROOM + 2 * KEEP_CLEAR
+    return (below >= BAND + MARK_LENGTH + MARK_GAP
+            or (below >= BAND and grid.card.width >= between)
+            or (side >= BAND and grid.card.height >= between))
 
 
 def _orientations(paper: Size) -> list[Size]:
@@ -146,20 +196,21 @@ def _plan_duplex(copies: int, card: Size, paper: Size, flip: Flip, backs_too: bo
         raise PnpError(f"a {card.width:g} x {card.height:g} mm card does not fit on {paper.name} paper inside the 5 mm margin")
     sheets, fronts, backs = [], [], []
     n_sheets = max(1, math.ceil(copies / per_page))
-    back_art = mirror(grid.art_box(), grid.paper, flip)
     step = 2 if backs_too else 1
     for s in range(n_sheets):
         front_page, back_page = step * s + 1, step * s + 2
-        sheets.append(Sheet(front_page, "fronts" if backs_too else "sheet", grid.cut_xs(), grid.cut_ys(), grid.art_box()))
+        count = max(1, min(per_page, copies - s * per_page))
+        cut_xs, cut_ys, art = grid.used_cut_xs(count), grid.used_cut_ys(count), grid.used_art_box(count)
+        sheets.append(Sheet(front_page, "fronts" if backs_too else "sheet", cut_xs, cut_ys, art))
         if backs_too:
-            xs = tuple(sorted(mirror((x, 0, x, 0), grid.paper, flip)[0] for x in grid.cut_xs()))
-            ys = tuple(sorted(mirror((0, y, 0, y), grid.paper, flip)[1] for y in grid.cut_ys()))
-            sheets.append(Sheet(back_page, "backs", xs, ys, back_art))
+            xs = tuple(sorted(mirror((x, 0, x, 0), grid.paper, flip)[0] for x in cut_xs))
+            ys = tuple(sorted(mirror((0, y, 0, y), grid.paper, flip)[1] for y in cut_ys))
+            sheets.append(Sheet(back_page, "backs", xs, ys, mirror(art, grid.paper, flip)))
         for i in range(per_page):
             copy = s * per_page + i
             if copy >= copies:
                 break
-            slot = grid.slot(i // grid.cols, i % grid.cols)
+            slot = grid.slot(i // grid.cols, i % grid.cols, count)
             fronts.append(Placement(copy, front_page, slot))
             if backs_too:
                 back = Slot(mirror(slot.trim, grid.paper, flip), mirror(slot.clip, grid.paper, flip))
