@@ -67,8 +67,19 @@ class DeckLayout:
         return len(self.sheets)
 
 
+MIN_USEFUL_BLEED = 1.0  # less than this, and the bleed runs on to the printable edge instead
+
+
 def _bleed(space: float) -> float:
-    return max(0.0, min(MAX_BLEED, space - PRINTER_MARGIN - MARK_ROOM - MARK_GAP))
+    """Bleed on an outer edge `space` mm from the paper's edge: up to 3 mm,
+    keeping printable room for the cut marks beyond it; where that room is
+    too small for a useful bleed (poker cards on Letter, top and bottom),
+    the art runs on to the edge of the printable area and the marks sit in
+    the printer's margin."""
+    roomy = space - PRINTER_MARGIN - MARK_ROOM - MARK_GAP
+    if roomy >= MIN_USEFUL_BLEED:
+        return min(MAX_BLEED, roomy)
+    return max(0.0, min(MAX_BLEED, space - PRINTER_MARGIN - MARK_GAP))
 
 
 @dataclass(frozen=True)

@@ -103,3 +103,18 @@ def test_a_card_next_to_an_empty_slot_bleeds_into_it(built):
                 f"{deck} page {last}: the card at {t} has no bleed into the empty slot beside it")
             checked += 1
     assert checked, "no deck has a card beside an empty slot on its last sheet"
+
+
+def test_outer_cards_bleed_top_and_bottom_on_every_paper(built):
+    """The top and bottom rows run their art on past the trim (on Letter too,
+    where the margin is tight): a cut a little outside the line shows no white."""
+    manifest = json.loads((built / "culture-war" / "manifest.json").read_text())
+    trims = [c["front"]["trim_mm"] for c in manifest["cards"] if c["deck"] == "anarchy" and c["front"]["page"] == 1]
+    top, bottom = max(t[3] for t in trims), min(t[1] for t in trims)
+    r = pc.raster(built / "culture-war" / "deck-anarchy.pdf", 1, 300)
+    for t in trims:
+        for edge, strip in ((top, (t[0] + 8, t[3] + 0.15, t[2] - 8, t[3] + 0.6)),
+                            (bottom, (t[0] + 8, t[1] - 0.6, t[2] - 8, t[1] - 0.15))):
+            if abs((t[3] if edge == top else t[1]) - edge) > 0.05:
+                continue
+            assert pc.white_fraction(r.crop(strip)) < 0.2, f"card {t}: no bleed beyond its outer edge at y={edge:.2f}"
