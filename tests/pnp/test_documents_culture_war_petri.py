@@ -416,3 +416,51 @@ def test_every_sheet_carries_the_50mm_bar(paper, request):
     for path in files:
         for page in range(1, page_count(path) + 1):
             assert "50 mm" in pdf_text(path, page), f"{path.parent.name}/{path.name} page {page} has no 50 mm bar"
+
+
+def _boxes(page: pikepdf.Page) -> list[tuple[float, float, float, float]]:
+    out = []
+    for subs, stroked in stroked_paths(page):
+        for sub in subs:
+            if stroked and len(sub) > 2:
+                xs, ys = [p[0] for p in sub], [p[1] for p in sub]
+                out.append((min(xs), min(ys), max(xs), max(ys)))
+    return out
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_mat_coin_spots_are_not_under_the_real_estate_cards(paper, request):
+    out = request.getfixturevalue(paper)
+    with pikepdf.open(out / CW / "page-mat.pdf") as pdf:
+        boxes = _boxes(pdf.pages[0])
+    slots = [b for b in boxes if abs(b[2] - b[0] - POKER[0]) < 0.3 and abs(b[3] - b[1] - POKER[1]) < 0.3]
+    spots = [b for b in boxes if abs(b[2] - b[0] - 20) < 0.5 and abs(b[3] - b[1] - 20) < 0.5]
+    assert len(slots) == 3 and len(spots) == 9, f"{len(slots)} card slots, {len(spots)} coin spots"
+    for s in spots:
+        for c in slots:
+            overlap = s[0] < c[2] - 0.2 and c[0] + 0.2 < s[2] and s[1] < c[3] - 0.2 and c[1] + 0.2 < s[3]
+            assert not overlap, f"coin spot {s} lies under the card slot {c}"
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_score_sheet_other_label_fits_its_box(paper, request):
+    out = request.getfixturevalue(paper)
+    path = out / CW / "page-score.pdf"
+    page = pdfium.PdfDocument(str(path))[0]
+    text = page.get_textpage()
+    full = text.get_text_range()
+    with pikepdf.open(path) as pdf:
+        boxes = _boxes(pdf.pages[0])
+    found = 0
+    for match in re.finditer(r"\bother\b", full):
+        start = match.start()
+        chars = [text.get_charbox(i) for i in range(start, start + 5)]
+        x0, y0 = min(c[0] for c in chars) * MM_PER_PT, min(c[1] for c in chars) * MM_PER_PT
+        x1, y1 = max(c[2] for c in chars) * MM_PER_PT, max(c[3] for c in chars) * MM_PER_PT
+        around = [b for b in boxes if b[0] <= x0 and x1 <= b[2] and b[1] <= y0 and y1 <= b[3]
+                  and b[2] - b[0] < 15 and b[3] - b[1] < 12]
+        assert around, f"'other' at {x0:.1f},{y0:.1f}-{x1:.1f},{y1:.1f} is not inside its dashed box"
+        box = min(around, key=lambda b: (b[2] - b[0]) * (b[3] - b[1]))
+        assert min(x0 - box[0], box[2] - x1) >= 1.0, f"'other' touches its box: {x0 - box[0]:.2f}, {box[2] - x1:.2f} mm"
+        found += 1
+    assert found == 5, f"found {found} 'other' labels (one per player column)"
