@@ -166,6 +166,7 @@ class Text:
     valign: str = "top"
     size: float = 0.0
     line: int = 0
+    rotate: int = 0  # 180: turned to face the far side of the table, about the box's centre
 
 
 @dataclass(frozen=True)

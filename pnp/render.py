@@ -55,10 +55,18 @@ def _draw_text(canvas: Canvas, el: Text, size: Size, ctx: RenderContext) -> None
     para, h = (None, own.height) if own is not None else wrapped(el, ctx.style, el.size)
     box = pt(el.h)
     top = pt(size.height - el.y) - {"top": 0.0, "middle": (box - h) / 2, "bottom": box - h}.get(el.valign, 0.0)
+    if el.rotate:
+        canvas.saveState()
+        cx, cy = pt(el.x + el.w / 2), pt(size.height - el.y - el.h / 2)
+        canvas.translate(cx, cy)
+        canvas.rotate(el.rotate)
+        canvas.translate(-cx, -cy)
     if own is not None:
         richtext.draw(canvas, own, pt(el.x), top, pt(el.w), el.align, ctx.icons)
     else:
         para.drawOn(canvas, pt(el.x), top - h)
+    if el.rotate:
+        canvas.restoreState()
 
 
 def icon_callback(icons: IconSet):

@@ -230,6 +230,10 @@ def _element(el: ET.Element, payload: str, colors: dict[str, str]):
     if tag == "qr":
         return QR(_num(el, "x"), _num(el, "y"), _num(el, "size"), el.get("payload", payload))
     if tag == "text":
+        rotate = el.get("rotate", "0")
+        if rotate not in ("0", "180"):
+            raise ValueError(f'<text rotate="{rotate}">: rotate is 0 or 180 (text turned to face the far player)')
         return Text(_num(el, "x"), _num(el, "y"), _num(el, "w"), _num(el, "h"), el.get("style", "body"),
-                    _inner_markup(el), el.get("field", ""), el.get("align", "left"), el.get("valign", "top"))
+                    _inner_markup(el), el.get("field", ""), el.get("align", "left"), el.get("valign", "top"),
+                    rotate=int(rotate))
     raise ValueError(f"unknown element <{tag}> (use rect, circle, line, polygon, icon, qr, text)")

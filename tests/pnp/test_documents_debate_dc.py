@@ -392,3 +392,26 @@ def test_divide_and_conquer_sheet_counts_the_real_deck(a4):
     copies = sum(1 for c in manifest(a4, "divide-and-conquer")["cards"] if c["deck"] == "shared")
     text = pdf_text(a4 / "divide-and-conquer" / "rules-rules.pdf")
     assert f"all {copies} cards" in text and f"({copies} cards" in text
+
+
+def test_far_player_text_on_the_forum_faces_the_far_player(a4):
+    """Every label meant for the far player is printed turned half round, so
+    it reads from their side of the table; the near player's reads from theirs."""
+    import math
+
+    import pypdfium2.raw as raw
+
+    pdf = pdfium.PdfDocument(str(a4 / "debate" / "board-forum.pdf"))
+    far = near = 0
+    for page in pdf:
+        text = page.get_textpage()
+        full = text.get_text_range()
+        for match in re.finditer(r"far player|near player", full):
+            angle = raw.FPDFText_GetCharAngle(text.raw, match.start())
+            if match.group() == "far player":
+                far += 1
+                assert abs(angle - math.pi) < 0.01, f"'far player' label at angle {angle:.2f} rad, not turned"
+            else:
+                near += 1
+                assert abs(angle) < 0.01 or abs(angle - 2 * math.pi) < 0.01, f"'near player' label turned ({angle:.2f})"
+    assert far >= 15 and near >= 15, (far, near)
