@@ -136,7 +136,7 @@ def cli() -> None:
 @click.option("--house-rule", "house_rules", multiple=True, metavar="KEY=VALUE",
               help="Change a house rule; `referee games` lists them.")
 @click.option("--dice", "dice_text", metavar="A,B,..", help="Physical dice for setup, if the game rolls any.")
-@click.option("--force", is_flag=True, help="Replace an unfinished table in the same file.")
+@click.option("--force", is_flag=True, help="Start even if the file holds a table; the old one is kept, renamed beside it.")
 @db_option
 def new(game, players, seed, life, house_rules, dice_text, force) -> None:
     """Start a table for GAME (culture-war, divide-and-conquer, petri-dish,

@@ -84,7 +84,7 @@ def export(file, force) -> None:
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--step", is_flag=True, help="Print the table after every event.")
 @click.option("--upto", type=int, metavar="SEQ", help="Stop after event SEQ.")
-@click.option("--force", is_flag=True, help="Replace an unfinished table at --db.")
+@click.option("--force", is_flag=True, help="Rebuild even if --db holds a table; the old one is kept, renamed beside it.")
 @db_option
 def replay(file, step, upto, force) -> None:
     """Rebuild a table from an exported log into --db, checking every event.

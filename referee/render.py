@@ -85,6 +85,8 @@ def status(view: StatusView, reveal: Sequence[str] = ()) -> str:
         lines.append(f"winner: {s.winner}")
     events = f"{view.log_length} event" + ("" if view.log_length == 1 else "s")
     lines.append(f"{view.path} - {events} - seed {view.seed}")
+    if view.archived is not None:
+        lines.append(f"the table that was at {view.path} is kept as {view.archived}")
     return "\n".join(lines)
 
 
@@ -221,6 +223,8 @@ def replay(result: ReplayResult, source: str) -> str:
     for step in result.steps:
         lines.append(f"== #{step.event.seq} {describe(step.event)}")
         lines.append(status(step.status))
+    if result.archived is not None:
+        lines.append(f"the table that was at {result.status.path} is kept as {result.archived}")
     lines.append(f"rebuilt {result.status.path} from {source}: {result.events} events")
     if not result.steps:
         lines.append(status(result.status))

@@ -10,6 +10,8 @@ import os
 import re
 import sqlite3
 from contextlib import contextmanager
+from dataclasses import replace
+from datetime import datetime
 from pathlib import Path
 from typing import Callable, Iterator, Sequence
 
@@ -97,14 +99,16 @@ def new_table(path: Path, game: str, players: Sequence[str], seed: int | None = 
     def build(conn: sqlite3.Connection) -> None:
         ledger.start(conn, rules, setup, rolled, ledger.Stamp(rng=rng))
 
-    build_then_swap(path, build)
-    return status(path)
+    archived = build_then_swap(path, build)
+    view = status(path)
+    return replace(view, archived=archived)
 
 
-def build_then_swap(path: Path, build: Callable[[sqlite3.Connection], None]) -> None:
+def build_then_swap(path: Path, build: Callable[[sqlite3.Connection], None]) -> Path | None:
     """Write a new table beside `path` and move it into place when complete,
     so a refusal or a crash part-way never leaves a half-made table or loses
-    the old one."""
+    the old one. A file already at `path` is kept, renamed beside it
+    (`archive_name`); its new path is returned."""
     if not path.parent.is_dir():
         raise TableError(f"cannot create {path}: folder {path.parent} does not exist")
     building = path.with_name(f".{path.name}.new-{os.getpid()}")
@@ -117,30 +121,63 @@ def build_then_swap(path: Path, build: Callable[[sqlite3.Connection], None]) -> 
                 conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         finally:
             conn.close()
-        db.remove_table(path)
+        archived = archive_table(path) if path.exists() else None
         os.replace(building, path)
     except OSError as exc:
         raise TableError(f"cannot write the table {path}: {exc.strerror}") from None
     finally:
         db.remove_table(building)
+    return archived
+
+
+def archive_name(path: Path, when: datetime | None = None) -> Path:
+    """`table.db` -> `table.2026-11-23T14-05.db` beside it (then -2, -3 ... if taken)."""
+    stamp = (when or datetime.now()).strftime("%Y-%m-%dT%H-%M")
+    candidate = path.with_name(f"{path.stem}.{stamp}{path.suffix}")
+    n = 2
+    while candidate.exists():
+        candidate = path.with_name(f"{path.stem}.{stamp}-{n}{path.suffix}")
+        n += 1
+    return candidate
+
+
+def archive_table(path: Path) -> Path:
+    """Rename an old table (with its WAL, folded in first) out of the way; never delete it."""
+    target = archive_name(path)
+    try:
+        conn = sqlite3.connect(str(path))
+        try:
+            conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        finally:
+            conn.close()
+    except sqlite3.Error:
+        pass  # not a SQLite file: it is kept as it is
+    os.replace(path, target)
+    for side in ("-wal", "-shm"):
+        if os.path.exists(f"{path}{side}"):
+            os.replace(f"{path}{side}", f"{target}{side}")
+    return target
 
 
 def ensure_replaceable(path: Path, force: bool) -> None:
-    """Refuse to replace an unfinished table, or a file that is not a table,
-    unless forced. Touches nothing."""
+    """Refuse to start over in a file that already holds a table (finished or
+    not) or anything else, unless forced; forced, the old file is kept as an
+    archive beside the new one (build_then_swap). Touches nothing."""
     if not path.exists() or force:
         return
     try:
         with opened(path) as (conn, rules):
             status = status_of(conn, rules, path)
     except TableError as exc:
-        raise TableError(f"{exc}; pass --force to replace the file") from None
-    if not status.state.finished:
-        raise TableError(
-            f"{path} holds an unfinished {status.state.game.value} game "
-            f"(turn {status.state.turn}, {status.log_length} events); "
-            "finish it, choose another --db, or pass --force to replace it"
-        )
+        raise TableError(f"{exc}; pass --force to start anyway (the file is kept, renamed beside the new table)") from None
+    s = status.state
+    what = f"a finished {s.game.value} game (won by {s.winner}" if s.winner else \
+        f"an unfinished {s.game.value} game (turn {s.turn}"
+    raise TableError(
+        f"{path} already holds {what}, {status.log_length} events); "
+        "choose another --db, or pass --force to start anyway: the old table is then kept, "
+        "renamed beside the new one"
+    )
 
 
 # ---- reading ---------------------------------------------------------------

@@ -48,6 +48,7 @@ class ReplayResult:
     status: StatusView
     events: int
     steps: tuple[ReplayStep, ...] = ()
+    archived: Path | None = None  # where --force kept the table it replaced
 
 
 def export(path: Path, target: Path, force: bool = False) -> ExportResult:
@@ -123,9 +124,9 @@ def replay(source: Path, path: Path, step: bool = False, force: bool = False,
         if upto is None and isinstance(final, dict) and _comparable(final) != _comparable(status.to_json()):
             raise TableError(f"{source} replays to a different table than the one it recorded")
 
-    build_then_swap(path, build)
+    archived = build_then_swap(path, build)
     status, steps = result
-    return ReplayResult(status, status.log_length, tuple(steps))
+    return ReplayResult(status, status.log_length, tuple(steps), archived)
 
 
 def _rebuild(conn, path: Path, rules, setup: Setup, events: list, step: bool,

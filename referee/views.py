@@ -19,6 +19,7 @@ class StatusView:
     log_length: int
     path: Path
     seed: int
+    archived: Path | None = None  # where `new --force` kept the table it replaced
 
     def to_json(self, reveal: Sequence[str] = ()) -> dict[str, Any]:
         """The status for scripts. A game's own fields are added at the top
