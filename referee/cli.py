@@ -262,15 +262,20 @@ cli.add_command(end_turn, "next")
 
 @cli.command()
 @click.argument("player")
+@click.option("--force", is_flag=True, help="Declare it although the rules could still decide (logged as an override).")
 @db_option
-def win(player) -> None:
-    """Declare PLAYER the winner (the rules also do this when they can tell).
+def win(player, force) -> None:
+    """Declare PLAYER the winner when the rules cannot decide (a draw the
+    table settles, an agreed end). The rules declare the winner themselves
+    when they can; --force overrides them and the log says so.
 
     \b
-    Example:
+    Examples:
       referee win Ana
+      referee win Ana --force      (the table ends the game early by agreement)
     """
-    click.echo(render.act(table.act(db_path(), "win", {"player": player})))
+    args = {"player": player, "force": True} if force else {"player": player}
+    click.echo(render.act(table.act(db_path(), "win", args)))
 
 
 @cli.command()

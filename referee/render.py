@@ -121,7 +121,9 @@ def describe(event: Event, target: Event | None = None) -> str:
     change = _change_text(args)
     if change:
         parts.append(change)
-    shown = {"player", "by", "to", "reason"}
+    if event.action == "win" and args.get("force"):
+        parts.append("(override: declared by hand while the rules could still decide)")
+    shown = {"player", "by", "to", "reason", "force"}
     parts += [f"{k}={_value(v)}" for k, v in args.items() if k not in shown and not k.startswith("_")]  # _x: data for the rules
     if event.cards:
         parts.append("card " + ", ".join(f"{c}@{r}" for c, r in event.cards.items()))

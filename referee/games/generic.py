@@ -8,7 +8,8 @@ capital, a crowd track) and adds its own actions by extending `check`,
     capital   {"player", "by" | "to", "reason"?}   only where the game keeps capital
     crowd     {"by" | "to", "reason"?}             only where the game has a crowd track
     end-turn  {}                                   play passes to the next player still in
-    win       {"player"}                           the table declares a winner
+    win       {"player", "force"?}                   the table declares a winner: refused while the
+                                                   rules can still decide, unless forced (an override)
     resolve   {"prompt"?, "answer"?}                 answers a card's prompt (referee/prompts.py)
 
 While a card's prompt waits, other actions are refused (`prompts.check_waiting`).
@@ -223,7 +224,14 @@ class GenericRules:
         return replace(state, active=nxt, turn=state.turn + 1, round=state.round + (1 if wrapped else 0))
 
     def check_win(self, state: State, action: Action) -> None:
-        self._live_player(state, action.args["player"])
+        player = self._live_player(state, action.args["player"])
+        if not action.args.get("force") and self.rules_can_decide(state):
+            raise RuleViolation(
+                "the rules decide the winner",
+                f"the rules of {self.title or self.slug.value} can still decide this game, so {player.name} "
+                f"is not declared the winner; `win {player.name} --force` declares it by hand, "
+                "logged as an override",
+            )
 
     def apply_win(self, state: State, action: Action, dice: Sequence[int]) -> State:
         return replace(state, winner=state.player(action.args["player"]).name)
