@@ -66,18 +66,24 @@ def games() -> None:
 @click.command()
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--force", is_flag=True, help="Overwrite FILE even if it is not an earlier export.")
+@click.option("--full", is_flag=True, help="Keep hidden cards too (for the scorekeeper, to replay the game).")
 @db_option
-def export(file, force) -> None:
+def export(file, force, full) -> None:
     """Write the whole log, with every die and card revision, to FILE as JSON.
 
+    Without --full, face-down cards, hands and Propaganda are left out, so
+    the file may be shared with players; replay needs an export made with
+    --full when the game has hidden cards.
+
     \b
-    Example:
+    Examples:
       referee export game-3.json
+      referee export game-3-full.json --full
     """
     from referee.transfer import export as run_export
 
-    result = run_export(db_path(), file, force)
-    click.echo(f"exported {result.events} events to {result.path}")
+    result = run_export(db_path(), file, force, full)
+    click.echo(f"exported {result.events} events to {result.path}" + (" (everything, hidden cards too)" if full else ""))
 
 
 @click.command()

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from referee.model import Event, EventKind
+from referee.public import public_event
 from referee.store import db
 from referee.store import events as log
 from referee.table import opened
@@ -54,9 +55,10 @@ class LogView:
 
 def history(path: Path, last: int | None = None) -> LogView:
     """The log of the table at `path`; `last` keeps only the final rows."""
-    with opened(path) as (conn, _rules), db.read(conn):
+    with opened(path) as (conn, rules), db.read(conn):
         events = log.all_events(conn)
         live = log.in_effect(conn, events[-1].head)
+    events = [public_event(rules, e) for e in events]  # hidden cards stay hidden
     by_seq = {e.seq: e for e in events}
     entries = [
         LogEntry(

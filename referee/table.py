@@ -18,6 +18,7 @@ from typing import Callable, Iterator, Sequence
 from referee.errors import RefereeError, TableError
 from referee.games import GameRules, rules_for
 from referee.model import Action, GameSlug, PlayerName, Setup
+from referee.public import public_event
 from referee.store import db
 from referee.store import events as log
 from referee.views import ActResult, CardUse, RollResult, StatusView
@@ -233,7 +234,7 @@ def act(path: Path, name: str, args: dict[str, object], actor: str | None = None
         )
         outcome = ledger.perform(conn, rules, action, entered)
     warnings = tuple(u.warning for u in uses if u.warning)
-    return ActResult(outcome.event, outcome.before, outcome.after, warnings)
+    return ActResult(public_event(rules, outcome.event), outcome.before, outcome.after, warnings)
 
 
 def _cards(codes: Sequence[str], game: GameSlug) -> list[CardUse]:
@@ -259,7 +260,7 @@ def undo(path: Path, actor: str | None = None) -> ActResult:
     with opened(path) as (conn, rules):
         outcome = ledger.undo(conn, rules, actor)
         target = log.get_event(conn, outcome.event.target)  # type: ignore[arg-type]
-    return ActResult(outcome.event, outcome.before, outcome.after, undone=target)
+    return ActResult(outcome.event, outcome.before, outcome.after, undone=public_event(rules, target))
 
 
 def redo(path: Path, actor: str | None = None) -> ActResult:
@@ -267,7 +268,7 @@ def redo(path: Path, actor: str | None = None) -> ActResult:
     with opened(path) as (conn, rules):
         outcome = ledger.redo(conn, rules, actor)
         target = log.get_event(conn, outcome.event.target)  # type: ignore[arg-type]
-    return ActResult(outcome.event, outcome.before, outcome.after, undone=target)
+    return ActResult(outcome.event, outcome.before, outcome.after, undone=public_event(rules, target))
 
 
 def games() -> list[GameRules]:

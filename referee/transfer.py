@@ -19,6 +19,7 @@ from referee import ledger
 from referee.errors import RefereeError, TableError
 from referee.games import rules_for
 from referee.model import Action, Event, EventKind, GameSlug, PlayerName, Setup
+from referee.public import public_event
 from referee.store import db
 from referee.store import events as log
 from referee.table import build_then_swap, ensure_replaceable, opened, status_of
@@ -51,7 +52,9 @@ class ReplayResult:
     archived: Path | None = None  # where --force kept the table it replaced
 
 
-def export(path: Path, target: Path, force: bool = False) -> ExportResult:
+def export(path: Path, target: Path, force: bool = False, full: bool = False) -> ExportResult:
+    """The log as JSON. Without `full`, hidden cards are left out (an export
+    players may read); with it, everything, so the whole game replays."""
     if target.exists() and target.resolve() == path.resolve():
         raise RefereeError(f"{target} is the table itself; export to a different file")
     if target.exists() and not force and not _is_export(target):
@@ -59,12 +62,18 @@ def export(path: Path, target: Path, force: bool = False) -> ExportResult:
     with opened(path) as (conn, rules), db.read(conn):
         events = log.all_events(conn)
         status = status_of(conn, rules, path)
+    left_out = False
+    if not full:
+        shown = [public_event(rules, e) for e in events]
+        left_out = any(a is not b for a, b in zip(shown, events))
+        events = shown
     data = {
         "format": EXPORT_FORMAT,
         "version": EXPORT_VERSION,
         "game": status.state.game.value,
         "seed": status.seed,
         "exported": ledger.now(),
+        "full": full or not left_out,
         "events": [e.to_dict() for e in events],
         "final": status.to_json(),
     }
@@ -114,6 +123,9 @@ def replay(source: Path, path: Path, step: bool = False, force: bool = False,
         raise RefereeError(f"{source}: the setup event cannot be read ({exc})") from None
     rules = rules_for(GameSlug.parse(setup.game.value))
     rules.setup(setup, first.get("dice", []))  # refuse a bad setup before touching files
+    if data.get("full") is False:
+        raise RefereeError(f"{source} is an export for players: it leaves the hidden cards out, so the "
+                           "game cannot be rebuilt from it; replay an export made with `referee export --full`")
     ensure_replaceable(path, force)
     result: list = []
 
@@ -145,7 +157,7 @@ def _rebuild(conn, path: Path, rules, setup: Setup, events: list, step: bool,
         event = _replay_one(conn, rules, raw)
         _agree(raw, event)
         if step:
-            steps.append(ReplayStep(event, status_of(conn, rules, path)))
+            steps.append(ReplayStep(public_event(rules, event), status_of(conn, rules, path)))
     conn.execute("PRAGMA synchronous = FULL")
     return status_of(conn, rules, path), steps
 

@@ -135,19 +135,23 @@ def _action(text: str) -> Action:
     return Action(name, {})
 
 
-@pytest.mark.xfail(not _wired(), strict=True,
-                   reason="the core prints raw action args until it uses public_args (generic wiring)")
 def test_every_player_readable_output_hides_face_down_cards_and_propaganda(table, tmp_path: Path):
+    assert _wired(), "the core shows actions through public_args"
     outputs = {f"echo of `{line}`": out for line, out in zip([ANN_SETUP, BO_SETUP, *PLAY], _play(table))}
     outputs["status --json"] = table.run("status --json").output
     outputs["log"] = table.run("log").output
     outputs["log --json"] = table.run("log --json").output
     outputs["undo"] = table.run("undo").output
     outputs["redo"] = table.run("redo").output
-    export = tmp_path / "game.json"
+    export, full = tmp_path / "game.json", tmp_path / "game-full.json"
     table.run(["export", str(export)])
     outputs["export"] = export.read_text()
-    outputs["replay --step"] = table.run(["replay", str(export), "--db", str(tmp_path / "copy.db"), "--step"]).output
+    refused = table.run(["replay", str(export), "--db", str(tmp_path / "players.db")], ok=False)
+    assert refused.exit_code != 0 and "--full" in refused.output  # a players' export cannot rebuild the game
+    outputs["replay of a players' export"] = refused.output
+    table.run(["export", str(full), "--full"])
+    assert _leaks(full.read_text()), "export --full keeps the hidden cards for the scorekeeper"
+    outputs["replay --step"] = table.run(["replay", str(full), "--db", str(tmp_path / "copy.db"), "--step"]).output
     leaks = {where: _leaks(text) for where, text in outputs.items() if _leaks(text)}
     assert leaks == {}
     json.loads(outputs["log --json"])
