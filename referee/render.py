@@ -73,9 +73,14 @@ def status(view: StatusView, reveal: Sequence[str] = ()) -> str:
         lines.append(f"crowd: {crowd(s.crowd)}")
     from referee.games import rules_for
 
-    game_lines = getattr(rules_for(s.game), "render_lines", None)  # a game may draw its own part
+    rules = rules_for(s.game)
+    game_lines = getattr(rules, "render_lines", None)  # a game may draw its own part
+    own = game_lines(s) if game_lines is not None else []
+    phase = rules.phase(view.state) if hasattr(rules, "phase") else None
+    if phase and s.winner is None and not any(line.startswith("phase:") for line in own):
+        lines.append(f"phase: {phase}")
     if game_lines is not None:
-        lines.extend(game_lines(s))
+        lines.extend(own)
     else:
         for key, value in s.fields.items():
             if key not in (prompts.FIELD, prompts.NEXT):

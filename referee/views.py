@@ -53,7 +53,16 @@ class StatusView:
         }
         for key, value in s.fields.items():
             out.setdefault(key, value)
+        out.setdefault("phase", _phase(self.state))
         return out
+
+
+def _phase(state: State) -> str | None:
+    """The game's named phase now (None for a game without phases, or once it is won)."""
+    from referee.games import rules_for
+
+    rules = rules_for(state.game)
+    return rules.phase(state) if hasattr(rules, "phase") and state.winner is None else None
 
 
 @dataclass(frozen=True)
