@@ -266,5 +266,5 @@ def games(rules_list: Sequence[Any]) -> str:
         lines.append(f"{rules.slug.value}: {rules.title}, {span} players")
         for key, rule in rules.house_rules.items():
             default = "computed" if rule.default is None else rule.default
-            lines.append(f"  --house-rule {key}=...  (default {default}) {rule.help}")
+            lines.append(f"  --house-rule {key}=...  (default {default}) ({rule.describe()}) {rule.help}")
     return "\n".join(lines)

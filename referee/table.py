@@ -24,7 +24,8 @@ from referee.store import events as log
 from referee.views import ActResult, CardUse, RollResult, StatusView
 
 DEFAULT_DB = "table.db"
-_CHANGE = re.compile(r"^([+\-=])\s*(\d+)$")
+# `-5` / `+3` change by an amount; `=10`, `=-10`, `= -10`, `=+4` set a value.
+_CHANGE = re.compile(r"^(?:(?P<sign>[+\-])|=\s*(?P<to_sign>[+\-]?))\s*(?P<number>\d+)$")
 
 
 def table_path(option: str | None) -> Path:
@@ -193,7 +194,10 @@ def status(path: Path) -> StatusView:
 
 
 def parse_change(text: str, what: str) -> dict[str, int]:
-    """`-5` / `+3` change by an amount, `=10` sets a value."""
+    """`-5` / `+3` change by an amount, `=10` sets a value and `=-10` (or
+    `= -10`) sets a negative one. Only the form is checked here: whether the
+    field may go below 0 (life and capital may not, the crowd and fortitude
+    may) is the rules' call, refused there with the player and the rule named."""
     cleaned = text.strip().replace("\u2212", "-")
     match = _CHANGE.match(cleaned)
     if not match:
@@ -201,12 +205,11 @@ def parse_change(text: str, what: str) -> dict[str, int]:
             raise RefereeError(
                 f"{what}: write +{cleaned} to add, -{cleaned} to take away, or ={cleaned} to set it"
             )
-        raise RefereeError(f"{what}: {text!r} is not an amount; write -5, +3 or =10")
-    sign, number = match.groups()
-    value = int(number)
-    if sign == "=":
-        return {"to": value}
-    return {"by": value if sign == "+" else -value}
+        raise RefereeError(f"{what}: {text!r} is not an amount; write -5, +3, =10 or =-10")
+    value = int(match["number"])
+    if match["sign"] is None:
+        return {"to": -value if match["to_sign"] == "-" else value}
+    return {"by": value if match["sign"] == "+" else -value}
 
 
 def parse_resolve(words: Sequence[str]) -> tuple[int | None, str | None]:

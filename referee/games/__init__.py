@@ -69,6 +69,21 @@ class HouseRule:
                 span = f"{high} or less"
             raise RefereeError(f"house rule {self.key!r} must be {span}, not {value}")
 
+    def describe(self) -> str:
+        """The allowed values as `referee games` shows them: `whole number 0..10`,
+        `whole number 1 or more`, `one of: a, b`."""
+        if self.choices:
+            return "one of: " + ", ".join(self.choices)
+        if self.kind is not int:
+            return "any text"
+        if self.minimum is not None and self.maximum is not None:
+            return f"whole number {self.minimum}..{self.maximum}"
+        if self.minimum is not None:
+            return f"whole number {self.minimum} or more"
+        if self.maximum is not None:
+            return f"whole number {self.maximum} or less"
+        return "any whole number"
+
     def describe_range(self) -> str:
         """The allowed values in words, for `referee games` and the rule sheets."""
         if self.choices:

@@ -35,13 +35,16 @@ class PetriDishRules(GenericRules):
     factions = COLOURS
     faction_word = "colour"
     house_rules = {
+        # Ranges from the rulebook: a germ has at most 4 orthogonal liberties, the dish 4 prime areas.
         "large-divide-liberties": HouseRule(
             "large-divide-liberties", 3,
             "liberties a large germ needs before dividing (the rulebook's line names a medium germ; "
             "we read it as large)",
+            minimum=0, maximum=4,
         ),
         "areas-to-win": HouseRule(
             "areas-to-win", 3, "prime areas (of 4) a player must hold alone to win at once",
+            minimum=1, maximum=4,
         ),
     }
 
@@ -57,12 +60,9 @@ class PetriDishRules(GenericRules):
         free = [c for c in COLOURS if c not in named]
         colours = [c or free.pop(0) for c in given]
         setup = replace(setup, players=tuple((n, c) for (n, _), c in zip(setup.players, colours)))
+        self._check_house_ranges(setup)
         state = super().setup(setup, dice)
         variant = variant_of(state.house_rules)
-        for key, low, high in (("large-divide-liberties", 0, 4), ("areas-to-win", 1, 4)):
-            value = state.house_rules[key]
-            if not low <= value <= high:  # type: ignore[operator]
-                raise RuleViolation(key, f"house rule {key} must be {low} to {high}, not {value}")
         players = tuple(replace(p, fields={"reserve": variant.tokens}) for p in state.players)
         state = replace(state, players=players, active=colours.index("white"))
         start = Position(variant=variant)
@@ -72,6 +72,20 @@ class PetriDishRules(GenericRules):
             "seen_positions": {engine.position_key(start): 1},
             "result": None,
         })
+
+    def _check_house_ranges(self, setup: Setup) -> None:
+        """A whole number outside its declared range is refused as a rule of the
+        dish (anything else is left to HouseRule.parse, which names the rule)."""
+        for key, given in setup.house_rules.items():
+            rule = self.house_rules.get(key)
+            try:
+                value = int(str(given).strip())
+            except ValueError:
+                continue
+            if rule is not None and rule.minimum is not None and rule.maximum is not None \
+                    and not rule.minimum <= value <= rule.maximum:
+                raise RuleViolation(
+                    key, f"house rule {key} must be {rule.minimum} to {rule.maximum}, not {value}")
 
     # ---- checking ------------------------------------------------------------
 
