@@ -103,7 +103,7 @@ def deck_size(deck: Deck, game: Game) -> Size:
 def card_context(card: Card, deck: Deck, game: Game) -> dict:
     from pnp.qrpayload import format_payload
 
-    payload = format_payload(game.slug, card.id, card.revision)
+    payload = format_payload(card.id, card.revision)  # each printed copy adds its number when drawn
     size = deck_size(deck, game)
     fields = dict(card.fields)
     fields.update(id=card.id, revision=card.revision, deck=deck.id)
@@ -479,19 +479,33 @@ def _file_entry(path: Path, deck: Deck, plan: DeckLayout, options: BuildOptions)
     return entry
 
 
-def _card_entries(path: Path, copies: list[Card], plan: DeckLayout, game: Game,
-                  back_shift: BackShift | None = None) -> list[dict]:
+def copy_numbers(copies: list[Card]) -> list[int]:
+    """Which printed copy of its card each entry is: 1, 2, ... per card id."""
+    seen: dict[str, int] = {}
+    out = []
+    for card in copies:
+        seen[card.id] = seen.get(card.id, 0) + 1
+        out.append(seen[card.id])
+    return out
+
+
+def copy_payloads(copies: list[Card]) -> list[str]:
+    """The QR payload printed on each copy: it names the very card on the table."""
     from pnp.qrpayload import format_payload
 
+    return [format_payload(card.id, card.revision, n) for card, n in zip(copies, copy_numbers(copies))]
+
+
+def _card_entries(path: Path, copies: list[Card], plan: DeckLayout, game: Game,
+                  back_shift: BackShift | None = None) -> list[dict]:
     out = []
-    seen: dict[str, int] = {}
+    numbers, payloads = copy_numbers(copies), copy_payloads(copies)
     backs = plan.backs or [None] * len(plan.fronts)
     for front, back in zip(plan.fronts, backs):
         card = copies[front.copy]
-        seen[card.id] = seen.get(card.id, 0) + 1
         out.append({
-            "id": card.id, "copy": seen[card.id], "deck": card.deck,
-            "qr": format_payload(game.slug, card.id, card.revision),
+            "id": card.id, "copy": numbers[front.copy], "deck": card.deck,
+            "qr": payloads[front.copy],
             "file": path.name,
             "front": {"page": front.page, "trim_mm": [round(v, 3) for v in front.slot.trim]},
             "back": None if back is None else {"page": back.page, "trim_mm": [round(v, 3) for v in _shifted(back.slot.trim, back_shift)],

@@ -96,7 +96,7 @@ def run_task(task: Task) -> tuple[list[Problem], list[tuple[str, bytes, dict, di
         if not problems:
             try:
                 data = render_deck(f"{game.name} — {deck.name}", plan, size, [c.id for c in copies], back, ctx,
-                                   back_shift=shift, face_of=face_of)
+                                   back_shift=shift, face_of=face_of, qr_payloads=b.copy_payloads(copies))
             except _Invalid:
                 pass
         if data is None:  # still check every card, so all problems are reported at once

@@ -104,6 +104,8 @@ def preview_sheet(project: Path, game_slug: str, dpi: int = 150, options: BuildO
     (faces,) = _prepare_decks(game, templates, icons, problems, [trimmed]) or [None]
     problems.raise_if_any()
     plan = plan_deck(len(copies), size, options.paper, options.layout, options.flip, faces.back is not None)
+    from pnp.build import copy_payloads
+
     pdf = render_deck(f"{game.name} — {deck.name}", plan, size, [faces.fronts[c.id] for c in copies], faces.back,
-                      RenderContext(templates.style, icons, "RobotoCondensed-Regular"))
+                      RenderContext(templates.style, icons, "RobotoCondensed-Regular"), qr_payloads=copy_payloads(copies))
     return _rasterize(pdf, dpi)

@@ -35,17 +35,23 @@ class RenderContext:
     bleed: float = 3.0  # how far faces are drawn beyond the trim
 
 
-def draw_face(canvas: Canvas, face: Face, size: Size, ctx: RenderContext) -> None:
-    """Draw a face with its bottom-left trim corner at the origin."""
+def draw_face(canvas: Canvas, face: Face, size: Size, ctx: RenderContext, qr: bool = True) -> None:
+    """Draw a face with its bottom-left trim corner at the origin (without its
+    QR codes when `qr` is False: each printed copy then draws its own)."""
     for el in face.elements:
         if isinstance(el, Text):
             _draw_text(canvas, el, size, ctx)
         elif isinstance(el, QR):
-            draw_qr(canvas, el.payload, pt(el.x), pt(size.height - el.y - el.size), pt(el.size))
+            if qr:
+                draw_qr_element(canvas, el, size)
         elif isinstance(el, Icon):
             el.draw(canvas, size.width, size.height, ctx.bleed, icons=ctx.icons)
         else:
             el.draw(canvas, size.width, size.height, ctx.bleed)
+
+
+def draw_qr_element(canvas: Canvas, el: QR, size: Size, payload: str | None = None) -> None:
+    draw_qr(canvas, payload or el.payload, pt(el.x), pt(size.height - el.y - el.size), pt(el.size))
 
 
 def _draw_text(canvas: Canvas, el: Text, size: Size, ctx: RenderContext) -> None:
@@ -99,14 +105,19 @@ def render_deck(
     ctx: RenderContext,
     back_shift: Any = None,        # pnp.printers.BackShift: drawn around everything on a backs page
     face_of: Callable[[Any], Face] | None = None,
+    qr_payloads: Sequence[str] | None = None,  # one per printed copy: its own QR code
 ) -> bytes:
     """The deck's sheets as PDF bytes. Each distinct front (by key) becomes one
-    form, drawn when first placed; `face_of(key)` is asked for it then, once."""
+    form, drawn when first placed; `face_of(key)` is asked for it then, once.
+    With `qr_payloads`, the forms leave out their QR codes and each copy's
+    code is drawn over its form with that copy's payload."""
     buffer = io.BytesIO()
     flip = plan.flip if plan.layout is Layout.DUPLEX and back is not None else None
     canvas = new_canvas(buffer, plan.paper, ctx, title, flip)
     forms: dict[Any, str] = {}
+    codes: dict[Any, list[QR]] = {}  # the QR elements each form left out
     back_key = object()
+    own_codes = qr_payloads is not None
 
     def form_for(key) -> str:
         if key not in forms:
@@ -114,10 +125,26 @@ def render_deck(
             face = back if key is back_key else (face_of(key) if face_of else key)
             b = pt(ctx.bleed)
             canvas.beginForm(name, -b, -b, pt(card.width) + b, pt(card.height) + b)
-            draw_face(canvas, face, card, ctx)
+            draw_face(canvas, face, card, ctx, qr=not own_codes or key is back_key)
             end_form(canvas)
             forms[key] = name
+            codes[key] = [el for el in face.elements if isinstance(el, QR)] if own_codes and key is not back_key else []
         return forms[key]
+
+    def copy_form(key, placement: Placement) -> str:
+        """The form one printed copy is drawn with: its face's shared form,
+        then, when the copy carries its own QR code, that code over it."""
+        face_form = form_for(key)
+        if not own_codes or key is back_key or not codes[key]:
+            return face_form
+        name = f"copy{placement.copy}"
+        b = pt(ctx.bleed)
+        canvas.beginForm(name, -b, -b, pt(card.width) + b, pt(card.height) + b)
+        canvas.doForm(face_form)
+        for el in codes[key]:
+            draw_qr_element(canvas, el, card, qr_payloads[placement.copy])
+        end_form(canvas)
+        return name
 
     by_page: dict[int, list[tuple[Placement, Face]]] = {}
     for p in plan.fronts:
@@ -133,7 +160,7 @@ def render_deck(
             a, b, c, d, e, f = shift.matrix()
             canvas.transform(a, b, c, d, pt(e), pt(f))
         for placement, face in placed:
-            _place(canvas, form_for(face), placement)
+            _place(canvas, copy_form(face, placement), placement)
         _draw_furniture(canvas, sheet, plan.paper, ctx, f"{title} · {_kind(sheet)} · page {sheet.page} of {total}")
         if shift is not None:
             canvas.restoreState()

@@ -17,7 +17,7 @@ from pnp.effecttext import Vocabulary
 from pnp.errors import PnpError, Problems
 from pnp.model import CARD_PRESETS, Card, Coverage, CardId, CardType, Deck, DeckId, DocKind, Document, Game, GameSlug, Size, Sources
 from pnp.project import GAME_FILE, SOURCES_DIR, TEMPLATES_DIR, available_games
-from pnp.qrpayload import format_payload
+from pnp.qrpayload import longest_payload
 from pnp.schema import FieldType, SchemaError, check_value, parse_type
 from pnp.yamlio import MarkedDict, YamlSyntaxError, load_marked
 
@@ -377,8 +377,8 @@ def _load_card(raw, path, game, deck, card_types, icons, problems, vocabulary: V
             for token in TOKEN_PATTERN.findall(text):
                 if token not in icons:
                     bad(key, f"unknown icon token {{{token}}} in {key}; known: {', '.join('{' + i + '}' for i in sorted(icons))}")
-    if card_id and len(format_payload(game, card_id, "000000")) > QR_MAX_CHARS:
-        bad("id", f"id too long for a version-3 QR code with game {game!r}; shorten it")
+    if card_id and len(longest_payload(card_id)) > QR_MAX_CHARS:
+        bad("id", "id too long for a version-3 QR code with its copy number; shorten it")
     if len(problems.items) > before:
         return None
     fields = {key: raw.get(key, ftype.default()) for key, ftype in schema.items()}

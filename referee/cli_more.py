@@ -34,21 +34,29 @@ def log_command(last, as_json) -> None:
 @click.command()
 @click.argument("code")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
+@db_option
 def card(code, as_json) -> None:
     """Show a card. CODE is a card id or the text of its QR code.
 
     A scanned card printed from older sources is flagged, with what changed.
+    When a table of the card's game is open, it also says where the card's
+    copies are on the table now.
 
     \b
     Examples:
       referee card anarchy-brick-courier
-      referee card PNP:CULTURE-WAR:ANARCHY-BRICK-COURIER:1A2B3C --json
+      referee card PNP:ANARCHY-BRICK-COURIER:1A2B3C:2 --json
     """
     from referee.cards import lookup
+    from referee.whereabouts import where_is
 
     found = lookup(code)
+    where = where_is(db_path(), found.card.id, found.card.game)
     warn([found.warning()] if found.out_of_date else [])
-    emit(found.to_json()) if as_json else click.echo(render.card(found))
+    if as_json:
+        emit({**found.to_json(), "on_table": None if where is None else list(where.places)})
+    else:
+        click.echo(render.card(found, where))
 
 
 @click.command()

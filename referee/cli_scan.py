@@ -43,7 +43,7 @@ def run_scan(group: click.Group, db: Path) -> None:
                 break
             handled += 1
             if item.kind is LineKind.CARD:
-                _show_card(item.text)
+                _show_card(item.text, db)
             elif item.argv and item.argv[0] == "scan":
                 raise RefereeError("already scanning")
             else:
@@ -56,13 +56,14 @@ def run_scan(group: click.Group, db: Path) -> None:
         raise click.ClickException(f"{failed} of {handled} scanned lines failed; each is reported above")
 
 
-def _show_card(code: str) -> None:
+def _show_card(code: str, db: Path) -> None:
     from referee.cards import lookup
+    from referee.whereabouts import where_is
 
     found = lookup(code)
     if found.out_of_date:
         click.echo(f"warning: {found.warning()}", err=True)
-    click.echo(render.card(found))
+    click.echo(render.card(found, where_is(db, found.card.id, found.card.game)))
 
 
 def _run(group: click.Group, argv: tuple[str, ...], db: Path, number: int) -> bool:

@@ -238,10 +238,12 @@ def replay(result: ReplayResult, source: str) -> str:
     return "\n".join(lines)
 
 
-def card(found: Any) -> str:
-    """A card from the index (a cards.Lookup), its fields one per line."""
+def card(found: Any, where: Any = None) -> str:
+    """A card from the index (a cards.Lookup), its fields one per line, and
+    where its copies are on the table (a whereabouts.Whereabouts) when known."""
     c = found.card
-    lines = [f"{c.name}  ({c.id})"]
+    copy = f", printed copy {found.copy} of {c.quantity}" if getattr(found, "copy", None) else ""
+    lines = [f"{c.name}  ({c.id}{copy})"]
     rows = [["game", f"{c.game}, deck {c.deck}, {c.type}, {c.quantity} cop{'y' if c.quantity == 1 else 'ies'}"],
             ["revision", c.revision]]
     skip = {"id", "name", "type", "quantity"}
@@ -255,6 +257,12 @@ def card(found: Any) -> str:
             lines.append("  (the printed revision is not in the card index, so the changes are unknown)")
         for change in found.changes or ():
             lines.append(f"  {change.field}: {_value(change.printed)} -> {_value(change.current)}")
+    if where is not None:
+        from referee.copies import where_text
+
+        free = max(1, c.quantity) - len(where.places)
+        lines.append(f"on the table: {where_text(where.places)} ({free} of {max(1, c.quantity)} free)"
+                     if where.places else f"on the table: none of its {max(1, c.quantity)} yet")
     return "\n".join(lines)
 
 

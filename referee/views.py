@@ -72,6 +72,7 @@ class CardUse:
     card_id: str
     revision: str
     warning: str | None = None
+    copy: int | None = None  # the printed copy a scan named
 
 
 @dataclass(frozen=True)

@@ -1,8 +1,9 @@
 """Finding a card by its id or by the text of its QR code.
 
 A code is either a card id (`anarchy-brick-courier`, any case) or a QR
-payload (`PNP:CULTURE-WAR:ANARCHY-BRICK-COURIER:1A2B3C`). A payload also says
-which revision was printed; when the sources have moved on, the lookup says
+payload (`PNP:ANARCHY-BRICK-COURIER:1A2B3C:2`, or an older print's
+`PNP:CULTURE-WAR:ANARCHY-BRICK-COURIER:1A2B3C`). A payload also says
+which revision was printed and, on newer prints, which copy it is; when the sources have moved on, the lookup says
 the printed card is out of date and, when the index still remembers the
 printed revision, which fields changed.
 """
@@ -33,6 +34,7 @@ class Lookup:
     card: CardInfo
     printed_revision: str | None = None  # from a scanned QR code
     changes: tuple[FieldChange, ...] | None = None  # None: printed revision not remembered
+    copy: int | None = None  # which printed copy was scanned (None: typed, or an older print)
 
     @property
     def out_of_date(self) -> bool:
@@ -55,6 +57,7 @@ class Lookup:
         data = self.card.to_json()
         data["printed_revision"] = self.printed_revision
         data["out_of_date"] = self.out_of_date
+        data["copy"] = self.copy
         data["changes"] = (
             None if self.changes is None
             else [{"field": c.field, "printed": c.printed, "current": c.current} for c in self.changes]
@@ -74,14 +77,15 @@ def lookup(code: str, start: Path | None = None, index: CardIndex | None = None)
     text = code.strip()
     printed = None
     game = None
+    copy = None
     if looks_like_payload(text):
         payload = parse_payload(text)
         if payload is None:
             raise CardError(
                 f"{text!r} starts like a card's QR code but is not one "
-                "(expected PNP:GAME:CARD-ID:REVISION, e.g. PNP:CULTURE-WAR:SOME-CARD:1A2B3C)"
+                "(expected PNP:CARD-ID:REVISION:COPY, e.g. PNP:SOME-CARD:1A2B3C:2)"
             )
-        card_id, printed, game = payload.card_id, payload.revision, payload.game
+        card_id, printed, game, copy = payload.card_id, payload.revision, payload.game, payload.copy
     else:
         card_id = text.lower()
         if not _ID.match(card_id):
@@ -98,7 +102,10 @@ def lookup(code: str, start: Path | None = None, index: CardIndex | None = None)
         old = index.history.get(card_id, {}).get(printed)
         if old is not None:
             changes = _changes(old, card.fields)
-    return Lookup(card, printed, changes)
+    if copy is not None and not 1 <= copy <= card.quantity:
+        raise CardError(f"the QR code says copy {copy} of {card_id}, but only {card.quantity} "
+                        f"{'is' if card.quantity == 1 else 'are'} printed")
+    return Lookup(card, printed, changes, copy)
 
 
 def _changes(old: Any, new: Any) -> tuple[FieldChange, ...]:
@@ -111,7 +118,7 @@ def resolve(code: str, game: str, start: Path | None = None) -> CardUse:
     found = lookup(code, start)
     if found.card.game != game:
         raise CardError(f"card {found.card.id} belongs to {found.card.game}, but this table plays {game}")
-    return CardUse(found.card.id, found.card.revision, found.warning())
+    return CardUse(found.card.id, found.card.revision, found.warning(), found.copy)
 
 
 def is_card(text: str, start: Path | None = None) -> bool:

@@ -112,6 +112,12 @@ class GenericRules:
         and named in refusals; None for a game with no phases."""
         return None
 
+    def where_is(self, state: State, card_id: str) -> list[str]:
+        """Where the copies of a card are on the table now, one entry per copy,
+        in words any player may read (never a hand or a face-down identity).
+        Scanning a card shows it, so a copy already in play is found at once."""
+        return []
+
     def public_args(self, action: Action) -> dict:
         """`action.args` as any player may read them. A game with hidden cards
         replaces their ids and names with a placeholder ("a face-down card").

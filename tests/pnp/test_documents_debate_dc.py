@@ -357,7 +357,8 @@ def test_quick_reference_is_a_poker_card_whose_qr_decodes(a4, game, card_id):
     x0, y0, x1, y1 = cards[0]["front"]["trim_mm"]
     codes = zxingcpp.read_barcodes(image.crop((int(x0 * sx), int((ph - y1) * sy), int(x1 * sx), int((ph - y0) * sy))))
     assert [c.text for c in codes] == [cards[0]["qr"]]
-    assert cards[0]["qr"] == f"PNP:{game.upper()}:{card_id.upper()}:" + cards[0]["qr"].rsplit(":", 1)[1]
+    revision = cards[0]["qr"].split(":")[2]
+    assert cards[0]["qr"] == f"PNP:{card_id.upper()}:{revision}:1"
 
 
 def test_table_and_player_mats_show_every_zone_the_rulebook_names(a4):

@@ -114,6 +114,37 @@ def test_qr_codes_decode_to_manifest_payloads_inside_their_trim(a4_long, deck, p
             f"{holders[0]['copy']}, has payload {holders[0]['qr']!r}")
 
 
+def test_every_printed_copy_carries_its_own_copy_number(a4_long):
+    """Three copies of one card are three physical cards: each scan names its copy."""
+    from pnp.qrpayload import parse_payload
+
+    cards = a4_long.manifest["cards"]
+    payloads = [c["qr"] for c in cards]
+    assert len(set(payloads)) == len(payloads), "two printed copies share one QR payload"
+    for c in cards:
+        parsed = parse_payload(c["qr"])
+        assert parsed is not None and (parsed.card_id, parsed.copy) == (c["id"], c["copy"]), c
+    several = [c for c in cards if c["copy"] > 1]
+    assert several, "the deck should print some card more than once"
+
+
+def test_qr_modules_are_at_least_0_4_mm_on_paper(a4_long):
+    """Measured on the raster: the decoded symbol's width over its module count."""
+    from pnp.qr import qr_rows
+
+    path = a4_long.pdf_path("anarchy")
+    r = pc.raster(path, 1, 300)
+    codes = zxingcpp.read_barcodes(r.image, formats=zxingcpp.BarcodeFormat.QRCode)
+    assert codes
+    for code in codes:
+        p = code.position
+        (x0, y0), (x1, y1) = r.to_mm(p.top_left.x, p.top_left.y), r.to_mm(p.top_right.x, p.top_right.y)
+        width = ((x1 - x0) ** 2 + (y1 - y0) ** 2) ** 0.5
+        modules = len(qr_rows(code.text))
+        assert modules <= 29, f"{code.text!r} needs more than QR version 3"
+        assert width / modules >= 0.4, f"{code.text!r}: modules of {width / modules:.3f} mm"
+
+
 def test_back_pages_carry_no_qr_code(a4_long):
     path = a4_long.pdf_path("anarchy")
     r = pc.raster(path, 2, 150)

@@ -148,6 +148,17 @@ class ColdWarRules(GenericRules):
     def phase(self, state: State) -> str | None:
         return phases.phase_of(state)
 
+    def where_is(self, state: State, card_id: str) -> list[str]:
+        """Face-down and face-up cards alike read "on X's table"; hands stay out."""
+        f = state.fields
+        if "desks" not in f:
+            return []
+        players = list(f["desks"])
+        tables = [p for p in Z.places(f, players[0], card_id) if p.startswith("on ")] if players else []
+        own = [p for player in players for p in Z.places(f, player, card_id)
+               if not p.startswith("on ") and "hand" not in p]
+        return tables + own
+
     def public_args(self, action: Action) -> dict:
         return _public_args(action.name, action.args)
 

@@ -81,6 +81,9 @@ class CultureWarRules(Actions, GenericRules):
         """roll-off, card deployment, combat or game over (see phases.py)."""
         return phases.describe(state)
 
+    def where_is(self, state: State, card_id: str) -> list[str]:
+        return [f"{p.name}'s: {place}" for p in state.players for place in zones.places(state, p.name, card_id)]
+
     def rules_can_decide(self, state: State) -> bool:
         """Players are out at 0 LIFE and the last one standing wins; no printed
         card ends the game another way, so until the game is won `win PLAYER`

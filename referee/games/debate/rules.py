@@ -117,6 +117,9 @@ class DebateRules(GenericRules):
         """The phase now, e.g. "cross-examination (Ana)"."""
         return ph.describe(state)
 
+    def where_is(self, state: State, card_id: str) -> list[str]:
+        return [p for p in piles.copy_places(state.fields, card_id) if not p.endswith("hand")]
+
     def public_args(self, action: Action) -> dict:
         """A `deck` action names the 15 cards of a hidden deck: players read only the count."""
         args = dict(action.args)

@@ -84,6 +84,11 @@ class DivideAndConquerRules(GenericRules):
         """action (no attack under way), team, call-or-raise, add, roll, or game over."""
         return battle.phase_of(state.fields).value
 
+    def where_is(self, state: State, card_id: str) -> list[str]:
+        from referee.games.divide_and_conquer.printed import places_of
+
+        return places_of(state.fields, card_id)
+
     def rules_can_decide(self, state: State) -> bool:
         """The deck running out decides the game; after a draw ("play again")
         a winner can only be named by hand."""

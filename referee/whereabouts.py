@@ -1,0 +1,39 @@
+"""Where a scanned card's printed copies are on the table now.
+
+`referee card CODE` and scan mode show it, so a scorekeeper who scans a card
+that is already in play, in a base or in a discard pile learns where at once
+(each game's `where_is` says it in words a player may read: hands and
+face-down identities stay hidden).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from referee.errors import RefereeError
+
+
+@dataclass(frozen=True)
+class Whereabouts:
+    game: str
+    places: tuple[str, ...]  # one entry per copy somewhere on the table
+
+    def to_json(self) -> dict:
+        return {"game": self.game, "places": list(self.places)}
+
+
+def where_is(path: Path, card_id: str, game: str) -> Whereabouts | None:
+    """None when there is no table at `path`, or it plays another game."""
+    from referee import table
+
+    if not path.is_file():
+        return None
+    try:
+        view = table.status(path)
+    except RefereeError:
+        return None
+    if view.state.game != game:
+        return None
+    from referee.games import rules_for
+
+    return Whereabouts(game, tuple(rules_for(view.state.game).where_is(view.state, card_id)))
