@@ -13,7 +13,13 @@ from pnp.project import find_project
 
 
 class PnpGroup(click.Group):
-    """Turns every PnpError into one readable message and a non-zero exit."""
+    """Turns every PnpError into one readable message and a non-zero exit.
+    Every subcommand also takes `--project DIR`."""
+
+    def add_command(self, cmd: click.Command, name: str | None = None) -> None:
+        if not isinstance(cmd, click.Group) and not any(p.name == "project" for p in cmd.params):
+            cmd.params.append(project_option())
+        super().add_command(cmd, name)
 
     def invoke(self, ctx):
         try:
@@ -32,6 +38,17 @@ class PnpGroup(click.Group):
             raise click.ClickException(
                 f"pnp hit an internal error ({type(exc).__name__}: {exc}); run again with PNP_DEBUG=1 to see where"
             ) from None
+
+
+def _set_project(ctx: click.Context, _param, value) -> None:
+    if value:
+        ctx.ensure_object(dict)["project"] = value
+
+
+def project_option() -> click.Option:
+    """`--project DIR` on a subcommand too: `pnp list debate --project DIR`."""
+    return click.Option(["--project"], type=click.Path(file_okay=False), expose_value=False, is_eager=True,
+                        callback=_set_project, help="Project folder (also accepted before the command).")
 
 
 def _project(ctx: click.Context) -> Path:
@@ -369,6 +386,23 @@ def export_summary(report) -> str:
         lines.append(f"safe zone warnings ({len(report.warnings)}):")
         lines += [f"  {w}" for w in report.warnings]
     return "\n".join(lines)
+
+
+@main.command("clean")
+@click.pass_context
+def clean_command(ctx):
+    """Remove the project's caches (.pnp-cache/, and its folder in the user
+    cache for a read-only project). They only make builds faster: nothing is
+    lost, the next build just does more work. output/ is left alone.
+
+    \b
+    Example:
+      pnp clean
+    """
+    from pnp.caches import clean
+
+    removed = clean(_project(ctx))
+    click.echo("\n".join(f"removed {p}" for p in removed) if removed else "no caches to remove")
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -21,7 +21,7 @@ from typing import Any
 
 from pnp.elements import QR, Circle, Face, Icon, Line, Paint, Polygon, Rect, Text
 from pnp.incremental import code_digest, content_hash, effect_files, file_digest, shared_template_files, template_closure
-from pnp.memo import CACHE_DIR
+from pnp.caches import cache_root
 
 FORMAT = "pnp-faces-1"
 MAX_CARDS = 500
@@ -65,7 +65,7 @@ class FaceCache:
 
     def __init__(self, project: Path, game: str, deck: str, enabled: bool = True):
         self.project, self.game = project, game
-        self.path = project / CACHE_DIR / "faces" / game / f"{deck}.json"
+        self.path = cache_root(project) / "faces" / game / f"{deck}.json"
         self.enabled = enabled and not os.environ.get("PNP_NO_CACHE")
         self.stored: dict[str, Any] = self._load() if self.enabled else {}
         self.used: dict[str, Any] = {}

@@ -12,7 +12,7 @@ import json
 from pathlib import Path
 from typing import Any, Callable
 
-CACHE_DIR = ".pnp-cache"
+from pnp.caches import cache_root
 FORMAT = b"pnp-memo-1"
 _recent: dict[str, Any] = {}  # digest -> value, this process's last few (callers must not mutate values)
 RECENT = 64
@@ -47,7 +47,7 @@ def _stored(kind: str, path: Path, data: bytes, digest: str, compute, encode, de
     root = _root(path)
     if root is None or os.environ.get("PNP_NO_CACHE"):
         return compute(data)
-    store = root / CACHE_DIR / kind / f"{digest}.json"
+    store = cache_root(root) / kind / f"{digest}.json"
     try:
         return decode(json.loads(store.read_bytes()))
     except (OSError, ValueError, TypeError, KeyError, IndexError):

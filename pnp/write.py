@@ -6,21 +6,33 @@ import os
 from pathlib import Path
 from typing import Any
 
+from pnp.errors import PnpError
+
+_UMASK = os.umask(0o022)
+os.umask(_UMASK)
+FILE_MODE = 0o666 & ~_UMASK  # what `open()` would give: mkstemp's 0600 is for the temp file only
+
 
 def write_atomic(path: Path, data: bytes) -> None:
     """Write all of `data` or nothing: a reader never sees a half-written file."""
     import tempfile  # not loaded by a build that writes nothing
 
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    except OSError as exc:
+        raise PnpError(f"cannot write {path}: {exc.strerror or exc}; choose another folder with --out DIR") from None
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
+            os.fchmod(handle.fileno(), FILE_MODE)
             os.fsync(handle.fileno())
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as exc:
         Path(tmp).unlink(missing_ok=True)
+        if isinstance(exc, OSError):
+            raise PnpError(f"cannot write {path}: {exc.strerror or exc}") from None
         raise
 
 

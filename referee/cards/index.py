@@ -29,7 +29,6 @@ from typing import Any, Mapping
 
 from referee.errors import CardError
 
-CACHE_DIR = ".pnp-cache"
 INDEX_FILE = "referee-cards.json"
 INDEX_FORMAT = "referee-card-index/1"
 MAX_HISTORY = 20
@@ -100,7 +99,9 @@ def signature(root: Path) -> list[list[Any]]:
 
 
 def index_path(root: Path) -> Path:
-    return root / CACHE_DIR / INDEX_FILE
+    from pnp.caches import cache_root
+
+    return cache_root(root) / INDEX_FILE
 
 
 def load_index(root: Path) -> CardIndex:
