@@ -22,12 +22,31 @@ class Problem:
         return f"{self.path}:{self.line}: {self.card or '-'}: {self.message}"
 
 
+MAX_NAMED = 3  # cards named in a problem shared by many
+
+
+def report_lines(problems: list[Problem]) -> list[str]:
+    """One line per distinct problem. The same message at the same place in a
+    template (an error in a shared partial hits every card that includes it)
+    is one line naming the first cards and how many more."""
+    groups: dict[tuple[str, int, str], list[str]] = {}
+    for p in problems:
+        groups.setdefault((p.path, p.line, p.message), []).append(p.card)
+    lines = []
+    for (path, line, message), cards in groups.items():
+        named = [c for c in cards if c][:MAX_NAMED]
+        more = len([c for c in cards if c]) - len(named)
+        who = ", ".join(named) + (f" and {more} more card{'' if more == 1 else 's'}" if more else "")
+        lines.append(f"{path}:{line}: {who or '-'}: {message}")
+    return lines
+
+
 class ValidationFailed(PnpError):
     """Every problem found in one validation run."""
 
     def __init__(self, problems: list[Problem]):
         self.problems = sorted(set(problems))
-        super().__init__("\n".join(str(p) for p in self.problems))
+        super().__init__("\n".join(report_lines(self.problems)))
 
 
 class Problems:

@@ -30,6 +30,7 @@ class IconSet:
                 data, _ = load_marked(path)
             except YamlSyntaxError as exc:
                 raise PnpError(f"{path}:{exc.line}: -: {exc.message}") from None
+            check_icons(path, data)
             shapes.update({str(k): list(v or []) for k, v in (data or {}).items()})
         return cls(shapes)
 
@@ -51,6 +52,71 @@ class IconSet:
                 raise PnpError(f"unknown icon {name!r}")
             self._ops[key] = " ".join(_shape(shape, color) for shape in shapes)
         return self._ops[key]
+
+
+GEOMETRY = {"circle": 3, "rect": 4, "line": 4, "polygon": None, "path": None}
+SHAPE_KEYS = set(GEOMETRY) | {"fill", "stroke", "width"}
+_HEX = re.compile(r"^#(?:[0-9a-fA-F]{3}){1,2}$")
+_PATH_ALL = re.compile(r"^(?:\s*(?:[MLCQZ]|-?\d*\.?\d+)\s*,?)*$")
+
+
+def check_icons(path: Path, data: Any) -> None:
+    """Every problem in an icon file, each as `file:line: icon NAME: message`,
+    so a designer opens the right line (nothing is drawn from a bad file)."""
+    from pnp.errors import Problems
+
+    problems = Problems(next((p for p in path.resolve().parents if (p / "card_sources").is_dir()), None))
+    if data is None:
+        return
+    if not isinstance(data, dict):
+        raise PnpError(f"{path}:1: -: an icon file is a mapping of icon names to lists of shapes")
+    for name, shapes in data.items():
+        line = data.line_of(name) if hasattr(data, "line_of") else 0
+        if not isinstance(shapes, list):
+            problems.add(path, line, f"icon {name}", "an icon is a list of shapes")
+            continue
+        lines = getattr(shapes, "item_lines", [])
+        for i, shape in enumerate(shapes):
+            at = lines[i] if i < len(lines) else line
+            for message in _shape_problems(shape):
+                problems.add(path, at, f"icon {name}", f"shape {i + 1}: {message}")
+    problems.raise_if_any()
+
+
+def _numbers(value: Any, count: int | None) -> bool:
+    return (isinstance(value, list) and (count is None or len(value) == count)
+            and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value))
+
+
+def _shape_problems(shape: Any) -> list[str]:
+    if not isinstance(shape, dict):
+        return ["a shape is a mapping such as {circle: [cx, cy, r], fill: color}"]
+    out = [f"unknown key {k!r} (known: {', '.join(sorted(SHAPE_KEYS))})" for k in shape if k not in SHAPE_KEYS]
+    kinds = [k for k in GEOMETRY if k in shape]
+    if len(kinds) != 1:
+        out.append(f"needs exactly one of {', '.join(GEOMETRY)}; has {', '.join(kinds) or 'none'}")
+    for kind in kinds:
+        value, count = shape[kind], GEOMETRY[kind]
+        if kind == "polygon":
+            if not (isinstance(value, list) and len(value) >= 3 and all(_numbers(p, 2) for p in value)):
+                out.append("polygon needs three or more [x, y] points")
+        elif kind == "path":
+            if not isinstance(value, str) or not _PATH_ALL.match(value):
+                out.append("path takes M, L, C, Q and Z with numbers, e.g. \"M 0 0 L 1 1 Z\"")
+            else:
+                try:
+                    _svg_path(pdfops.path(), value)
+                except (KeyError, ValueError, TypeError, IndexError):
+                    out.append(f"path {value!r} has a command with the wrong number of values")
+        elif not _numbers(value, count):
+            out.append(f"{kind} needs {count} numbers")
+    for key in ("fill", "stroke"):
+        value = shape.get(key)
+        if value is not None and value not in ("none", "color", "paper") and not (isinstance(value, str) and _HEX.match(value)):
+            out.append(f"{key} {value!r} is not a colour: none, color, paper or #rrggbb")
+    if "width" in shape and not (isinstance(shape["width"], (int, float)) and shape["width"] > 0):
+        out.append("width must be a positive number (a fraction of the icon size)")
+    return out
 
 
 def _shape(shape: dict[str, Any], color: str) -> str:

@@ -119,13 +119,29 @@ class TemplateSet:
             raise TemplateProblem(shown, exc.lineno or 0, f"template syntax error: {exc.message}") from None
         try:
             xml = template.render(style=self.style, **context)
+        except jinja2.TemplateSyntaxError as exc:  # in a partial, compiled when first included
+            where = self._shown_file(exc.filename) if exc.filename else shown
+            raise TemplateProblem(where, exc.lineno or 0, f"template syntax error: {exc.message}") from None
         except jinja2.UndefinedError as exc:
-            raise TemplateProblem(shown, _template_line(template.filename), f"unknown template variable: {exc.message}") from None
+            raise TemplateProblem(*self._where(shown), f"unknown template variable: {exc.message}") from None
         except jinja2.TemplateError as exc:
-            raise TemplateProblem(shown, _template_line(template.filename), f"template error: {exc}") from None
+            raise TemplateProblem(*self._where(shown), f"template error: {exc}") from None
         except (TypeError, ValueError, ArithmeticError) as exc:
-            raise TemplateProblem(shown, _template_line(template.filename), f"template error: {exc}") from None
+            raise TemplateProblem(*self._where(shown), f"template error: {exc}") from None
         return parse_face(xml, shown, context.get("payload", ""), self.style)
+
+    def _shown_file(self, filename: str) -> str:
+        return _shown(Path(filename), self.root.parent)
+
+    def _where(self, shown: str) -> tuple[str, int]:
+        """The file and line the designer must open: the innermost template
+        frame of the current exception, a partial's own when the error is in
+        one (Jinja gives template frames the template's file and line)."""
+        found = _innermost_template_frame(str(self.root))
+        if found is None:
+            return shown, 0
+        filename, line = found
+        return self._shown_file(filename), line
 
 
 def _shown(path: Path, project: Path) -> str:
@@ -135,15 +151,17 @@ def _shown(path: Path, project: Path) -> str:
         return str(path)
 
 
-def _template_line(filename: str | None) -> int:
-    """The template line being rendered when the current exception was raised."""
+def _innermost_template_frame(root: str) -> tuple[str, int] | None:
+    """(file, line) of the deepest frame of the current exception that runs a
+    template under `root`."""
     tb = sys.exc_info()[2]
-    line = 0
+    found = None
     while tb is not None:
-        if filename and tb.tb_frame.f_code.co_filename == filename:
-            line = tb.tb_lineno
+        name = tb.tb_frame.f_code.co_filename
+        if name.endswith(SUFFIX) and name.startswith(root):
+            found = (name, tb.tb_lineno)
         tb = tb.tb_next
-    return line
+    return found
 
 
 def _num(el: ET.Element, key: str, default: float | None = None) -> float:
