@@ -388,6 +388,34 @@ def export_summary(report) -> str:
     return "\n".join(lines)
 
 
+@main.command("convert")
+@click.argument("game")
+@click.argument("deck")
+@click.option("--to", "fmt", type=click.Choice(["yaml", "csv", "xlsx"]), required=True, help="The new format.")
+@click.option("--force", is_flag=True, help="Replace a file of that name that is already there.")
+@click.pass_context
+def convert_command(ctx, game, deck, fmt, force):
+    """Convert DECK of GAME to another format: YAML, CSV or Excel.
+
+    The new file is written beside the old one and read back; only if every
+    card is identical does game.yaml point at it. The old file stays, unused.
+    In a spreadsheet the first row names the fields, list fields separate
+    their items with `;`, effects are inline YAML and an empty cell is unset.
+
+    \b
+    Examples:
+      pnp convert culture-war anarchy --to xlsx
+      pnp convert culture-war anarchy --to yaml
+    """
+    from pnp.convert import convert_deck
+
+    project = _project(ctx)
+    report = convert_deck(project, game, deck, fmt, force)
+    rel = lambda p: p.relative_to(project) if p.is_relative_to(project) else p  # noqa: E731
+    click.echo(f"wrote {rel(report.new)} ({report.cards} cards, read back identical); "
+               f"the game file now reads it; {rel(report.old)} is no longer used")
+
+
 @main.command("clean")
 @click.pass_context
 def clean_command(ctx):

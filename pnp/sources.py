@@ -18,6 +18,7 @@ from pnp.errors import PnpError, Problems
 from pnp.model import CARD_PRESETS, Card, Coverage, CardId, CardType, Deck, DeckId, DocKind, Document, Game, GameSlug, Size, Sources
 from pnp.project import GAME_FILE, SOURCES_DIR, TEMPLATES_DIR, available_games
 from pnp.qrpayload import longest_payload
+from pnp.spreadsheet import is_spreadsheet, read_deck
 from pnp.schema import FieldType, SchemaError, check_value, parse_type
 from pnp.yamlio import MarkedDict, YamlSyntaxError, load_marked
 
@@ -303,7 +304,13 @@ def _load_deck(folder, slug, raw, game_path, card_types, icons, problems, vocabu
     if bad:
         return None
     deck_path = folder / str(raw["file"])
-    data = _read(deck_path, problems)
+    if is_spreadsheet(deck_path):
+        schemas = {name: {**COMMON_FIELDS, **ctype.fields} for name, ctype in (card_types or {}).items()}
+        data = read_deck(deck_path, schemas, problems) if deck_path.is_file() else None
+        if not deck_path.is_file():
+            problems.add(deck_path, 0, None, "file not found")
+    else:
+        data = _read(deck_path, problems)
     if data is None:
         return None
     if not isinstance(data, MarkedDict) or not isinstance(data.get("cards"), list):

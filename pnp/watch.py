@@ -15,7 +15,7 @@ Outcome = BuildReport | PnpError
 
 def _ignored(path: str) -> bool:
     name = Path(path).name
-    return name.startswith(".") or name.endswith(("~", ".swp", ".tmp"))
+    return name.startswith((".", "~$")) or name.endswith(("~", ".swp", ".tmp"))  # editors' and Excel's lock files
 
 
 def watch(project: Path, games: list[str] | None, out_dir: Path, options: BuildOptions,

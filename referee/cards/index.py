@@ -30,6 +30,7 @@ from typing import Any, Mapping
 from referee.errors import CardError
 
 INDEX_FILE = "referee-cards.json"
+SOURCE_SUFFIXES = (".yaml", ".yml", ".csv", ".xlsx")  # deck files may be spreadsheets
 INDEX_FORMAT = "referee-card-index/1"
 MAX_HISTORY = 20
 RACY_NS = 2_000_000_000
@@ -85,13 +86,13 @@ def project_root(start: Path | None = None) -> Path:
 
 
 def signature(root: Path) -> list[list[Any]]:
-    files = sorted((root / "card_sources").rglob("*.y*ml"))
+    files = sorted(p for p in (root / "card_sources").rglob("*") if p.suffix in SOURCE_SUFFIXES)
     icons = root / "templates" / "icons.yaml"
     if icons.is_file():
         files.append(icons)
     out = []
     for path in files:
-        if path.suffix not in (".yaml", ".yml") or not path.is_file():
+        if not path.is_file():
             continue
         stat = path.stat()
         out.append([path.relative_to(root).as_posix(), stat.st_mtime_ns, stat.st_size])
