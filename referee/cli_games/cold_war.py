@@ -185,10 +185,12 @@ def attack(target, at, cards, block, redirect, onto, actor) -> None:
 def special(card, target, at, using, block, redirect, onto, actor) -> None:
     """Play the Special CARD against TARGET on your turn (one of the 2 plays).
 
-    remove-science, remove-military and remove-assistant discard the card at
+    The card's effects (its printed text comes from them) decide: `remove`
+    (Science & Culture, Military or Assistant Leader) discards the card at
     --at; taking one card out of a stack of 3 leaves the rest weakened until
-    TARGET's own turn. redeploy attacks --at with 1 or 2 of your face-down
-    Military Power cards (--with). TARGET may --block it.
+    TARGET's own turn. `redeploy` attacks --at with 1 or 2 of your face-down
+    Military Power cards (--with). TARGET may --block it. Text the referee
+    cannot apply is shown as a prompt: play waits for `referee resolve N done`.
 
     \b
     Examples:

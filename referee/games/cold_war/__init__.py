@@ -8,6 +8,7 @@ score sheet.
 - `phases`: the turn structure as a state machine (setup, turn, fallen turn, over);
 - `play`: one action being worked out (whose turn, cards in hand, spots, cards per turn);
 - `actions`, `attacks`, `moves`, `rounds`: the actions, attack resolution, turns and rounds;
+- `effects`: each card effect kind's handler (card_sources/cold-war/effects.yaml); the rest are prompts;
 - `rules`: the rules object (check/apply, house rules, the core's hooks);
 - `hidden`: what an action's arguments show to players (face-down cards masked);
 - `view`: what `status` may show (face-down cards and hands hidden), odds, change lines;

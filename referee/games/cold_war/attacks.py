@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from referee.errors import RefereeError, RuleViolation
 from referee.games.cold_war import desk as D
+from referee.games.cold_war import effects as E
 from referee.games.cold_war.cards import TYPE_WORDS
 
 if TYPE_CHECKING:
@@ -35,25 +36,36 @@ def act_attack(p: Play) -> None:
 
 
 def act_special(p: Play) -> None:
+    """A Special played on its owner's turn: its action effect (remove or
+    redeploy, effects.py) is applied; any effect the referee cannot apply is
+    put to the table as a prompt."""
     mover = p.standing_mover("play a Special")
     p.use_play(mover, 1, "Special")
     cid = str(p.args.get("card"))
     card = p.own_card(mover, cid)
     if card["type"] != "special":
         raise RuleViolation("Special cards", f"{card['name']} is {TYPE_WORDS[card['type']]}, not a Special")
-    action = card.get("action")
-    if action in ("block", "redirect"):
+    act = E.action(card)
+    if act is not None and act["kind"] in E.ANSWERS:
         raise RuleViolation("Special timing", f"{card['name']} answers an attack aimed at its owner; {mover} "
-                                              "plays it as --block or --redirect when attacked")
+                                              f"plays it as --{act['kind']} when attacked")
     p.from_hand(mover, cid)
-    target = p.opponent(mover, p.args.get("target"), "Special cards")
     D.to_discard(p.f, cid)
-    if action == "redeploy":
-        _redeploy(p, mover, card, target)
+    if act is None:  # nothing the referee applies: the card's text is put to the table
+        p.say(f"{mover} plays {card['name']}")
+        E.ask(p, mover, cid, card, ("your-turn", "while-in-play"))
         return
+    target = p.opponent(mover, p.args.get("target"), "Special cards")
+    if E.handlers()[act["kind"]](p, mover, card, target, act):
+        E.ask(p, mover, cid, card, "your-turn")
+
+
+def remove(p: Play, mover: str, card: dict[str, Any], target: str, effect: dict[str, Any]) -> bool:
+    """Effect `remove`: one card of the kind `what` leaves `target`'s table,
+    unless `target` blocks. True if it took effect."""
     if p.args.get("redirect") is not None:
         raise RuleViolation("redirect", "a redirect answers an attack, not a Special that removes a card")
-    zone = {"remove-science": "science", "remove-military": "military", "remove-assistant": "assistants"}[action]
+    zone = E.REMOVE_ZONES[effect["what"]]
     at = p.args.get("at")
     if not isinstance(at, str) or not at:
         example = {"science": "S1 or S1.2", "military": "M1 or M1.2", "assistants": "A1"}[zone]
@@ -62,21 +74,15 @@ def act_special(p: Play) -> None:
         what = D.ZONE_WORDS[zone] if zone != "assistants" else "Assistant Leader"
         raise RuleViolation(card["name"], f"{target} has no {what} card on the table to remove")
     _, victim = p.own_table_card(target, at, (zone,))
-    block = p.args.get("block")
-    if block is not None:
-        answer = p.own_card(target, block)
-        if answer["type"] != "special" or answer.get("action") != "block":
-            raise RuleViolation("block", f"{answer['name']} is not a Special that blocks")
-        p.from_hand(target, block)
-        D.to_discard(p.f, block)
-        p.say(f"{target} blocks {mover}'s {card['name']} with {answer['name']}: it fails")
-        p.draw_back(target, 1, "the block")
-        return
+    if p.args.get("block") is not None:
+        block(p, target, mover, f"{mover}'s {card['name']}", [])
+        return False
     spot = _spot_word(p, target, zone, victim)
     broke = D.take(p.f, target, zone, victim, mover)
     D.to_discard(p.f, victim)
     p.say(f"{mover} plays {card['name']}: {target} discards {p.label(victim)} from {spot}"
           + (f"; the rest of the stack stays weakened (single cards) until {target}'s turn" if broke else ""))
+    return True
 
 
 def _spot_word(p: Play, target: str, zone: str, cid: str) -> str:
@@ -85,10 +91,14 @@ def _spot_word(p: Play, target: str, zone: str, cid: str) -> str:
     return D.label(zone, D.group_of(p.desk(target), zone, cid))
 
 
-def _redeploy(p: Play, mover: str, card: dict[str, Any], target: str) -> None:
+def redeploy(p: Play, mover: str, card: dict[str, Any], target: str, effect: dict[str, Any]) -> bool:
+    """Effect `redeploy`: 1 to `most` of the mover's own face-down Military
+    Power cards leave the table and attack as one."""
+    most = int(effect.get("most", 2))
     used = p.cards_arg("with")
-    if not 1 <= len(used) <= 2:
-        raise RuleViolation("redeploy", f"{card['name']} sends 1 or 2 of {mover}'s own face-down Military "
+    if not 1 <= len(used) <= most:
+        how_many = {1: "1", 2: "1 or 2"}.get(most, f"1 to {most}")
+        raise RuleViolation("redeploy", f"{card['name']} sends {how_many} of {mover}'s own face-down Military "
                                         f"Power cards into attack, not {len(used)}")
     ids: list[str] = []
     for token in used:
@@ -105,6 +115,56 @@ def _redeploy(p: Play, mover: str, card: dict[str, Any], target: str) -> None:
         value += int(p.card(own)["attack"])
     p.say(f"{mover} plays {card['name']}: " + ", ".join(p.label(c) for c in ids) + " leave the table to attack")
     p.attack(mover, value, ids, target, p.args.get("at"), "redeployed attack")
+    return True
+
+
+def _answer(p: Play, target: str, key: str, kind: str, what: str) -> tuple[str, dict[str, Any]]:
+    """The Special `target` answers with (from --block / --redirect), checked to carry effect `kind`."""
+    cid = str(p.args.get(key))
+    card = p.own_card(target, cid)
+    if card["type"] != "special" or not E.has(card, kind):
+        raise RuleViolation(kind, f"{card['name']} is not a Special that {what}")
+    p.from_hand(target, cid)
+    D.to_discard(p.f, cid)
+    return cid, card
+
+
+def block(p: Play, target: str, attacker: str, what: str, used: list[str], combined: bool = False) -> None:
+    """Effect `block`: the attack or Special aimed at `target` fails; the
+    block (and the attack's cards) are discarded and `target` draws one."""
+    cid, card = _answer(p, target, "block", "block", "blocks")
+    for used_id in used:
+        D.to_discard(p.f, used_id)
+    how = " (a combined attack counts as a single card)" if combined else ""
+    p.say(f"{target} blocks {what} with {card['name']}{how}: it fails")
+    p.draw_back(target, 1, "the block")
+    E.ask(p, target, cid, card, "when-targeted")
+
+
+def redirect(p: Play, target: str, attacker: str, value: int) -> tuple[str, str]:
+    """Effect `redirect`: the attack aimed at `target` lands on another
+    player's spot (--onto PLAYER --onto-at SPOT); the new target and spot."""
+    onto = p.args.get("onto")
+    cid = str(p.args.get("redirect"))
+    card = p.own_card(target, cid)
+    if card["type"] != "special" or not E.has(card, "redirect"):
+        raise RuleViolation("redirect", f"{card['name']} is not a Special that redirects an attack")
+    p.from_hand(target, cid)
+    if onto is None:
+        raise RefereeError(f"say whom {target}'s redirect sends the attack to: --onto PLAYER:SPOT")
+    new = p.player(onto)
+    if new == target:
+        raise RuleViolation("redirect", f"{target} must send the attack to another player")
+    if p.desk(new)["fallen"]:
+        raise RuleViolation("redirect", f"{new}'s Leader has fallen, so {target} cannot redirect "
+                                        "the attack there")
+    D.to_discard(p.f, cid)
+    p.say(f"{target} plays {card['name']}: the attack goes to {new}")
+    p.draw_back(target, 1, "the redirect")
+    E.ask(p, target, cid, card, "when-attacked")
+    label = p.attack_spot(new, p.args.get("onto_at"))
+    check_leader_reach(p, attacker, value, new, label)
+    return new, label
 
 
 def check_leader_reach(p: Play, attacker: str, value: int, target: str, label: str) -> None:
@@ -128,39 +188,12 @@ def resolve(p: Play, attacker: str, value: int, used: list[str], target: str, at
     label = p.attack_spot(target, at)
     check_leader_reach(p, attacker, value, target, label)
     combined = len(used) == 2
-    redirect, onto = p.args.get("redirect"), p.args.get("onto")
-    if redirect is not None:
-        card = p.own_card(target, redirect)
-        if card["type"] != "special" or card.get("action") != "redirect":
-            raise RuleViolation("redirect", f"{card['name']} is not a Special that redirects an attack")
-        p.from_hand(target, redirect)
-        if onto is None:
-            raise RefereeError(f"say whom {target}'s redirect sends the attack to: --onto PLAYER:SPOT")
-        new = p.player(onto)
-        if new == target:
-            raise RuleViolation("redirect", f"{target} must send the attack to another player")
-        if p.desk(new)["fallen"]:
-            raise RuleViolation("redirect", f"{new}'s Leader has fallen, so {target} cannot redirect "
-                                            "the attack there")
-        D.to_discard(p.f, redirect)
-        p.say(f"{target} plays {card['name']}: the attack goes to {new}")
-        p.draw_back(target, 1, "the redirect")
-        target, label = new, p.attack_spot(new, p.args.get("onto_at"))
-        check_leader_reach(p, attacker, value, target, label)
-    elif onto is not None:
+    if p.args.get("redirect") is not None:
+        target, label = redirect(p, target, attacker, value)
+    elif p.args.get("onto") is not None:
         raise RefereeError("--onto goes with --redirect CARD")
-    block = p.args.get("block")
-    if block is not None:
-        card = p.own_card(target, block)
-        if card["type"] != "special" or card.get("action") != "block":
-            raise RuleViolation("block", f"{card['name']} is not a Special that blocks")
-        p.from_hand(target, block)
-        D.to_discard(p.f, block)
-        for cid in used:
-            D.to_discard(p.f, cid)
-        how = " (a combined attack counts as a single card)" if combined else ""
-        p.say(f"{target} blocks {attacker}'s {verb} with {card['name']}{how}: it fails")
-        p.draw_back(target, 1, "the block")
+    if p.args.get("block") is not None:
+        block(p, target, attacker, f"{attacker}'s {verb}", used, combined)
         return
     hit, defence, everything = p.spot_cards(target, label)
     for cid in used:

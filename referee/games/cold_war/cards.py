@@ -15,7 +15,7 @@ from referee.errors import CardError, RefereeError
 
 GAME = "cold-war"
 CARD_TYPES = ("leader", "military", "science", "assistant", "special")
-STAT_KEYS = ("defence", "attack", "triad", "triad_leg", "action", "shield", "fallen_draw", "fallen_name")
+STAT_KEYS = ("defence", "attack", "triad", "triad_leg", "shield", "effects", "text", "fallen_draw", "fallen_name")
 TYPE_WORDS = {
     "leader": "Leader", "military": "Military Power", "science": "Science & Culture",
     "assistant": "Assistant Leader", "special": "Special",

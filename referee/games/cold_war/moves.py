@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING, Callable
 
 from referee.errors import RefereeError, RuleViolation
 from referee.games.cold_war import desk as D
+from referee.games.cold_war import effects as E
 from referee.games.cold_war import zones as Z
 
 if TYPE_CHECKING:
@@ -89,7 +90,7 @@ def act_triad(p: Play) -> None:
     legs = set()
     for cid in ids:
         card = p.own_card(mover, cid)
-        if card["type"] != "military" or not card.get("triad"):
+        if card["type"] != "military" or not E.has(card, "triad"):
             raise RuleViolation("Nuclear Triad", f"{card['name']} has no Nuclear Triad icon")
         legs.add(card.get("triad_leg"))
     if len(legs) != 3:
@@ -97,16 +98,7 @@ def act_triad(p: Play) -> None:
     for cid in ids:
         p.from_hand(mover, cid)
     target = p.opponent(mover, p.args.get("target"), "Nuclear Triad")
-    shields = p.cards_arg("shields")
-    if shields:
-        p.distinct(target, shields)
-        if len(shields) != 2:
-            raise RuleViolation("Shields", f"{target} needs both Shield cards to stop the Triad, not {len(shields)}")
-        for cid in shields:
-            card = p.own_card(target, cid)
-            if card["type"] != "special" or not card.get("shield"):
-                raise RuleViolation("Shields", f"{card['name']} carries no Shield icon")
-            p.from_hand(target, cid)
+    shields = take_shields(p, target)
     for cid in ids:
         D.to_removed(p.f, cid)
     if shields:
@@ -115,6 +107,8 @@ def act_triad(p: Play) -> None:
         p.say(f"{mover} launches the Nuclear Triad at {target}; {target}'s two Shields stop it. The Triad "
               "and both Shields are removed from the game")
         p.draw_back(target, 2, "the Shields")
+        for cid in shields:
+            E.ask(p, target, cid, p.card(cid), "while-in-play")
     else:
         tdesk = p.desk(target)
         gone = D.defence_cards(p.f, target)
@@ -123,6 +117,8 @@ def act_triad(p: Play) -> None:
         tdesk.update(science=[], military=[], propaganda=[], weakened=[])
         p.say(f"{mover} launches the Nuclear Triad at {target}: {len(gone)} defence card(s) are removed from the "
               f"game; only the Leader stack is left. {mover}'s Triad is removed from the game too")
+    for cid in ids:
+        E.ask(p, mover, cid, p.card(cid), "while-in-play")
     moves["plays"], moves["discards"] = 2, 1
     p.advance()
 
@@ -160,3 +156,20 @@ def act_fallen(p: Play) -> None:
         D.to_discard(p.f, cid)
         p.say(f"{mover} flips {card['name']}: no effect, discarded")
     p.advance()
+
+
+def take_shields(p: Play, target: str) -> list[str]:
+    """Effect `shield`: the two Shield cards `target` answers a Nuclear Triad
+    with (--shield, none or both), taken from the hand; the caller removes
+    them from the game with the Triad."""
+    shields = p.cards_arg("shields")
+    if shields:
+        p.distinct(target, shields)
+        if len(shields) != 2:
+            raise RuleViolation("Shields", f"{target} needs both Shield cards to stop the Triad, not {len(shields)}")
+        for cid in shields:
+            card = p.own_card(target, cid)
+            if card["type"] != "special" or not E.has(card, "shield"):
+                raise RuleViolation("Shields", f"{card['name']} carries no Shield icon")
+            p.from_hand(target, cid)
+    return shields

@@ -11,6 +11,7 @@ import copy
 from dataclasses import replace
 from typing import Any, Sequence
 
+from referee import prompts
 from referee.errors import RefereeError, RuleViolation
 from referee.games.cold_war import desk as D
 from referee.games.cold_war import zones as Z
@@ -29,6 +30,7 @@ class Play:
         self.round = state.round
         self.winner = state.winner
         self.report: list[str] = []
+        self.asks: list[tuple[str, str, str, str, str]] = []   # prompts to add (effects.ask)
         self.rules = state.house_rules
         self.propaganda = int(state.house_rules["propaganda-defence"])
 
@@ -44,14 +46,21 @@ class Play:
             })
             for p in self.state.players
         )
-        return replace(self.state, players=players, active=self.active, turn=self.turn, round=self.round,
-                       winner=self.winner, fields=self.f)
+        state = replace(self.state, players=players, active=self.active, turn=self.turn, round=self.round,
+                        winner=self.winner, fields=self.f)
+        for player, cid, name, moment, text in self.asks:
+            state = prompts.ask(state, player, cid, name, moment, text)
+        return state
 
     def desk(self, player: str) -> dict[str, Any]:
         return self.f["desks"][player]
 
     def say(self, line: str) -> None:
         self.report.append(line)
+
+    def ask(self, player: str, cid: str, name: str, moment: str, text: str) -> None:
+        """A card's text the referee cannot apply: the table is asked (referee/prompts.py) once the action is done."""
+        self.asks.append((player, cid, name, moment, text))
 
     def names(self) -> list[str]:
         return [p.name for p in self.state.players]

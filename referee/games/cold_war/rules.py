@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
+from referee import prompts
 from referee.errors import RefereeError, RuleViolation
 from referee.games import HouseRule
 from referee.games.cold_war import cards as carddata
@@ -27,14 +28,14 @@ from referee.games.cold_war.play import Play
 from referee.games.generic import GenericRules
 from referee.model import Action, GameSlug, Player, PlayerName, Setup, State
 
-GENERIC_ACTIONS = ("life", "capital", "crowd", "win")
+GENERIC_ACTIONS = ("life", "capital", "crowd", "win", "resolve")
 SWITCHES = ("on", "off")
 
 
 class ColdWarRules(GenericRules):
     slug = GameSlug.COLD_WAR
     title = "15 Minute Cold War"
-    version = "cold-war-4"
+    version = "cold-war-5"
     min_players, max_players = 2, 4
     faction_word = "country"
     house_rules = {
@@ -138,6 +139,7 @@ class ColdWarRules(GenericRules):
         handler = HANDLERS.get(action.name)
         if handler is None:
             raise RefereeError(f"cold-war has no action called {action.name!r}")
+        prompts.check_waiting(state, action.name)  # a card's prompt waits for `resolve` (GenericRules.check is not used)
         phases.check(state, action)
         play = Play(state, action)
         handler(play)
