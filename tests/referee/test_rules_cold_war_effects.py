@@ -228,3 +228,40 @@ def test_redeploy_takes_at_most_the_cards_its_effect_names():
     with pytest.raises(RuleViolation, match="sends 1 of P's own"):
         step(one, "special", card=card, target="Q", at="S1", **{"with": ["M1", "M2"]})
     step(one, "special", card=card, target="Q", at="S1", **{"with": ["M1"]})
+
+
+def test_a_prompt_at_the_table_through_the_command_line(table, monkeypatch):
+    """With a card whose effect the referee cannot apply, the command's echo and
+    status show the prompt, play waits, and `resolve` answers it; the echo of a
+    face-down placement still names no card."""
+    real = carddata.stats_of
+
+    def with_prompt(info):
+        out = real(info)
+        if out["id"] == "cold-wm-defector-grant":
+            out["effects"] = [*out["effects"], {"kind": "prompt", "text": "Read the defector's letter aloud.",
+                                                "when": "your-turn"}]
+        return out
+
+    monkeypatch.setattr(carddata, "stats_of", with_prompt)
+    table.run("new cold-war --player Ann:westmark --player Bo:vostokia --seed 2")
+    table.run("setup Ann cold-wm-rock-radio cold-wm-kitchen cold-wm-cavalry cold-wm-marines cold-wm-radar-line "
+              "cold-wm-joint-brass --discard cold-wm-dream-studios --discard cold-wm-big-brain "
+              "--discard cold-wm-space-agency")
+    table.run("setup Bo cold-vk-orbit-dog cold-vk-state-ballet cold-vk-fortress-line cold-vk-air-defence "
+              "cold-vk-motor-rifles cold-vk-marshal --discard cold-vk-chess-academy --discard cold-vk-five-year-plan "
+              "--discard cold-vk-metro-palace")
+    table.run("start")
+    out = table.run("special cold-wm-defector-grant Bo --at S1").output
+    assert "Bo discards" in out
+    assert ("waiting for Ann: Scholarships for Defectors (played on their turn): Read the defector's letter aloud. "
+            "Enter: referee resolve 1 done") in out
+    assert table.status()["prompts"][0]["card_id"] == "cold-wm-defector-grant"
+    assert table.status(reveal=[])["prompts"][0]["text"] == "Read the defector's letter aloud."
+    assert "waiting for Ann: Scholarships for Defectors" in table.run("status").output
+    refused = table.fail("place cold-wm-supercarrier")
+    assert "must wait" in refused.output and "rule: card text" in refused.output
+    assert "prompt 1 (Scholarships for Defectors) answered" in table.run("resolve 1 done").output
+    assert "waiting" not in table.run("status").output
+    placed = table.run("place cold-wm-supercarrier").output
+    assert "supercarrier" not in placed.lower() and "face down" in placed

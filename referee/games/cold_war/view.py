@@ -7,10 +7,12 @@ view only, so it cannot show a hidden card by mistake.
 """
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any, Mapping, Sequence
 
+from referee import prompts
 from referee.errors import RefereeError
 from referee.games.cold_war import desk as D
 from referee.games.cold_war import zones as Z
@@ -54,6 +56,9 @@ def visible_state(state: State, reveal: Sequence[str]) -> State:
         "result": f.get("result"),
         "report": list(f.get("report") or []),
     }
+    for key in (prompts.FIELD, prompts.NEXT):  # a card's prompt names only face-up cards: it is shown to all
+        if key in f:
+            public[key] = copy.deepcopy(f[key])
     return replace(state, fields=public)
 
 
