@@ -355,24 +355,38 @@ def _profile_text(p) -> str:
 @main.command("export")
 @click.argument("game")
 @click.option("--shop", type=click.Choice([s.value for s in Shop]), required=True,
-              help="tgc: PNGs 825x1125 (poker); mpc: PNGs 822x1122; drivethru: a PDF per deck; pdf-single: a PDF per card.")
+              help="tgc: PNGs 825x1125 (poker); mpc: PNGs 822x1122; drivethru: a PDF per deck; pdf-single: a PDF per card; tts: Tabletop Simulator deck sheets and saved objects.")
 @click.option("--deck", "decks", multiple=True, metavar="ID", help="Only this deck (repeatable).")
 @click.option("--out", type=click.Path(file_okay=False), help="Write to DIR/<game>/shop-<shop>/ instead of output/...")
+@click.option("--url-base", metavar="URL", help="tts: image URLs are URL/<file> (where you uploaded them) instead of file:///...")
 @click.pass_context
-def export_command(ctx, game, shop, decks, out):
+def export_command(ctx, game, shop, decks, out, url_base):
     """Write print-shop files for GAME into output/<game>/shop-<shop>/, one
-    zip per deck beside them, and order.csv with the quantities.
+    zip per deck beside them, and order.csv with the quantities; or, with
+    --shop tts, Tabletop Simulator deck sheets and saved objects.
 
     \b
     Examples:
       pnp export culture-war --shop tgc
       pnp export cold-war --shop drivethru --deck westmark
       pnp export debate --shop pdf-single
+      pnp export culture-war --shop tts --url-base https://example.org/cw
     """
+    project = _project(ctx)
+    target = Path(out) if out else project / "output"
+    if Shop(shop) is Shop.TTS:
+        from pnp.tts import export_tts
+
+        report = export_tts(project, game, target, list(decks) or None, url_base)
+        click.echo(f"Tabletop Simulator: {report.folder}\n  {len(report.decks)} decks, {report.sheets} sheets, "
+                   f"{report.objects} objects; load {game}.json (or one <deck>.json) from Saved Objects\n"
+                   f"wrote {len(report.files)} files in {report.seconds:.2f} s")
+        return
+    if url_base:
+        raise click.UsageError("--url-base is for --shop tts")
     from pnp.export import export
 
-    project = _project(ctx)
-    report = export(project, game, Shop(shop), Path(out) if out else project / "output", list(decks) or None)
+    report = export(project, game, Shop(shop), target, list(decks) or None)
     click.echo(export_summary(report))
 
 

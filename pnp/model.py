@@ -67,6 +67,7 @@ class Shop(str, Enum):
     MPC = "mpc"
     DRIVETHRU = "drivethru"
     PDF_SINGLE = "pdf-single"
+    TTS = "tts"
 
 
 class Coverage(str, Enum):
