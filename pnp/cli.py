@@ -430,6 +430,32 @@ def convert_command(ctx, game, deck, fmt, force):
                f"the game file now reads it; {rel(report.old)} is no longer used")
 
 
+@main.command("new-game")
+@click.argument("slug")
+@click.option("--name", help="The game's name (default: from the slug, dragon-market -> Dragon Market).")
+@click.pass_context
+def new_game_command(ctx, slug, name):
+    """Start a new game SLUG: a game file, a starter deck of four cards, a
+    card face and back in the shared look, and a rule-sheet stub. In a folder
+    with no project yet, it starts the project too. It builds at once.
+
+    \b
+    Examples:
+      pnp new-game dragon-market
+      pnp build dragon-market
+    """
+    from pnp.newgame import new_game
+
+    given = ctx.obj.get("project")
+    made = new_game(Path(given) if given else Path.cwd(), slug, name)
+    rel = lambda p: p.relative_to(made.project)  # noqa: E731
+    lines = [f"{'started a project in ' + str(made.project) + ' with' if made.new_project else 'added'} "
+             f"game {made.slug}:"]
+    lines += [f"  {rel(p)}" for p in made.files]
+    lines.append(f"next: pnp build {made.slug}   (then edit card_sources/{made.slug}/starter.yaml and build again)")
+    click.echo("\n".join(lines))
+
+
 @main.command("clean")
 @click.pass_context
 def clean_command(ctx):

@@ -12,7 +12,7 @@ from jinja2.sandbox import SandboxedEnvironment
 from pnp.elements import Face
 from pnp.errors import PnpError, Problems
 from pnp.layout import PRINTER_MARGIN
-from pnp.model import PAPERS, DocKind, Document, Game, Size
+from pnp.model import GAME_SLUGS, PAPERS, DocKind, Document, Game, Size
 from pnp.render import RenderContext
 from pnp.render_docs import render_board
 from pnp.rulesheet import TINTS, DiagramFlowable, render_rules
@@ -101,7 +101,8 @@ def render_documents(prepared: list[PreparedDoc], game: Game, paper: Size, ctx: 
             def diagram(name, w, h, p=p):
                 return DiagramFlowable(p.diagrams[(name, w, h)], Size(w, h, "diagram"), ctx)
             try:
-                data = render_rules(title, p.markdown, paper, ctx, accent, diagram, rule_tints or TINTS)
+                note = "track the game with the referee command" if game.slug in GAME_SLUGS else ""
+                data = render_rules(title, p.markdown, paper, ctx, accent, diagram, rule_tints or TINTS, note)
             except Exception as exc:  # platypus layout failures (a table wider than a column, ...)
                 raise PnpError(f"{p.doc.path}:{p.doc.line}: {p.doc.id}: rule sheet cannot be laid out: {exc}") from None
             files.append((f"rules-{p.doc.id}.pdf", data, {"kind": "rules", "id": p.doc.id, "paper": paper.name,

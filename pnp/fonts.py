@@ -10,15 +10,24 @@ from reportlab.pdfbase.ttfonts import TTFError, TTFont
 from pnp.errors import PnpError
 
 FONTS_DIR = "fonts"
+PACKAGE_FONTS = Path(__file__).parent / "assets" / "fonts"  # Roboto and Roboto Condensed, Apache 2.0
+
+
+def font_folder(templates: Path) -> Path:
+    """The project's own fonts (templates/fonts/*.ttf) if it has any, else the
+    ones pnp ships with, so a new project needs no fonts of its own."""
+    own = templates / FONTS_DIR
+    return own if any(own.glob("*.ttf")) else PACKAGE_FONTS
 _registered: dict[Path, tuple[str, ...]] = {}
 _VARIANTS = {"Regular": (0, 0), "Bold": (1, 0), "Italic": (0, 1), "BoldItalic": (1, 1)}
 
 
 def register_fonts(templates: Path) -> tuple[str, ...]:
-    """Register every .ttf in templates/fonts under its file stem; families named
-    `Family-Regular/-Bold/-Italic/-BoldItalic` get bold and italic mappings so
-    `<b>` and `<i>` work in paragraphs. Returns the registered names."""
-    folder = (templates / FONTS_DIR).resolve()
+    """Register every .ttf of the project's fonts (see `font_folder`) under its
+    file stem; families named `Family-Regular/-Bold/-Italic/-BoldItalic` get
+    bold and italic mappings so `<b>` and `<i>` work in paragraphs. Returns the
+    registered names."""
+    folder = font_folder(templates).resolve()
     if folder in _registered:
         return _registered[folder]
     names = []

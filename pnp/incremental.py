@@ -47,8 +47,9 @@ def file_digest(paths: Iterable[Path], root: Path) -> str:
     sha = hashlib.sha256()
     for path in sorted(set(paths)):
         digest = _file_hash(path)
-        if digest is not None:
-            sha.update(str(path.relative_to(root)).encode() + b"\0" + digest)
+        if digest is not None:  # a file outside the project (pnp's own fonts) counts by its name
+            name = path.relative_to(root) if path.is_relative_to(root) else Path("<pnp>") / path.name
+            sha.update(str(name).encode() + b"\0" + digest)
     return sha.hexdigest()
 
 
@@ -57,7 +58,7 @@ def code_digest() -> str:
     global _code_digest
     if _code_digest is None:
         here = Path(__file__).parent
-        _code_digest = file_digest(list(here.glob("*.py")) + list(here.glob("assets/*")), here) + __version__
+        _code_digest = file_digest(list(here.glob("*.py")) + [p for p in (here / "assets").rglob("*") if p.is_file()], here) + __version__
     return _code_digest
 
 
@@ -65,7 +66,9 @@ def shared_template_files(project: Path, game: str) -> list[Path]:
     """Files every output of a game depends on: styles, icons, fonts."""
     t = project / TEMPLATES_DIR
     files = [t / "style.yaml", t / "icons.yaml", t / game / "style.yaml", t / game / "icons.yaml"]
-    return files + sorted((t / "fonts").glob("*.ttf"))
+    from pnp.fonts import font_folder
+
+    return files + sorted(font_folder(t).glob("*.ttf"))
 
 
 def effect_files(project: Path, game: str) -> list[Path]:

@@ -238,7 +238,8 @@ def parse(markdown: str, styles: dict[str, ParagraphStyle], accent: str,
 
 
 def render_rules(title: str, markdown: str, paper: Size, ctx: RenderContext, accent: str,
-                 diagram: Callable[[str, float, float], Flowable], tints: tuple[str, str] = TINTS) -> bytes:
+                 diagram: Callable[[str, float, float], Flowable], tints: tuple[str, str] = TINTS,
+                 footer_note: str = "") -> bytes:
     buffer = io.BytesIO()
     fonts = Fonts()
     W, H = pt(paper.width), pt(paper.height)
@@ -262,7 +263,7 @@ def render_rules(title: str, markdown: str, paper: Size, ctx: RenderContext, acc
         canvas.line(m, m + foot - 4, W - m, m + foot - 4)
         canvas.setFont(fonts.body, 7.5)
         canvas.setFillColor(colors.HexColor("#5b5b5b"))
-        canvas.drawString(m, m + 2, f"{title} · track the game with the `referee` command")
+        canvas.drawString(m, m + 2, f"{title} · {footer_note}" if footer_note else title)
         canvas.drawRightString(W - m, m + 2, f"page {doc.page}")
         canvas.restoreState()
         canvas.saveState()  # the 50 mm check bar, as on every other sheet

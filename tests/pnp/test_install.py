@@ -34,7 +34,13 @@ def installed(tmp_path_factory) -> Path:
     test environment's site-packages through a .pth file (not pnp itself:
     that one is an editable install, and a plain path line loads no finder)."""
     tmp = tmp_path_factory.mktemp("wheel")
-    subprocess.run([sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps", "-q", "-w", str(tmp / "dist")],
+    source = tmp / "source"  # a clean copy: no stale build/ folder from an earlier run can leak in
+    source.mkdir()
+    for part in ("pnp", "referee"):
+        shutil.copytree(ROOT / part, source / part, ignore=shutil.ignore_patterns("__pycache__"))
+    for part in ("pyproject.toml", "README.md"):
+        shutil.copy(ROOT / part, source / part)
+    subprocess.run([sys.executable, "-m", "pip", "wheel", str(source), "--no-deps", "-q", "-w", str(tmp / "dist")],
                    check=True, capture_output=True)
     (wheel,) = (tmp / "dist").glob("pnp-*.whl")
     venv = tmp / "venv"
@@ -54,6 +60,16 @@ def test_the_wheel_carries_its_package_data(installed):
                            check=True, capture_output=True, text=True, cwd=installed).stdout.strip()
     assert where.startswith(str(installed)), f"pnp imported from {where}, not the installed wheel"
     assert (Path(where) / "assets" / "blank.png").is_file()
+    assert len(list((Path(where) / "assets" / "fonts").glob("*.ttf"))) == 5
+
+
+def test_the_installed_package_starts_and_builds_a_new_game(installed, tmp_path):
+    pnp = str(installed / "bin" / "pnp")
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    for args in (["new-game", "tide-pool"], ["build"]):
+        result = subprocess.run([pnp, *args], cwd=tmp_path, env=env, capture_output=True, text=True)
+        assert result.returncode == 0, result.stdout + result.stderr
+    assert (tmp_path / "output" / "tide-pool" / "deck-starter.pdf").is_file()
 
 
 def test_the_installed_package_builds_all_five_games(installed, tmp_path):
