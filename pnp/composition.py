@@ -8,7 +8,8 @@
         each: deck             # deck (default) or game (all decks together)
 
 A `where` value matches a field equal to it, or a list field containing it;
-a list of values matches any of them.
+a list of values matches any of them. A list of effects (`effects:` in a game
+with effects.yaml) matches by its effects' kinds: `where: {effects: [draw]}`.
 """
 from __future__ import annotations
 
@@ -24,6 +25,8 @@ def _matches(card: Card, where: dict[str, Any]) -> bool:
     for key, wanted in where.items():
         value = card.fields.get(key)
         options = wanted if isinstance(wanted, list) else [wanted]
+        if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
+            value = [v.get("kind") for v in value]  # an effects list matches by its effects' kinds
         if isinstance(value, list):
             if not any(o in value for o in options):
                 return False

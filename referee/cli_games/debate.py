@@ -31,23 +31,26 @@ def _print(result, note=None) -> None:
 @click.argument("card")
 @click.argument("thread", type=THREAD)
 @BY
+@BACK
 @db_option
-def argue(card, thread, player) -> None:
+def argue(card, thread, player, back) -> None:
     """Play the argument CARD (card id or QR text) from your hand into THREAD (1-7).
 
     In phase one the first player opens threads and the second answers them
     (house rule open-threads); in cross-examination and the last word an
     argument only refills a thread of yours emptied this round. One argument
     per thread and side. The card must be a free copy of your tactic deck.
-    Instant abilities resolve now; round-end ones (crowd shifts, -N on the
-    facing argument) at round end.
+    Abilities printed "On play" resolve now (a take-back names its card
+    with --back); those printed "At round end" wait for round end and are
+    lost if the argument leaves the forum first.
 
     \b
     Examples:
       referee argue deb-shouting-match-2 1
       referee argue PNP:DEBATE:DEB-COMMON-GROUND-1:3F9A2C 4 --by Ben
+      referee argue deb-steelman-2 3 --back deb-measured-rebuttal-1
     """
-    played = core.play(db_path(), "argue", card, thread, player)
+    played = core.play(db_path(), "argue", card, thread, player, back=back)
     _print(played.result, played.note)
 
 
@@ -133,8 +136,11 @@ def ability(player, target, device, to, toward, back) -> None:
     """Use PLAYER's POTUS ability (once per round or per match, as printed).
 
     In PLAYER's own turn, or by either player in the POTUS window. Passive
-    abilities need no command: the referee applies them. An ability that
-    picks one of your threads needs an argument of yours there.
+    abilities need no command: the referee applies them. An ability with
+    nothing to work on is refused, not spent: one that picks one of your
+    threads needs an argument of yours there. What only a person can do
+    (Nixon looking at a hand) is asked as a prompt: the table waits for
+    `referee resolve N done`.
 
     \b
     Examples:

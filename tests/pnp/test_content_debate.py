@@ -16,7 +16,6 @@ from pnp.errors import ValidationFailed
 ROOT = Path(__file__).resolve().parents[2]
 GAME = "debate"
 GAME_FILE = f"card_sources/{GAME}/game.yaml"
-ABILITY_FIELDS = ("crowd_shift", "action", "effects")
 
 
 @pytest.fixture(scope="module")
@@ -29,7 +28,11 @@ def cards_of(game, ctype):
 
 
 def has_ability(card) -> bool:
-    return any(card.fields.get(k) for k in ABILITY_FIELDS)
+    return bool(card.fields.get("effects"))
+
+
+def kinds(card) -> set[str]:
+    return {e["kind"] for e in card.fields.get("effects") or ()}
 
 
 def round_half_away(x: float) -> int:
@@ -90,11 +93,11 @@ BREAKS = [
     ("The POTUS deck has at least 4 Democratic presidents",
      "potus.yaml", "party: democratic", "party: republican", 3),
     ("At least one rhetorical device destroys a tactic",
-     "devices.yaml", "action: destroy-tactic", "action: draw", 2),
+     "devices.yaml", "      - {kind: destroy,", "      # - {kind: destroy,", 2),
     ("At least one rhetorical device returns a card from the discard pile",
-     "devices.yaml", "action: return-from-discard", "action: draw", 1),
+     "devices.yaml", "      - {kind: take-back,", "      # - {kind: take-back,", 1),
     ("At least one rhetorical device shifts the crowd",
-     "devices.yaml", "crowd_toward:", "# crowd_toward:", 5),
+     "devices.yaml", "      - {kind: crowd,", "      # - {kind: crowd,", 5),
 ]
 
 
@@ -162,11 +165,10 @@ def test_arguments_star_levels_raise_the_stats(game):
             lo, hi = lower.fields, higher.fields
             assert hi["strength"] > lo["strength"], (name, hi["stars"])
             assert hi["cost"] >= lo["cost"], (name, hi["stars"])
-            for key in ("crowd_shift", "action_count"):
-                assert (hi[key] or 0) >= (lo[key] or 0), (name, key)
-            lo_fx = sum(abs(e["amount"]) for e in lo["effects"])
-            hi_fx = sum(abs(e["amount"]) for e in hi["effects"])
-            assert hi_fx >= lo_fx, name
+            assert [e["kind"] for e in hi["effects"]] == [e["kind"] for e in lo["effects"]], name
+            for low, high in zip(lo["effects"], hi["effects"]):  # never a weaker ability
+                for key in ("amount", "count"):
+                    assert abs(high.get(key) or 0) >= abs(low.get(key) or 0), (name, key)
     alignments = [a.fields["alignment"] for a in args]
     assert alignments.count("gf") == alignments.count("bf")
 
@@ -189,9 +191,9 @@ def test_rhetorical_devices_cover_the_abilities_asked_for(game):
     rds = cards_of(game, "rhetorical-device")
     assert len(rds) >= 12
     assert all(has_ability(r) for r in rds)
-    assert any(r.fields["crowd_shift"] for r in rds)
-    assert any(r.fields["action"] == "destroy-tactic" for r in rds)
-    assert any(r.fields["action"] == "return-from-discard" for r in rds)
+    assert any("crowd" in kinds(r) for r in rds)
+    assert any("destroy" in kinds(r) for r in rds)
+    assert any("take-back" in kinds(r) for r in rds)
 
 
 PLAYING = ("potus", "argument", "rhetorical-device")
@@ -200,18 +202,15 @@ PLAYING = ("potus", "argument", "rhetorical-device")
 def test_ability_data_is_consistent(game):
     for c in (c for c in game.cards if c.type in PLAYING):
         f = c.fields
-        assert bool(f["crowd_shift"]) == bool(f["crowd_toward"]), c.id
-        if c.type != "potus":
-            assert bool(c.text) == has_ability(c), c.id
-            if c.text:
-                assert f["timing"], c.id
-        for e in f["effects"]:
-            assert e["stat"] in ("strength", "cost"), c.id
-            assert e["target"] in ("attached", "target-unit", "target-group"), c.id
-            if e["target"] in ("target-unit", "target-group"):
-                assert f["target"], c.id
-        if f["action"] in ("destroy-tactic", "take-control", "move-rd", "return-from-discard", "return-to-hand"):
-            assert f["target"], c.id
+        assert bool(c.text) == has_ability(c), c.id
+        whens = {e.get("when", "while-in-play") for e in f["effects"] or ()}
+        assert len(whens) <= 1, c.id  # one moment per card
+        if c.type == "potus":
+            assert has_ability(c), c.id
+            assert (f["uses"] == "passive") == (whens == {"while-in-play"}), c.id
+            assert whens <= {"while-in-play", "ability"}, c.id
+        else:
+            assert whens <= {"on-play", "round-end"}, c.id
 
 
 def test_two_starter_decks_of_15_tactics(game):

@@ -1,9 +1,10 @@
 """Card and POTUS abilities, resolved when played.
 
+A card's ability is the record effects.py builds from its printed effects.
 Strength and cost changes, column bonuses, crowd shifts, destroying, taking
 control, moving a device, protecting a thread, drawing and taking a card
 back from the discard pile. Looking at the opponent's hand changes nothing
-the referee keeps. A destroyed tactic goes to its owner's discard pile, one
+the referee keeps: it is a prompt (moves._ask). A destroyed tactic goes to its owner's discard pile, one
 returned to the hand goes back into its owner's hand (see piles.py).
 
 Every function works on a deep copy of `State.fields` and raises
@@ -144,7 +145,10 @@ def resolve(play: Play) -> tuple[dict[str, Any], int]:
         device = slot["devices"].pop(_find_device(slot, _need(play, "device", "a device"), side, thread))
         to = _need(play, "to", "the argument to move it onto")
         dest = forum[play.player][to - 1]
-        if not dest or (to == thread and side == play.player):
+        if to == thread and side == play.player:
+            raise RuleViolation("devices go on arguments", f"{_who(play)} moves {device['name']} onto another "
+                                f"argument; it already sits on {play.player}'s thread {to}")
+        if not dest:
             raise RuleViolation("devices go on arguments", f"{_who(play)} needs another argument of "
                                 f"{play.player}'s to move {device['name']} onto; thread {to} has none")
         dest["devices"].append(device)

@@ -11,14 +11,15 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from referee.errors import CardError, RuleViolation
+from referee.games.debate.effects import ability
 
 GAME = "debate"
-ABILITY_KEYS = ("target", "action", "action_count", "max_strength", "crowd_shift", "crowd_toward", "effects")
 KIND_OF_TYPE = {"argument": "argument", "rhetorical-device": "device", "potus": "potus"}
 
 
 def entry(card_id: str, name: str, card_type: str, fields: Mapping[str, Any], quantity: int = 1) -> dict[str, Any]:
-    """The stats of one card, as JSON-ready values (`quantity`: its printed copies)."""
+    """The stats of one card, as JSON-ready values (`quantity`: its printed copies),
+    with its ability as the rules run it, made from its effects (effects.py)."""
     kind = KIND_OF_TYPE.get(card_type)
     if kind is None:
         raise CardError(f"card {card_id} is a {card_type}, which the debate referee does not use")
@@ -27,14 +28,13 @@ def entry(card_id: str, name: str, card_type: str, fields: Mapping[str, Any], qu
         out.update(gf_bonus=int(fields.get("gf_bonus") or 0), bf_bonus=int(fields.get("bf_bonus") or 0),
                    ability=fields.get("ability"), uses=fields.get("uses") or "passive")
     else:
-        out.update(strength=int(fields.get("strength") or 0), cost=int(fields.get("cost") or 0),
-                   timing=fields.get("timing") or "instant")
+        out.update(strength=int(fields.get("strength") or 0), cost=int(fields.get("cost") or 0), timing="instant")
         if kind == "argument":
             out.update(alignment=fields["alignment"], stars=int(fields.get("stars") or 1))
-    for key in ABILITY_KEYS:
-        value = fields.get(key)
-        if value not in (None, [], ""):
-            out[key] = [dict(e) for e in value] if key == "effects" else value
+    record = ability(fields.get("effects") or (), fields.get("text"))
+    if kind == "potus":
+        record.pop("timing", None)  # a POTUS's moment is its `uses`
+    out.update(record)
     return out
 
 

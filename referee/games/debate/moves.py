@@ -10,6 +10,7 @@ import copy
 from dataclasses import replace
 from typing import Any
 
+from referee import prompts
 from referee.errors import RuleViolation
 from referee.games.debate import forum as fm
 from referee.games.debate import phases as ph
@@ -58,7 +59,7 @@ def play_tactic(state: State, action: Action) -> State:
     crowd = state.crowd or 0
     if card.get("timing", "instant") == "instant":
         fields, crowd = resolve(Play(fields, crowd, names, player.name, card, thread, args))
-    return replace(state, fields=fields, crowd=crowd)
+    return _ask(replace(state, fields=fields, crowd=crowd), player.name, card, "played")
 
 
 def remove(state: State, action: Action) -> State:
@@ -93,10 +94,43 @@ def use_ability(state: State, action: Action) -> State:
         raise RuleViolation("once per round", f"{player.name} has already used {card['ability']} this round")
     fields = copy.deepcopy(dict(state.fields))
     names = [p.name for p in state.players]
+    if card.get("action") == "look-at-hand":
+        them = fm.opponent(names, player.name)
+        if not fields["piles"][them]["hand"]:
+            raise RuleViolation("ability target", f"{player.name}'s {card['ability']} ({card['name']}) looks at "
+                                f"{them}'s hand, and {them} holds no cards")
+    if card.get("crowd_toward") in ("mob", "citizen", "either") and card.get("crowd_shift"):
+        _check_crowd_room(state, player.name, card, args)
     fields, crowd = resolve(Play(fields, state.crowd or 0, names, player.name, card, None, args))
     mark = {"match": True} if uses == "once-per-match" else {"round": state.round}
     fields["used"] = {**fields.get("used", {}), player.name: {**used, **mark}}
-    return replace(state, fields=fields, crowd=crowd)
+    return _ask(replace(state, fields=fields, crowd=crowd), player.name, card, f"POTUS ability {card['ability']}")
+
+
+def _check_crowd_room(state: State, player: str, card: dict[str, Any], args: dict[str, Any]) -> None:
+    """A POTUS crowd move is refused when the crowd cannot move that way at all
+    (it would be spent for nothing)."""
+    toward = card["crowd_toward"] if card["crowd_toward"] != "either" else args.get("toward")
+    if toward not in fm.TOWARD:
+        return  # resolve asks for the direction
+    crowd = state.crowd or 0
+    if crowd * fm.TOWARD[toward] >= fm.CROWD_LIMIT:
+        side = "Irrational Mob" if toward == "mob" else "Enlightened Citizen"
+        raise RuleViolation("crowd limit", f"{player}'s {card['ability']} ({card['name']}) moves the crowd toward "
+                            f"{side}, and it is already at {crowd:+d}, the end of the track")
+
+
+def _ask(state: State, player: str, card: dict[str, Any], moment: str) -> State:
+    """The card's effects that a person carries out: a prompt each, at this moment."""
+    names = [p.name for p in state.players]
+    them = fm.opponent(names, player)
+    for prompt in card.get("prompts") or ():
+        words = f"{player}: {prompt['text']}"
+        if prompt["kind"] == "look-at-hand":
+            count = state.fields["piles"][them]["hand"]
+            words += f" ({them} shows {player} {count} card{'s' if count != 1 else ''}.)"
+        state = prompts.ask(state, player, card["id"], card["name"], moment, words)
+    return state
 
 
 def _mark(fields: dict[str, Any], key: str, value: Any) -> None:

@@ -46,7 +46,7 @@ STARTING_FORTITUDE = 60
 class DebateRules(GenericRules):
     slug = GameSlug.DEBATE
     title = "Debate"
-    version = "debate-3"
+    version = "debate-4"
     min_players, max_players = 2, 2
     crowd_limit = CROWD_LIMIT
     faction_word = "POTUS"

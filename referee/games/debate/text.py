@@ -171,11 +171,10 @@ def breakdown(report: fm.Report) -> list[str]:
 
 
 def ability_note(card: Mapping[str, Any]) -> str | None:
-    """A reminder for abilities done with the physical cards."""
+    """A reminder for abilities done with the physical cards (what a person
+    must do and confirm is a prompt instead: see moves._ask)."""
     action = card.get("action")
     count = card.get("action_count") or 1
     if action == "draw":
         return f"{card['name']}: draw {count} card{'s' if count > 1 else ''} from your deck"
-    if action == "look-at-hand":
-        return f"{card['name']}: look at the opponent's hand"
     return None
