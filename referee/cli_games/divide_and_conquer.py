@@ -22,7 +22,8 @@ def _print(result) -> None:
 @click.command()
 @click.argument("card")
 @click.option("--group", "groups", multiple=True, metavar="GROUP",
-              help="The group it picks (g-number or card id); for an event on everyone, one per player hit.")
+              help="The group it picks (g-number or card id); for an event on everyone, the pick of a player "
+                   "hit (a player whose pick is not named is asked).")
 @click.option("--attachment", metavar="CARD", help="The asset or deficit it discards (on --group).")
 @click.option("--player", "pick", metavar="NAME", help="The player a one-player event picks.")
 @BY
@@ -30,10 +31,14 @@ def _print(result) -> None:
 def event(card, groups, attachment, pick, actor) -> None:
     """Play the event CARD from your hand; it goes to the discard pile and your turn ends.
 
-    Groups under an event-immune asset cannot be picked; a player with
-    nothing the event can touch ignores it. An event with nothing at all to
-    hit is played without --group: it does nothing and is discarded. An
-    event that says "pick another player" cannot pick the player who plays it.
+    The referee applies the card's effect as printed. Groups under an
+    event-immune asset cannot be picked; a player with nothing the event can
+    touch ignores it. An event with nothing at all to hit is played without
+    --group: it does nothing and is discarded. An event that says "pick
+    another player" cannot pick the player who plays it. An event on
+    everyone where each owner picks a group: name a pick with --group, or
+    leave it out and the owner is asked (`referee resolve N GROUP`); the
+    turn ends once every pick is in.
 
     \b
     Examples:
@@ -41,6 +46,7 @@ def event(card, groups, attachment, pick, actor) -> None:
       referee event dc-event-opposition-research --group g3 --attachment dc-asset-offshore-trust
       referee event dc-event-fundraising-gala --player Ben
       referee event dc-event-culture-panic --group g2 --group g9
+      referee event dc-event-market-crash      (then: referee resolve 1 g4)
     """
     _print(core.play(db_path(), "event", card, actor, groups=groups, attachment=attachment, pick=pick))
 

@@ -2,11 +2,13 @@
 bite when broken, and the numbers the issue asks for hold in the card data."""
 from __future__ import annotations
 
+import re
 import shutil
 from collections import Counter
 from pathlib import Path
 
 import pytest
+import yaml
 
 from pnp.build import validate
 from pnp.errors import ValidationFailed
@@ -70,22 +72,33 @@ def test_ids_carry_the_game_prefix_and_no_other_game_uses_it(game):
 
 # (b) breaking a composition rule fails, naming the rule -----------------------------
 
+TABLE_WIDE = r"kind: (each-discards-group|everyone-draws|everyone-discards|pass-left)\b[^}]*"
+ONE_TARGET = r"kind: (discard-group|unaffiliate-group|claim-unaffiliated|discard-attachment)\b[^}]*"
 BREAKS = [
     ("a third influence-6 group", "    wing: left\n    influence: 3\n", "    wing: left\n    influence: 6\n",
      "Exactly two groups have influence 6"),
     ("both influence-6 groups on one wing", "    wing: left\n    influence: 6\n", "    wing: right\n    influence: 6\n",
      "One of the two influence-6 groups is left-wing"),
-    ("no Lawyers-like asset", "ability: defends-all", "ability: plain", "There is a Lawyers-like asset that joins every defence"),
-    ("no Conspiracy-like asset", "ability: base-joins-attacks", "ability: plain",
+    ("no Lawyers-like asset", r"\{kind: defends-all\}", "{kind: influence, amount: 1}",
+     "There is a Lawyers-like asset that joins every defence"),
+    ("no Conspiracy-like asset", r"\{kind: base-joins-attacks\}", "{kind: influence, amount: 1}",
      "There is a Conspiracy-Theorist-like asset that lets a base group join attacks"),
-    ("no table-wide events", "scope: everyone", "scope: one-player", "There are events that hit everyone at the table"),
-    ("no one-target events", "scope: one-target", "scope: one-player", "There are events that hit one target"),
+    ("no table-wide events", TABLE_WIDE, "kind: player-draws, count: 1, when: on-play",
+     "There are events that hit everyone at the table"),
+    ("no one-target events", ONE_TARGET, "kind: player-draws, count: 1, when: on-play",
+     "There are events that hit one target"),
 ]
 
 
 @pytest.mark.parametrize("what, old, new, rule", BREAKS, ids=[b[0] for b in BREAKS])
 def test_broken_composition_names_the_rule(project, what, old, new, rule):
-    edit(project, old, new, count=-1 if old.startswith(("ability", "scope")) else 1)
+    if old.startswith("    "):
+        edit(project, old, new)
+    else:  # a pattern: every effect it matches changes
+        path = project / DECK
+        text, n = re.subn(old, new, path.read_text())
+        assert n, old
+        path.write_text(text)
     lines = problems(project)
     assert any("composition rule broken in deck shared" in line and rule in line for line in lines), lines
 
@@ -130,44 +143,49 @@ def test_the_wings_are_balanced(game):
     assert total["left"] == total["right"]
 
 
-def _influence_effects(card):
-    return [e for e in card.fields["effects"] if e["stat"] == "influence"]
+def effect(card) -> dict:
+    """The one effect of an asset, deficit or event."""
+    assert len(card.fields["effects"]) == 1, card.id
+    return card.fields["effects"][0]
 
 
-WHEN = {"plain": None, "defence-only": "on-defend", "attack-only": "on-attack"}
+AMOUNTS = ("influence", "fight-influence")
 
 
 @pytest.mark.parametrize("kind, sign", [("asset", 1), ("deficit", -1)])
-def test_modifiers_are_data_and_match_their_effects(game, kind, sign):
+def test_modifiers_are_effects_and_never_change_sign(game, kind, sign):
     cards = [c for c in game.cards if c.type == kind]
     assert cards
     for c in cards:
-        n, ability = c.fields["modifier"], c.fields["ability"]
-        assert n * sign >= 0, f"{c.id}: an {kind} never has a {('negative', 'positive')[sign < 0]} modifier"
-        effects = _influence_effects(c)
-        if ability in WHEN:
-            assert n != 0, f"{c.id}: a {ability} card changes influence"
-            assert effects == [dict({"stat": "influence", "amount": n, "target": "attached"},
-                                    **({"when": WHEN[ability], "duration": "battle"} if WHEN[ability] else {}))], c.id
+        e = effect(c)
+        if e["kind"] in AMOUNTS:
+            assert e["amount"] * sign > 0, f"{c.id}: an {kind} changes influence by a {('positive', 'negative')[sign < 0]} amount"
         else:
-            assert n == 0 and effects == [], f"{c.id}: a special card's power is its ability field"
-            assert c.fields["text"], f"{c.id}: a special card explains its power"
+            assert "amount" not in e, c.id
+        assert c.text, f"{c.id}: every asset and deficit prints its rule"
+
+
+def kinds_of(cards, kind):
+    return sum(c.quantity for c in cards if effect(c)["kind"] == kind)
 
 
 def test_plain_and_special_assets_and_deficits(game):
     assets = [c for c in game.cards if c.type == "asset"]
     deficits = [c for c in game.cards if c.type == "deficit"]
-    assert {c.fields["modifier"] for c in assets if c.fields["ability"] == "plain"} == {1, 2, 3}
-    assert {c.fields["modifier"] for c in deficits if c.fields["ability"] == "plain"} == {-1, -2, -3}
-    assert copies(assets, ability="defends-all") >= 1
-    assert copies(assets, ability="base-joins-attacks") >= 1
-    assert copies(assets, ability="event-immune") >= 1
+    assert {effect(c)["amount"] for c in assets if effect(c)["kind"] == "influence"} == {1, 2, 3}
+    assert {effect(c)["amount"] for c in deficits if effect(c)["kind"] == "influence"} == {-1, -2, -3}
+    for kind in ("defends-all", "base-joins-attacks", "event-immune"):
+        assert kinds_of(assets, kind) >= 1, kind
+    for kind in ("flips-wing", "cancels-assets"):
+        assert kinds_of(deficits, kind) >= 1, kind
+    assert {effect(c)["when"] for c in assets if effect(c)["kind"] == "fight-influence"} == {"on-attack", "on-defend"}
 
 
 def test_events_cover_every_scope(game):
+    scopes = yaml.safe_load((ROOT / "templates" / GAME / "style.yaml").read_text())["event_scopes"]
     events = [c for c in game.cards if c.type == "event"]
-    assert {c.fields["scope"] for c in events} == {"one-target", "one-player", "everyone"}
+    assert {scopes[effect(c)["kind"]] for c in events} == {"one-target", "one-player", "everyone"}
     # the rulebook's two examples: a Scandal-like hit on one group, a table-wide strike on one wing
-    assert any(c.fields["scope"] == "one-target" and c.fields["action"] == "destroy-group" for c in events)
-    wings = {c.fields["wing"] for c in events if c.fields["scope"] == "everyone" and c.fields["action"] == "destroy-group"}
+    assert any(effect(c)["kind"] == "discard-group" for c in events)
+    wings = {effect(c).get("wing") for c in events if effect(c)["kind"] == "each-discards-group"}
     assert wings == {"left", "right"}  # satire lands on both sides

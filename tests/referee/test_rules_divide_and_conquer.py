@@ -239,7 +239,7 @@ def test_events_that_take_from_a_hand_pick_another_player_as_their_cards_say():
     who plays them: "another player" on the card, or "yourself included"."""
     index = load_index(project_root())
     one_player = [c for c in index.cards.values() if c.game == "divide-and-conquer" and c.type == "event"
-                  and c.fields.get("scope") == "one-player"]
+                  and card(c.id).get("scope") == "one-player"]
     assert one_player
     for c in one_player:
         says_another = "another player" in (c.fields.get("text") or "")

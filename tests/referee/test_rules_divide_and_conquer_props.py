@@ -16,6 +16,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from referee import prompts
 from referee.cards import lookup
 from referee.cards.index import load_index, project_root
 from referee.errors import RefereeError
@@ -94,6 +95,11 @@ def _action(draw, state) -> tuple[str, dict, tuple[int, ...]]:
     refs = [g["ref"] for g in _groups(f)] + ["g99"]
     names = [p.name for p in state.players]
     ref = lambda: draw(st.sampled_from(refs))  # noqa: E731
+    waiting = prompts.pending(state)
+    if waiting and draw(st.integers(0, 5)):  # an owner's pick for an event (now and then a wrong one)
+        prompt = draw(st.sampled_from(waiting))
+        answer = draw(st.sampled_from(prompt.choices)) if draw(st.integers(0, 4)) else ref()
+        return "resolve", {"prompt": prompt.number, "answer": answer}, ()
     attack = f.get("attack")
     if attack:
         stage = Phase(attack["stage"])
@@ -169,6 +175,7 @@ LINES = st.sampled_from([
     "attack {ref} --intent take-over", "attack {ref} --intent destroy", "team", "team {group}",
     "team {group} --join {ref}", "team --attach {deficit}={ref}", "raise", "raise {group}",
     "raise --attach {deficit}={ref}", "call", "fight --dice 4,3", "next", "hand {player} -9",
+    "resolve 1 {ref}", "resolve {ref}",
 ])
 
 

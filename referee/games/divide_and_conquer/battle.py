@@ -184,17 +184,20 @@ def respond(w: Work, player: str, raise_: bool, groups=(), attaches=()) -> None:
 def totals(fields: Mapping[str, Any]) -> tuple[int, list[tuple[str, int]], int, list[tuple[str, int]]]:
     """The attack's and the defence's influence (before the dice), with their parts."""
     attack = fields["attack"]
-    a_parts = [(f"{g['name']} ({g['ref']})", zones.value(g, "attack")) for g in attack["team"]]
-    for ref in attack["joined"]:
-        group = zones.find(fields, ref)[1]
-        a_parts.append((f"{group['name']} ({ref}, from the base)", zones.value(group, "attack")))
+
+    def part(group: Mapping[str, Any], role: str, why: str = "") -> tuple[str, int]:
+        extra = f", {why}" if why else ""
+        return f"{group['name']} ({group['ref']}{extra}: {zones.sources(group, role)})", zones.value(group, role)
+
+    a_parts = [part(g, "attack") for g in attack["team"]]
+    a_parts += [part(zones.find(fields, ref)[1], "attack", "from the base") for ref in attack["joined"]]
     _, target = zones.find(fields, attack["target"])
-    d_parts = [(f"{target['name']} ({target['ref']}, the target)", zones.value(target, "defence"))]
+    d_parts = [part(target, "defence", "the target")]
     if attack["kind"] == "player":
-        d_parts += [(f"{g['name']} ({g['ref']})", zones.value(g, "defence")) for g in attack["defence"]]
+        d_parts += [part(g, "defence") for g in attack["defence"]]
         for group in fields["bases"][attack["defender"]]:
             if group["ref"] != target["ref"] and zones.has(group, "defends-all"):
-                d_parts.append((f"{group['name']} ({group['ref']}, defends the base)", zones.value(group, "defence")))
+                d_parts.append(part(group, "defence", "defends the base"))
     return sum(v for _, v in a_parts), a_parts, sum(v for _, v in d_parts), d_parts
 
 

@@ -1,7 +1,10 @@
 """Divide & Conquer cards as plain dicts, copied from the card index into
 each action's arguments so that applying and replaying never reads the
 card sources. Each carries its printed `quantity`, so the rules can refuse a
-copy the table does not have. `deck_size` reads the index once, at setup."""
+copy the table does not have. An asset, deficit or event carries what its
+one effect means to the rules (`effects.card_fields`: modifier and ability,
+or the event's action, scope, zone, wing and count). `deck_size` reads the
+index once, at setup."""
 from __future__ import annotations
 
 from typing import Any, Mapping
@@ -26,6 +29,13 @@ def entry(card_id: str, name: str, card_type: str, fields: Mapping[str, Any],
     out: dict[str, Any] = {"id": card_id, "name": name, "type": card_type}
     if quantity is not None:
         out["quantity"] = int(quantity)
+    if card_type != "group" and fields.get("effects") is not None:
+        from referee.games.divide_and_conquer.effects import card_fields
+
+        out.update(card_fields(card_id, card_type, fields["effects"]))
+        if card_type == "event" and fields.get("text"):
+            out["text"] = fields["text"]  # its printed words, for the prompts it raises
+        return out
     for key in KEYS[card_type]:
         value = fields.get(key)
         if value is not None:

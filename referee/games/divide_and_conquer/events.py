@@ -1,8 +1,12 @@
-"""Events, from the fields on the card (scope, action, zone, wing, count).
+"""Events, from the fields their one effect gives the card (effects.py:
+scope, action, zone, wing, count). `wing`, when set, narrows the groups an
+event can take to that wing.
 
 Options a player names at the table:
     groups: group refs (one target; or, for an event on everyone, the group
-            each affected player gives up: one per player);
+            each affected player gives up: one per player; an affected
+            player left out picks their own when asked: `Work.asks`, which
+            rules.py turns into prompts);
     attachment: an asset or deficit (card id) on groups[0];
     player: the player a one-player event picks.
 Groups under an event-immune asset (and everything on them) are out of
@@ -32,6 +36,14 @@ def picks_another(card: Mapping[str, Any]) -> bool:
     return card.get("scope") == "one-player" and card.get("action") in OTHER_PLAYER_ACTIONS
 
 
+def _of_wing(card: Mapping[str, Any], group: Mapping[str, Any]) -> bool:
+    return not card.get("wing") or group["wing"] == card["wing"]
+
+
+def _wing_words(card: Mapping[str, Any]) -> str:
+    return f"{card['wing']}-wing " if card.get("wing") else ""
+
+
 def _candidates(w: Work, card: Mapping[str, Any]) -> list[str]:
     """Refs of the groups a one-target event could pick now."""
     zone, action = card.get("zone"), card.get("action")
@@ -40,7 +52,7 @@ def _candidates(w: Work, card: Mapping[str, Any]) -> list[str]:
         if (zone == "base" and owner is None) or (zone == "unaffiliated" and owner is not None):
             continue
         for g in groups:
-            if _immune(g) or (action == "discard-attachment" and not g["attached"]):
+            if _immune(g) or not _of_wing(card, g) or (action == "discard-attachment" and not g["attached"]):
                 continue
             out.append(g["ref"])
     return out
@@ -57,6 +69,9 @@ def _one_group(w: Work, card: Mapping[str, Any], refs: Sequence[str], zone: str 
     if zone == "unaffiliated" and owner is not None:
         raise RuleViolation("event target", f"{card['name']} picks an unaffiliated group; {group['name']} "
                             f"({group['ref']}) is in {owner}'s base")
+    if not _of_wing(card, group):
+        raise RuleViolation("event target", f"{card['name']} picks a {_wing_words(card)}group; {group['name']} "
+                            f"({group['ref']}) is {group['wing']}-wing")
     if _immune(group):
         nothing = "" if _candidates(w, card) else (f"; {card['name']} has nothing it can hit, so play it "
                                                    "without --group and it does nothing")
@@ -84,8 +99,9 @@ def play(w: Work, actor: str, card: Mapping[str, Any], opts: Mapping[str, Any]) 
     refs = list(opts.get("groups") or ())
     if scope == "one-target":
         if not refs and not _candidates(w, card):
-            where = {"base": "no group in any base", "unaffiliated": "no unaffiliated group"}.get(
-                str(card.get("zone")), "no group")
+            kind = f"{_wing_words(card)}group"
+            where = {"base": f"no {kind} in any base", "unaffiliated": f"no unaffiliated {kind}"}.get(
+                str(card.get("zone")), f"no {kind}")
             what = "with an asset or deficit on it " if action == "discard-attachment" else ""
             _nothing(w, card, f"{where} {what}that events can touch")
             return
@@ -136,22 +152,28 @@ def play(w: Work, actor: str, card: Mapping[str, Any], opts: Mapping[str, Any]) 
         if not any(gives.values()):
             _nothing(w, card, "every hand is empty")
     elif action == "destroy-group":
-        wing = card.get("wing")
-        hit = [n for n in order if any(g["wing"] == wing and not _immune(g) for g in w.fields["bases"][n])]
+        wing = _wing_words(card)
+        hit = [n for n in order if any(_of_wing(card, g) and not _immune(g) for g in w.fields["bases"][n])]
         chosen: dict[str, str] = {}
         for ref in refs:
             owner, group = zones.find(w.fields, ref)
-            if owner not in hit or group["wing"] != wing or _immune(group):
-                raise RuleViolation("event target", f"{card['name']} takes one {wing}-wing group from each base; "
+            if owner not in hit or not _of_wing(card, group) or _immune(group):
+                raise RuleViolation("event target", f"{card['name']} takes one {wing}group from each base; "
                                     f"{group['name']} ({ref}) is not one it can take")
             if owner in chosen:
                 raise RuleViolation("event target", f"{card['name']} takes one group from {owner}, not two")
             chosen[owner] = ref
-        missing = [n for n in hit if n not in chosen]
-        if missing:
-            raise RuleViolation("event target", f"{card['name']}: {', '.join(missing)} must each give up one "
-                                f"{wing}-wing group: add --group REF for each")
         if not hit:
-            _nothing(w, card, f"no base holds a {wing}-wing group that events can touch")
+            _nothing(w, card, f"no base holds a {wing}group that events can touch")
         for ref in chosen.values():
             _dispose(w, ref, action, actor)
+        for name in (n for n in hit if n not in chosen):  # the owner picks: a prompt (rules.py asks it)
+            choices = [g for g in w.fields["bases"][name] if _of_wing(card, g) and not _immune(g)]
+            w.asks.append({"player": name, "choices": [g["ref"] for g in choices], "action": action,
+                           "what": f"{wing}group", "groups": ", ".join(
+                               f"{g['ref']} {g['name']}" for g in choices)})
+
+
+def dispose(w: Work, ref: str, action: str, actor: str) -> None:
+    """An owner's pick, given when a prompt asked for it: the group goes as the event says."""
+    _dispose(w, ref, action, actor)

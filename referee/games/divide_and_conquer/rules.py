@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Callable, Sequence
 
+from referee import prompts
 from referee.errors import RuleViolation
 from referee.games import HouseRule
 from referee.games.divide_and_conquer import battle, cards, events, hands, text, zones
@@ -141,17 +142,42 @@ class DivideAndConquerRules(GenericRules):
         actor, card = self._actor(state, action), action.args.get("_card") or {}
         if card.get("type") != "event":
             raise RuleViolation("play one event", f"{actor} cannot play {card.get('name', '?')} as an event: it is not an event card")
+        w = Work.of(state)
+        w.strict = not action.args.get(REPLAYING)
+        w.claim(card, actor)
+        w.spend(actor, 1, "an event")
+        pick = action.args.get("pick")
+        opts = {**action.args, "player": state.player(pick).name if pick else None}
+        events.play(w, actor, card, opts)
+        w.fields["discard"].append(card["id"])
+        w.fields["last_event"] = {"turn": state.turn, "player": actor, "card": card["id"],
+                                  "name": card["name"], "notes": list(w.notes)}
+        after = w.state(state)
+        if not w.asks:
+            return self._end_turn(after)
+        for ask in w.asks:  # each owner's own pick: the turn ends once every one is answered
+            after = prompts.ask(
+                after, ask["player"], card["id"], card["name"], "played",
+                f"{card.get('text') or card['name']} {ask['player']} picks the {ask['what']} they give up: "
+                f"{ask['groups']}.", choices=ask["choices"],
+                data={"pick": "event", "action": ask["action"], "by": actor})
+        return after
 
-        def body(w: Work) -> None:
-            w.claim(card, actor)
-            w.spend(actor, 1, "an event")
-            pick = action.args.get("pick")
-            opts = {**action.args, "player": state.player(pick).name if pick else None}
-            events.play(w, actor, card, opts)
-            w.fields["discard"].append(card["id"])
-            w.fields["last_event"] = {"turn": state.turn, "player": actor, "card": card["id"],
-                                      "name": card["name"], "notes": list(w.notes)}
-        return self._run(state, action, body, ends_turn=True)
+    def apply_prompt_answer(self, state: State, prompt: prompts.Prompt, answer: str,
+                            dice: Sequence[int]) -> State:
+        """An owner's pick for an event on everyone: the group goes; once the
+        last pick is in, the event's turn ends."""
+        data = prompt.data or {}
+        if data.get("pick") != "event":
+            return state
+        w = Work.of(state)
+        _, group = zones.find(w.fields, answer)
+        events.dispose(w, answer, str(data["action"]), str(data["by"]))
+        event = w.fields.get("last_event") or {}
+        event["notes"] = [*event.get("notes", ()), f"{prompt.player} gives up {group['name']} ({answer})"]
+        w.fields["last_event"] = event
+        after = w.state(state)
+        return after if prompts.pending(after) else self._end_turn(after)
 
     def _group_from_hand(self, state: State, action: Action, where: str) -> State:
         actor, card = self._actor(state, action), action.args.get("_card") or {}

@@ -19,9 +19,15 @@ def next_step(attack: Mapping[str, Any]) -> str:
     return NEXT_STEP[Phase(attack["stage"])].format(**attack)
 
 
+# what an asset's or deficit's effect does, in the words of its printed strip
+POWERS = {"defence-only": "only when defending", "attack-only": "only when attacking",
+          "defends-all": "defends the whole base", "base-joins-attacks": "attacks from the base",
+          "event-immune": "event-proof", "flips-wing": "switches wings", "cancels-assets": "silences assets"}
+
+
 def _attached(a: Mapping[str, Any]) -> str:
     mod = f"{a['modifier']:+d} " if a["modifier"] else ""
-    only = "" if a["ability"] == "plain" else f" [{a['ability']}]"
+    only = "" if a["ability"] == "plain" else f" [{POWERS.get(a['ability'], a['ability'])}]"
     return f"{mod}{a['name']}{only}"
 
 
@@ -69,10 +75,12 @@ def status_lines(state: State) -> list[str]:
                 lines.append(f"  {label}: " + "; ".join(group_line(g) for g in groups))
         if attack["joined"]:
             lines.append("  joined from the base: " + ", ".join(attack["joined"]))
-        a, _, d, _ = battle.totals(f)
+        a, a_parts, d, d_parts = battle.totals(f)
         chance = battle.odds(a, d)
         lines.append(f"  influence so far: attack {a} v defence {d}, each plus a d6; the attacker must beat it "
                      f"(chance {chance.numerator}/{chance.denominator})")
+        lines.append(f"    attack {a}: {parts_text(a_parts)}")
+        lines.append(f"    defence {d}: {parts_text(d_parts)}")
     last = f.get("last_attack")
     if last:
         lines.append(fight_line(last))
@@ -88,8 +96,17 @@ def fight_line(last: Mapping[str, Any]) -> str:
     a_roll, d_roll = last["dice"]
     outcome = ("won: " + ("took over " if last["intent"] == "take-over" else "destroyed ") + last["target"]
                if last["won"] else f"lost: {last['target']} holds")
+    sources = ""
+    if last.get("attack_parts") is not None:
+        sources = (f" (attack: {parts_text(last['attack_parts'])}; "
+                   f"defence: {parts_text(last['defence_parts'])})")
     return (f"last attack: {last['attacker']} rolled {a_roll} + {last['attack'] - a_roll} = {last['attack']} "
-            f"v {d_roll} + {last['defence'] - d_roll} = {last['defence']}; {outcome}")
+            f"v {d_roll} + {last['defence'] - d_roll} = {last['defence']}; {outcome}{sources}")
+
+
+def parts_text(parts) -> str:
+    """Where a side's influence comes from: each group, with the cards on it counted in."""
+    return ", ".join(f"{label} {value}" for label, value in parts) or "nothing but the die"
 
 
 def _where(fields: Mapping[str, Any]) -> dict[str, tuple[str, int]]:
@@ -139,8 +156,10 @@ def change_lines(before: State, after: State) -> list[str]:
     if fb.get("attack") and (not fa.get("attack") or fa["attack"]["stage"] != fb["attack"]["stage"]):
         out.append(f"attack, phase {fb['attack']['stage']}: next " + next_step(fb["attack"]))
     if fb.get("last_event") and fb.get("last_event") != fa.get("last_event"):
-        event = fb["last_event"]
-        out += list(event["notes"]) or [f"{event['name']} goes to the discard pile"]
+        event, was = fb["last_event"], fa.get("last_event") or {}
+        same = (was.get("turn"), was.get("card")) == (event.get("turn"), event.get("card"))
+        new_notes = list(event["notes"])[len(was.get("notes") or ()) if same else 0:]  # an owner's pick adds one
+        out += new_notes or ([] if same else [f"{event['name']} goes to the discard pile"])
     if fb.get("last_attack") and fb.get("last_attack") != fa.get("last_attack"):
         out.append(fight_line(fb["last_attack"]))
     if fb.get("over") and not fa.get("over"):

@@ -18,6 +18,7 @@ class Work:
     notes: list[str] = field(default_factory=list)
     drawn: dict[str, int] = field(default_factory=dict)  # cards each player has drawn from the deck
     strict: bool = True  # False while applying a logged action: this version's new checks are skipped
+    asks: list[dict[str, Any]] = field(default_factory=list)  # picks a player must make (become prompts)
 
     @classmethod
     def of(cls, state: State) -> "Work":

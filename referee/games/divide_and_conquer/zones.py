@@ -95,6 +95,19 @@ def value(group: Mapping[str, Any], role: str | None = None) -> int:
     return total
 
 
+def sources(group: Mapping[str, Any], role: str | None = None) -> str:
+    """Where value(group, role) comes from: "4 printed, +3 Circled Wagons",
+    with the cards that count nothing here left out."""
+    parts = [f"{group['influence']} printed"]
+    for a in live(group):
+        ability = a["ability"]
+        if a["modifier"] and (ability == "plain" or (role == "attack" and ability == "attack-only") or (
+                role == "defence" and ability == "defence-only")):
+            n = int(a["modifier"])
+            parts.append(f"{'+' if n > 0 else '-'}{abs(n)} {a['name']}")
+    return ", ".join(parts)
+
+
 def scoring_wing(group: Mapping[str, Any]) -> str:
     if any(a["ability"] == "flips-wing" for a in live(group)):
         return "right" if group["wing"] == "left" else "left"
