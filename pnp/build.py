@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from pnp import __version__
 from pnp.errors import PnpError, Problems, ValidationFailed
 from pnp.incremental import BuildState, effect_files, forget_files, game_digest, output_key, template_variables
-from pnp.model import PAPERS, Card, Deck, Flip, Game, Ink, Layout, Size, Sources
+from pnp.model import PAPERS, Backs, Card, Deck, Flip, Game, Ink, Layout, Size, Sources
 from pnp.project import TEMPLATES_DIR
 from pnp.write import write_atomic, write_json
 
@@ -30,6 +30,8 @@ SHEET_FONT = "RobotoCondensed-Regular"
 
 
 INK_SAVER_DIR = "ink-saver"   # an ink-saver build goes into <game>/ink-saver/, beside the normal one
+COMMON_BACK_DIR = "common-back"  # decks with one neutral back go into <game>/common-back/
+COMMON_BACK = {"id": "common", "name": "", "color": "#4a4a4a", "icon": "dice"}
 
 
 @dataclass(frozen=True)
@@ -39,10 +41,11 @@ class BuildOptions:
     flip: Flip = Flip.LONG
     printer: PrinterProfile | None = None   # corrects the back pages of duplex decks
     ink: Ink = Ink.NORMAL
+    backs: Backs = Backs.DECK
 
 
 def make_options(paper: str = "a4", layout: str = "duplex", flip: str | None = None,
-                 printer: str | None = None, ink: str = "normal") -> BuildOptions:
+                 printer: str | None = None, ink: str = "normal", backs: str = "deck") -> BuildOptions:
     """Build options from command-line values; `printer` names a stored profile.
     Without --flip, a profile's own flip is used; a different one is refused."""
     from pnp.printers import get_profile
@@ -56,12 +59,14 @@ def make_options(paper: str = "a4", layout: str = "duplex", flip: str | None = N
         if profile.flip is not None and profile.flip is not chosen:
             raise PnpError(f"printer {profile.name!r} was calibrated flipping on the {profile.flip.value} edge; "
                            f"build with --flip {profile.flip.value}, or calibrate again with --flip {chosen.value}")
-    return BuildOptions(PAPERS[paper], Layout(layout), chosen, profile, Ink(ink))
+    return BuildOptions(PAPERS[paper], Layout(layout), chosen, profile, Ink(ink), Backs(backs))
 
 
 def game_dir(out_dir: Path, slug: str, options: BuildOptions) -> Path:
-    """Where a game's files go: <out>/<game>/, or <out>/<game>/ink-saver/."""
-    return out_dir / slug / INK_SAVER_DIR if options.ink is Ink.SAVER else out_dir / slug
+    """Where a game's files go: <out>/<game>/, or <out>/<game>/ink-saver/, and
+    for decks with one common back a folder `common-back/` in that."""
+    base = out_dir / slug / INK_SAVER_DIR if options.ink is Ink.SAVER else out_dir / slug
+    return base / COMMON_BACK_DIR if options.backs is Backs.COMMON else base
 
 
 @dataclass
@@ -116,10 +121,11 @@ def card_context(card: Card, deck: Deck, game: Game) -> dict:
     }
 
 
-def back_context(deck: Deck, game: Game) -> dict:
+def back_context(deck: Deck, game: Game, common: bool = False) -> dict:
+    """The back's template context; `common`: one neutral back for every deck."""
     size = deck_size(deck, game)
     return {
-        "deck": {"id": deck.id, "name": deck.name, "color": deck.color, "icon": deck.icon},
+        "deck": dict(COMMON_BACK) if common else {"id": deck.id, "name": deck.name, "color": deck.color, "icon": deck.icon},
         "game": {"slug": game.slug, "name": game.name, "players": list(game.players)},
         "size": {"w": size.width, "h": size.height},
         "payload": "",
@@ -193,14 +199,14 @@ def prepare_card(card: Card, deck: Deck, game: Game, templates, icons, problems:
     return fitted
 
 
-def prepare_back(deck: Deck, game: Game, templates, icons, problems: Problems, cache=None):
+def prepare_back(deck: Deck, game: Game, templates, icons, problems: Problems, cache=None, common: bool = False):
     """The deck's back, None for a one-sided deck, or BAD_BACK (problems recorded)."""
     from pnp.templates import TemplateProblem
     from pnp.textfit import FitError
 
     if deck.back is None:
         return None
-    context = back_context(deck, game)
+    context = back_context(deck, game, common)
     key = cache.key(deck.back, context) if cache is not None else None
     if key is not None and (face := cache.get(key)) is not None:
         return face
@@ -409,7 +415,7 @@ def _plan_game(project: Path, game: Game, state: BuildState, game_out: Path, opt
     keys = {(slug, "deck", d.id): _deck_key(project, game, d, options) for d in game.decks}
     keys.update({(slug, "doc", d.id): _doc_key(project, game, d, options) for d in game.documents})
     decks = [d for d in game.decks if force or not state.fresh(deck_filename(d), keys[slug, "deck", d.id], game_out)]
-    docs = [d for d in game.documents
+    docs = [d for d in game.documents if options.backs is Backs.DECK  # a common-back build is decks only
             if force or not all(state.fresh(n, keys[slug, "doc", d.id], game_out) for n in doc_filenames(d))]
     tasks = [Task(slug, "deck", i, f"{slug}/{d.id}", len(d.cards) + d.copies // 4) for i, d in enumerate(decks)]
     tasks += [Task(slug, "doc", i, f"{slug}/{d.id}", 30) for i, d in enumerate(docs)]

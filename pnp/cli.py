@@ -87,10 +87,12 @@ def main(ctx: click.Context, project: str | None) -> None:
 @click.option("--printer", metavar="NAME", help="Correct the back pages with printer profile NAME (see `pnp printer`).")
 @click.option("--ink", type=click.Choice([i.value for i in Ink]), default="normal", show_default=True,
               help="saver: grayscale, light tints and outlines instead of dark areas; into <game>/ink-saver/.")
+@click.option("--back", "backs", type=click.Choice(["deck", "common"]), default="deck", show_default=True,
+              help="common: one neutral back for every deck (mixed-faction decks give nothing away); into <game>/common-back/.")
 @click.option("--out", type=click.Path(file_okay=False), help="Write to DIR/<game>/ instead of output/<game>/.")
 @click.option("--force", is_flag=True, help="Rebuild every file, even those whose inputs did not change.")
 @click.pass_context
-def build(ctx, games, paper, layout, flip, printer, ink, out, force):
+def build(ctx, games, paper, layout, flip, printer, ink, backs, out, force):
     """Build the PDFs of GAMES (default: every game).
 
     \b
@@ -100,6 +102,7 @@ def build(ctx, games, paper, layout, flip, printer, ink, out, force):
       pnp build --layout gutterfold --out /tmp/print
       pnp build --printer office      # backs shifted by the office printer's profile
       pnp build --ink saver           # grayscale, light; prints the ink coverage
+      pnp build culture-war --back common   # one neutral back: for mixed-faction decks
       pnp build --force              # rebuild even what is up to date
 
     Only files whose inputs changed (cards, templates, styles, fonts,
@@ -109,7 +112,7 @@ def build(ctx, games, paper, layout, flip, printer, ink, out, force):
 
     project = _project(ctx)
     out_dir = Path(out) if out else project / "output"
-    options = make_options(paper, layout, flip, printer, ink)
+    options = make_options(paper, layout, flip, printer, ink, backs)
     report = run_build(project, list(games) or None, out_dir, options,
                        progress=_progress_bar if sys.stderr.isatty() else None, force=force)
     if sys.stderr.isatty() and report.files:

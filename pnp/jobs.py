@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from pnp.errors import Problem, Problems
-from pnp.model import Ink
+from pnp.model import Backs, Ink
 
 _JOB: dict[str, Any] = {}        # what the tasks work on (in a worker: as the parent sent it)
 _TOOLS: dict[str, Any] = {}      # per process: game -> (templates, icons, render context)
@@ -74,7 +74,7 @@ def run_task(task: Task) -> tuple[list[Problem], list[tuple[str, bytes, dict, di
         deck = _JOB["decks"][task.game][task.index]
         size = b.deck_size(deck, game)
         cache = FaceCache(project, task.game, deck.id, enabled=len(deck.cards) <= MAX_CARDS)
-        back = b.prepare_back(deck, game, templates, icons, problems, cache)
+        back = b.prepare_back(deck, game, templates, icons, problems, cache, common=options.backs is Backs.COMMON)
         if saver and back not in (None, b.BAD_BACK):
             back = saver_face(back, size)
         copies = [card for card in deck.cards for _ in range(card.quantity)]

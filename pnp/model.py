@@ -60,6 +60,13 @@ class Ink(str, Enum):
     SAVER = "saver"      # grayscale, light tints and outlines instead of dark areas
 
 
+class Backs(str, Enum):
+    """Which back each deck prints with."""
+
+    DECK = "deck"        # each deck its own (a faction's colour and mark)
+    COMMON = "common"    # one neutral back for every deck: mixed decks give nothing away
+
+
 class Shop(str, Enum):
     """The print shops `pnp export` prepares files for (see pnp.export)."""
 
