@@ -237,6 +237,20 @@ def parse(markdown: str, styles: dict[str, ParagraphStyle], accent: str,
     return story
 
 
+def _footer_lines(parts: list[str], font: str, size: float, room: float) -> list[str]:
+    """The footer's parts joined with " · ", onto as few lines as fit `room` (two at most)."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    lines = [parts[0]]
+    for part in parts[1:]:
+        joined = f"{lines[-1]} · {part}"
+        if stringWidth(joined, font, size) <= room or len(lines) == 2:
+            lines[-1] = joined
+        else:
+            lines.append(part)
+    return lines
+
+
 def render_rules(title: str, markdown: str, paper: Size, ctx: RenderContext, accent: str,
                  diagram: Callable[[str, float, float], Flowable], tints: tuple[str, str] = TINTS,
                  footer_note: str = "") -> bytes:
@@ -263,7 +277,10 @@ def render_rules(title: str, markdown: str, paper: Size, ctx: RenderContext, acc
         canvas.line(m, m + foot - 4, W - m, m + foot - 4)
         canvas.setFont(fonts.body, 7.5)
         canvas.setFillColor(colors.HexColor("#5b5b5b"))
-        canvas.drawString(m, m + 2, f"{title} · {footer_note}" if footer_note else title)
+        room = W - 2 * m - pt(50) - pt(24)  # up to the check bar
+        for i, line in enumerate(reversed(_footer_lines([title, *filter(None, footer_note.split(" · "))],
+                                                        fonts.body, 7.5, room))):
+            canvas.drawString(m, m + 2 + 9 * i, line)
         canvas.drawRightString(W - m, m + 2, f"page {doc.page}")
         canvas.restoreState()
         canvas.saveState()  # the 50 mm check bar, as on every other sheet

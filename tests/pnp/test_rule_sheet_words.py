@@ -1,0 +1,42 @@
+"""Rule sheets are written for players: no developer words in the printed
+text, and one 50 mm check bar per page (the footer's)."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pypdfium2 as pdfium
+import pytest
+from click.testing import CliRunner
+
+from pnp.cli import main
+from pnp.model import GAME_SLUGS
+
+ROOT = Path(__file__).resolve().parents[2]
+DEVELOPER_WORDS = ["`", "yaml", ".md", "card_sources", "templates/", "none yet", "-like", "rulebook",
+                   "this project", "pnp build", "rebuild", "TODO", "_"]
+
+
+@pytest.fixture(scope="module")
+def sheets(tmp_path_factory):
+    out = tmp_path_factory.mktemp("rules")
+    result = CliRunner().invoke(main, ["--project", str(ROOT), "build", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    return {game: pdfium.PdfDocument(next((out / game).glob("rules-*.pdf"))) for game in GAME_SLUGS}
+
+
+@pytest.mark.parametrize("game", GAME_SLUGS)
+def test_no_developer_words(sheets, game):
+    doc = sheets[game]
+    text = "\n".join(doc[i].get_textpage().get_text_range() for i in range(len(doc)))
+    found = {w: text[max(0, m.start() - 40):m.end() + 40].replace("\n", " ")
+             for w in DEVELOPER_WORDS for m in [re.search(re.escape(w), text, re.I)] if m}
+    assert not found, found
+
+
+@pytest.mark.parametrize("game", GAME_SLUGS)
+def test_one_check_bar_per_page(sheets, game):
+    doc = sheets[game]
+    for i in range(len(doc)):
+        text = doc[i].get_textpage().get_text_range()
+        assert text.count("print at 100%") == 1, f"{game} page {i + 1}"
