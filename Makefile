@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: pdfs test bench clean
+.PHONY: pdfs test bench clean pictures
 
 $(STAMP): pyproject.toml
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "need $(PYTHON) on PATH"; exit 1; }
@@ -21,6 +21,10 @@ pdfs: $(STAMP)
 ## Run the whole test suite
 test: $(STAMP)
 	$(BIN)/python -m pytest -q
+
+## Regenerate the README's pictures (docs/images/) from a real build
+pictures: $(STAMP)
+	$(BIN)/python scripts/readme_pictures.py
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py

@@ -18,11 +18,32 @@ DEVELOPER_WORDS = ["`", "yaml", ".md", "card_sources", "templates/", "none yet",
 
 
 @pytest.fixture(scope="module")
-def sheets(tmp_path_factory):
+def built(tmp_path_factory):
     out = tmp_path_factory.mktemp("rules")
     result = CliRunner().invoke(main, ["--project", str(ROOT), "build", "--out", str(out)])
     assert result.exit_code == 0, result.output
-    return {game: pdfium.PdfDocument(next((out / game).glob("rules-*.pdf"))) for game in GAME_SLUGS}
+    return out
+
+
+@pytest.fixture(scope="module")
+def sheets(built):
+    return {game: pdfium.PdfDocument(next((built / game).glob("rules-*.pdf"))) for game in GAME_SLUGS}
+
+
+def test_every_board_carries_its_title(built):
+    from pnp.sources import load_sources
+
+    sources = load_sources(ROOT)
+    boards = 0
+    for game in sources.games.values():
+        for doc in game.documents:
+            if doc.kind.value != "board":
+                continue
+            pdf = pdfium.PdfDocument(built / game.slug / f"board-{doc.id}.pdf")
+            text = " ".join(pdf[i].get_textpage().get_text_range() for i in range(len(pdf))).lower()
+            assert game.name.split(": ")[-1].lower() in text, f"{game.slug} board {doc.id} has no title"
+            boards += 1
+    assert boards >= 2
 
 
 @pytest.mark.parametrize("game", GAME_SLUGS)

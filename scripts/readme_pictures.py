@@ -1,0 +1,74 @@
+#!/usr/bin/env python3
+"""Regenerate the README's pictures from a real build (`make pictures`).
+
+Builds every game into a temporary folder, then renders into docs/images/:
+one card of every game (face, at 150 dpi, cut at its trim box as the
+manifest gives it), a fronts sheet, the Petri dish board and a rule-sheet
+page. The README shows exactly these files, so they never go stale.
+"""
+from __future__ import annotations
+
+import json
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+DPI = 150
+CARDS = [  # (file, game, card id)
+    ("card-technocracy.png", "culture-war", "technocracy-data-intern"),
+    ("card-community.png", "culture-war", "community-community-gardener"),
+    ("card-coldwar-1.png", "cold-war", "cold-wm-supercarrier"),
+    ("card-dc-01.png", "divide-and-conquer", "dc-left-prestige-media"),
+    ("card-debate-1.png", "debate", "deb-lincoln"),
+    ("card-petri.png", "petri-dish", "petri-germ-white"),
+]
+PAGES = [  # (file, game, pdf, page, scale)
+    ("sheet-anarchy-01.png", "culture-war", "deck-anarchy.pdf", 1, 0.55),
+    ("board-petri-1.png", "petri-dish", "board-dish-a3.pdf", 1, 0.4),
+    ("rules-debate-1.png", "debate", "rules-rules.pdf", 1, 0.55),
+]
+
+
+def render(pdf: Path, page: int, scale: float):
+    import pypdfium2 as pdfium
+
+    doc = pdfium.PdfDocument(pdf)
+    try:
+        return doc[page - 1].render(scale=scale).to_pil().convert("RGB"), doc[page - 1].get_height()
+    finally:
+        doc.close()
+
+
+def main() -> int:
+    from pnp.build import BuildOptions, build
+
+    images = ROOT / "docs" / "images"
+    images.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp)
+        build(ROOT, None, out, BuildOptions())
+        for name, game, card_id in CARDS:
+            manifest = json.loads((out / game / "manifest.json").read_text())
+            card = next((c for c in manifest["cards"] if c["id"] == card_id), None)
+            if card is None:
+                print(f"{card_id} is no card of {game}; edit CARDS in {Path(__file__).name}", file=sys.stderr)
+                return 1
+            image, height_pt = render(out / game / card["file"], card["front"]["page"], DPI / 72)
+            s = DPI / 25.4
+            height = height_pt / 72 * 25.4
+            x0, y0, x1, y1 = card["front"]["trim_mm"]
+            image.crop((round(x0 * s), round((height - y1) * s), round(x1 * s), round((height - y0) * s))).save(
+                images / name, optimize=True)
+            print(f"docs/images/{name}: {card_id}")
+        for name, game, pdf, page, scale in PAGES:
+            image, _ = render(out / game / pdf, page, scale)
+            image.save(images / name, optimize=True)
+            print(f"docs/images/{name}: {game}/{pdf} page {page}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
