@@ -20,6 +20,7 @@ from pnp.templates import TemplateProblem, TemplateSet
 from pnp.textfit import FitError
 from pnp.tiling import LABEL_STRIP, cut_lines, plan_tiles
 
+ART_CREDIT = "card illustrations: game-icons.net (Lorc, Delapouite and others), CC BY 3.0"
 BIG_PAPER = {"a4": "a3", "a3": "a3", "letter": "tabloid", "tabloid": "tabloid"}
 
 
@@ -101,7 +102,10 @@ def render_documents(prepared: list[PreparedDoc], game: Game, paper: Size, ctx: 
             def diagram(name, w, h, p=p):
                 return DiagramFlowable(p.diagrams[(name, w, h)], Size(w, h, "diagram"), ctx)
             try:
-                note = "track the game with the referee command" if game.slug in GAME_SLUGS else ""
+                parts = ["track the game with the referee command"] if game.slug in GAME_SLUGS else []
+                if any("art" in card.fields for card in game.cards):
+                    parts.append(ART_CREDIT)
+                note = " · ".join(parts)
                 data = render_rules(title, p.markdown, paper, ctx, accent, diagram, rule_tints or TINTS, note)
             except Exception as exc:  # platypus layout failures (a table wider than a column, ...)
                 raise PnpError(f"{p.doc.path}:{p.doc.line}: {p.doc.id}: rule sheet cannot be laid out: {exc}") from None

@@ -144,6 +144,26 @@ class Icon:
 
 
 @dataclass(frozen=True)
+class Art:
+    """An illustration panel (see pnp.art): `src` is the SVG's absolute path."""
+
+    src: str
+    x: float
+    y: float
+    w: float
+    h: float
+    color: str
+    background: str | None = None
+    tint: str | None = None
+
+    def draw(self, canvas, card_w, card_h, bleed) -> None:
+        from pnp.art import draw_art
+
+        draw_art(canvas, self.src, pt(self.x), pt(card_h - self.y - self.h), pt(self.w), pt(self.h),
+                 self.color, self.background, self.tint)
+
+
+@dataclass(frozen=True)
 class QR:
     x: float
     y: float

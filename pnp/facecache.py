@@ -19,13 +19,13 @@ from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
-from pnp.elements import QR, Circle, Face, Icon, Line, Paint, Polygon, Rect, Text
+from pnp.elements import QR, Art, Circle, Face, Icon, Line, Paint, Polygon, Rect, Text
 from pnp.incremental import code_digest, content_hash, effect_files, file_digest, shared_template_files, template_closure
 from pnp.caches import cache_root
 
 FORMAT = "pnp-faces-1"
 MAX_CARDS = 500
-_KINDS = {cls.__name__: cls for cls in (Rect, Circle, Line, Polygon, Icon, QR, Text)}
+_KINDS = {cls.__name__: cls for cls in (Rect, Circle, Line, Polygon, Icon, QR, Text, Art)}
 
 
 _FIELDS = {cls: tuple(f.name for f in fields(cls)) for cls in (*_KINDS.values(), Paint)}

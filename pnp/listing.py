@@ -26,7 +26,7 @@ def card_rows(project: Path, game: str | None) -> list[dict]:
 def _stats(row: dict) -> str:
     parts = []
     for key, value in row.items():
-        if key in COMMON or key in ("game", "deck", "revision", "effects", "coverage") or value in (None, [], ""):
+        if key in COMMON or key in ("game", "deck", "revision", "effects", "coverage", "art") or value in (None, [], ""):
             continue
         parts.append(f"{key}={','.join(map(str, value)) if isinstance(value, list) else value}")
     return " ".join(parts)

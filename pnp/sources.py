@@ -5,6 +5,7 @@ problem in one run. Imports only YAML: the referee uses this module too.
 """
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import re
@@ -19,6 +20,7 @@ from pnp.model import CARD_PRESETS, Card, Coverage, CardId, CardType, Deck, Deck
 from pnp.project import GAME_FILE, SOURCES_DIR, TEMPLATES_DIR, available_games
 from pnp.qrpayload import longest_payload
 from pnp.spreadsheet import is_spreadsheet, read_deck
+from pnp.art import check_art, load_art
 from pnp.schema import FieldType, SchemaError, check_value, parse_type
 from pnp.yamlio import MarkedDict, YamlSyntaxError, load_marked
 
@@ -168,6 +170,10 @@ def _load_game(folder: Path, slug: str, icons: set[str] | None, problems: Proble
         deck = _load_deck(folder, slug, raw, path, card_types, icons, problems, vocabulary)
         if deck is not None:
             decks.append(deck)
+    art = load_art(folder, folder.parent.parent, problems)
+    if art is not None:
+        check_art(folder, art, decks, problems)
+        decks = [dataclasses.replace(d, cards=tuple(_with_art(c, art) for c in d.cards)) for d in decks]
     if not isinstance(data["name"], str):
         problems.add(path, data.line_of("name"), None, "name must be text")
         return None
@@ -183,6 +189,14 @@ def _load_game(folder: Path, slug: str, icons: set[str] | None, problems: Proble
     check_composition(game, rules, problems,
                       lambda i: rule_lines[i] if i is not None and i < len(rule_lines) else data.line_of("composition"))
     return game
+
+
+def _with_art(card: Card, art: dict[str, tuple[str, int]]) -> Card:
+    """The card with its illustration as the field `art` (part of what is printed, so of its revision)."""
+    if card.id not in art:
+        return card
+    fields = {**card.fields, "art": art[card.id][0]}
+    return dataclasses.replace(card, fields=fields, revision=card_revision(fields))
 
 
 def _documents(raw: Any, folder: Path, path: Path, line: int, problems: Problems) -> tuple[Document, ...]:

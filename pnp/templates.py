@@ -18,7 +18,7 @@ import jinja2
 from jinja2.sandbox import SandboxedEnvironment
 from markupsafe import Markup, escape
 
-from pnp.elements import QR, Circle, Face, Icon, Line, Paint, Polygon, Rect, Text
+from pnp.elements import QR, Art, Circle, Face, Icon, Line, Paint, Polygon, Rect, Text
 from pnp.errors import PnpError, Problems
 from pnp.project import TEMPLATES_DIR
 from pnp.yamlio import YamlSyntaxError, load_marked
@@ -100,6 +100,7 @@ class TemplateSet:
         )
         env.filters["rich"] = rich
         env.filters["mm"] = lambda v: f"{float(v):.3f}"
+        env.filters["tint"] = lambda color, amount: tint(str(color), float(amount))  # "#c0392b" | tint(0.3)
         return cls(tdir, game, env, style, tuple(files))
 
     def template_path(self, name: str) -> Path:
@@ -128,7 +129,19 @@ class TemplateSet:
             raise TemplateProblem(*self._where(shown), f"template error: {exc}") from None
         except (TypeError, ValueError, ArithmeticError) as exc:
             raise TemplateProblem(*self._where(shown), f"template error: {exc}") from None
-        return parse_face(xml, shown, context.get("payload", ""), self.style)
+        face = parse_face(xml, shown, context.get("payload", ""), self.style)
+        if any(isinstance(el, Art) for el in face.elements):
+            face = Face(tuple(self._art(el, shown) if isinstance(el, Art) else el for el in face.elements), face.key)
+        return face
+
+    def _art(self, el: Art, shown: str) -> Art:
+        """An illustration's path, from the project root, made absolute (it must exist)."""
+        from dataclasses import replace
+
+        path = (self.root.parent / el.src).resolve()
+        if not path.is_file():
+            raise TemplateProblem(shown, 0, f"<art>: no illustration {el.src}")
+        return replace(el, src=str(path))
 
     def _shown_file(self, filename: str) -> str:
         return _shown(Path(filename), self.root.parent)
@@ -254,4 +267,11 @@ def _element(el: ET.Element, payload: str, colors: dict[str, str]):
         return Text(_num(el, "x"), _num(el, "y"), _num(el, "w"), _num(el, "h"), el.get("style", "body"),
                     _inner_markup(el), el.get("field", ""), el.get("align", "left"), el.get("valign", "top"),
                     rotate=int(rotate))
-    raise ValueError(f"unknown element <{tag}> (use rect, circle, line, polygon, icon, qr, text)")
+    if tag == "art":
+        src = el.get("src", "")
+        if not src.endswith(".svg"):
+            raise ValueError(f'<art src="{src}">: src is an illustration, templates/art/NAME.svg (card.art)')
+        color, background, tint = (el.get(k) for k in ("color", "background", "tint"))
+        return Art(src, _num(el, "x"), _num(el, "y"), _num(el, "w"), _num(el, "h"), colors.get(color or "ink", color or "#1d1d1d"),
+                   colors.get(background, background) if background else None, colors.get(tint, tint) if tint else None)
+    raise ValueError(f"unknown element <{tag}> (use rect, circle, line, polygon, icon, qr, text, art)")

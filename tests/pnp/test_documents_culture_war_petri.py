@@ -288,7 +288,7 @@ def test_petri_rule_sheet_states_every_house_rule_default(a4):
         assert f"--house-rule {key}=" in text, f"the rule sheet does not say how to change {key}"
     assert f"the only occupant of {to_win} of the 4 prime areas" in text
     assert f"needs at least {divide} liberties before" in text          # the large-germ reading
-    assert f"large germ needing {divide} liberties" in text
+    assert f"A large germ needs {divide} liberties before it divides" in text
     assert f"for the {REPETITIONS_FOR_DRAW}rd time with the same player to move" in text
     assert "passes right after, the game is a draw" in text
     for area in data["prime_areas"]:

@@ -110,15 +110,26 @@ def events_of_a_build(project: Path, out: Path, monkeypatch) -> list[str]:
     return seen
 
 
+def _parent(pid: int) -> int:
+    stat = Path(f"/proc/{pid}/stat").read_text()
+    return int(stat.rsplit(")", 1)[1].split()[1])
+
+
 def forks_of_this_process() -> set[int]:
-    """Live processes running this very command line (a forked worker keeps its parent's)."""
+    """Live descendants of this process running its command line (a forked
+    worker keeps its parent's); another test run on the machine is no fork of ours."""
     me = Path("/proc/self/cmdline").read_bytes()
     found = set()
     for proc in Path("/proc").iterdir():
         try:
-            if proc.name.isdigit() and int(proc.name) != os.getpid() and (proc / "cmdline").read_bytes() == me:
+            if not proc.name.isdigit() or int(proc.name) == os.getpid() or (proc / "cmdline").read_bytes() != me:
+                continue
+            pid = int(proc.name)
+            while pid > 1 and pid != os.getpid():
+                pid = _parent(pid)
+            if pid == os.getpid():
                 found.add(int(proc.name))
-        except OSError:
+        except (OSError, ValueError, IndexError):
             pass
     return found
 

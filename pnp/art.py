@@ -1,0 +1,169 @@
+"""Card illustrations: game-icons.net icons (CC BY 3.0), vendored as SVG files
+in `templates/art/`, chosen per card in `card_sources/<game>/art.yaml`, and
+drawn as vectors (svglib) in a composed art panel.
+
+    # card_sources/<game>/art.yaml
+    cards:
+      anarchy-window-smasher: brick-wall      # templates/art/brick-wall.svg
+      ...
+
+Each card of the game gets the field `art`: the SVG's path from the project
+root (`templates/art/brick-wall.svg`), which templates draw with
+`<art src="{{ card.art }}" .../>` and `pnp list --json` shows. Checks, each
+one line `file:line: card-id: message`: a card without art, an id that is no
+card of the game, an icon whose file is missing, and two differently named
+cards of one deck sharing an illustration.
+
+The panel: a gradient from a light tint of the background colour at the
+centre to the colour itself at the edge, a subtle pattern of fine diagonal
+lines, and the icon, large and centred. One treatment for every game.
+"""
+from __future__ import annotations
+
+import io
+import re
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from pnp.errors import Problems
+
+ART_FILE = "art.yaml"
+ART_DIR = "art"  # under templates/
+_NAME = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+
+
+def art_path(name: str) -> str:
+    """The project-relative path of icon `name`."""
+    return f"templates/{ART_DIR}/{name}.svg"
+
+
+def load_art(folder: Path, project: Path, problems: Problems) -> dict[str, tuple[str, int]] | None:
+    """card id -> (project-relative SVG path, line in art.yaml); None when the game has no art.yaml."""
+    from pnp.yamlio import YamlSyntaxError, load_marked
+
+    path = folder / ART_FILE
+    if not path.is_file():
+        return None
+    try:
+        data, duplicates = load_marked(path)
+    except YamlSyntaxError as exc:
+        problems.add(path, exc.line, None, exc.message)
+        return {}
+    for line, key in duplicates:
+        problems.add(path, line, str(key), f"card {key!r} is given art twice")
+    if not isinstance(data, dict) or not isinstance(data.get("cards"), dict):
+        problems.add(path, getattr(data, "line", 1), None, "art.yaml is a mapping with `cards:`, card id -> icon name")
+        return {}
+    cards = data["cards"]
+    out = {}
+    for card_id, name in cards.items():
+        line = cards.line_of(card_id)
+        if not isinstance(name, str) or not _NAME.match(name):
+            problems.add(path, line, str(card_id), f"art {name!r} is not an icon name (e.g. brick-wall)")
+            continue
+        if not (project / art_path(name)).is_file():
+            problems.add(path, line, str(card_id), f"no illustration {art_path(name)}; vendor it with "
+                                                    "scripts/vendor_art.py")
+            continue
+        out[str(card_id)] = (art_path(name), line)
+    return out
+
+
+def check_art(game_folder: Path, art: dict[str, tuple[str, int]], decks, problems: Problems) -> None:
+    """Every card has art, art.yaml names only cards of the game, and no two
+    differently named cards of one deck share an illustration."""
+    path = game_folder / ART_FILE
+    known = {card.id for deck in decks for card in deck.cards}
+    for card_id, (_, line) in art.items():
+        if card_id not in known:
+            problems.add(path, line, card_id, "no card with this id in the game")
+    for deck in decks:
+        users: dict[str, str] = {}
+        for card in deck.cards:
+            if card.id not in art:
+                problems.add(card.path, card.line, card.id, f"no illustration: give it one in {path.name}")
+                continue
+            src = art[card.id][0]
+            other = users.setdefault(src, card.name)
+            if other != card.name:
+                problems.add(path, art[card.id][1], card.id,
+                             f"{card.name} shares its illustration {Path(src).stem} with {other} in deck {deck.id}")
+
+
+# --------------------------------------------------------------------------- drawing
+
+@lru_cache(maxsize=512)
+def _drawing(path: str, color: str):
+    """The SVG as a ReportLab drawing, its `currentColor` painted `color`."""
+    from svglib.svglib import svg2rlg
+
+    text = Path(path).read_text(encoding="utf-8").replace("currentColor", color)
+    drawing = svg2rlg(io.StringIO(text))
+    if drawing is None:
+        raise ValueError(f"{path}: not an SVG drawing")
+    return drawing
+
+
+GRADIENT_STEPS = 28
+
+
+def _mix(a: str, b: str, t: float) -> str:
+    ca, cb = (tuple(int(c.lstrip("#")[i:i + 2], 16) for i in (0, 2, 4)) for c in (a, b))
+    return "#" + "".join(f"{round(p + (q - p) * t):02x}" for p, q in zip(ca, cb))
+
+
+def _radial(canvas, x: float, y: float, w: float, h: float, centre: str, edge: str) -> None:
+    """A radial gradient as concentric discs (vector, and unlike PDF shadings it
+    works inside the form each card face is drawn in)."""
+    from reportlab.lib.colors import HexColor
+
+    radius = ((w / 2) ** 2 + (h / 2) ** 2) ** 0.5
+    for i in range(GRADIENT_STEPS):
+        t = i / (GRADIENT_STEPS - 1)
+        canvas.setFillColor(HexColor(_mix(edge, centre, t)))
+        canvas.circle(x + w / 2, y + h / 2, radius * (1 - t * 0.92), stroke=0, fill=1)
+
+
+def draw_art(canvas, path: str, x: float, y: float, w: float, h: float, color: str, background: str | None,
+             tint: str | None) -> None:
+    """The art panel in the box (x, y) bottom-left, w x h, in points."""
+    from reportlab.graphics import renderPDF
+    from reportlab.lib.colors import HexColor
+
+    canvas.saveState()
+    clip = canvas.beginPath()
+    clip.rect(x, y, w, h)
+    canvas.clipPath(clip, stroke=0, fill=0)
+    if background:
+        _radial(canvas, x, y, w, h, tint or background, background)
+        canvas.setStrokeColor(HexColor(background))  # a fine diagonal weave in the edge colour
+        canvas.setLineWidth(0.35)
+        step = 3.2
+        offset = -h
+        while offset < w:
+            canvas.line(x + offset, y, x + offset + h, y + h)
+            offset += step
+    canvas.restoreState()
+    drawing = _drawing(path, color)
+    side = min(w, h) * 0.84
+    scale = side / max(drawing.width, drawing.height)
+    canvas.saveState()
+    canvas.translate(x + (w - drawing.width * scale) / 2, y + (h - drawing.height * scale) / 2)
+    canvas.scale(scale, scale)
+    renderPDF.draw(drawing, canvas, 0, 0)
+    canvas.restoreState()
+
+
+def art_names(project: Path) -> dict[str, Any]:
+    """Every icon named in any game's art.yaml: name -> the games using it (for vendoring)."""
+    import yaml
+
+    out: dict[str, list[str]] = {}
+    for path in sorted((project / "card_sources").glob(f"*/{ART_FILE}")):
+        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        for name in (data.get("cards") or {}).values():
+            out.setdefault(str(name), [])
+            if path.parent.name not in out[str(name)]:
+                out[str(name)].append(path.parent.name)
+    return out
