@@ -158,7 +158,7 @@ class Pool:
 
         # this build's shared files: the job's parts, and templates compiled by one worker
         # for the others (kept for this build only: a cold build stays cold)
-        self.folder = tempfile.mkdtemp(prefix="pnp-build-")
+        self.folder = tempfile.mkdtemp(prefix=f"pnp-build-{os.getpid()}-")
         self.compiled = os.path.join(self.folder, "templates")
         os.mkdir(self.compiled)
         self.loaded: dict[Any, set[str]] = {}  # connection -> games that worker has loaded

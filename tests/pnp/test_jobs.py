@@ -100,13 +100,13 @@ def events_of_a_build(project: Path, out: Path, monkeypatch) -> list[str]:
     monkeypatch.setattr(pool.Pool, "add", recording_add)
     monkeypatch.setattr(sources, "_check_unique_ids", recording_check)
     monkeypatch.setenv("PNP_JOBS", "2")
-    shared_before = set(Path(tempfile.gettempdir()).glob("pnp-build-*"))
+    shared_before = set(Path(tempfile.gettempdir()).glob(f"pnp-build-{os.getpid()}-*"))
     try:
         build(project, None, out, BuildOptions(), force=True)
     finally:  # no worker left behind, even after a failure (the first worker forks the others)
         assert multiprocessing.active_children() == []
         assert forks_of_this_process() == set()
-        assert set(Path(tempfile.gettempdir()).glob("pnp-build-*")) == shared_before  # nor their shared files
+        assert set(Path(tempfile.gettempdir()).glob(f"pnp-build-{os.getpid()}-*")) == shared_before  # nor their shared files
     return seen
 
 
