@@ -212,9 +212,14 @@ def test_every_face_has_a_qr_and_readable_text(game, faces):
 
 
 def test_triad_and_shield_icons_are_printed(game, faces):
-    from pnp.elements import Icon
+    import re
+
+    from pnp.elements import Icon, Text
     for deck in game.decks:
         for card in deck.cards:
-            names = {el.name for el in faces[deck.id].fronts[card.id].elements if isinstance(el, Icon)}
-            assert ("triad" in names) == bool(card.fields.get("triad")), card.id
+            elements = faces[deck.id].fronts[card.id].elements
+            names = {el.name for el in elements if isinstance(el, Icon)}
+            badge = [el for el in elements if isinstance(el, Text) and el.field == "triad_leg"]
+            inline = {m for el in badge for m in re.findall(r'name="([^"]+)"', el.markup)}  # the TRIAD chip's icon
+            assert ("triad" in names | inline) == bool(card.fields.get("triad")), card.id
             assert ("shield" in names) == bool(card.fields.get("shield")), card.id
