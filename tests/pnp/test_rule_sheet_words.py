@@ -63,4 +63,5 @@ def test_one_check_bar_per_page(sheets, game):
     doc = sheets[game]
     for i in range(len(doc)):
         text = doc[i].get_textpage().get_text_range()
-        assert text.count("print at 100%") == 1, f"{game} page {i + 1}"
+        labels = re.findall(r"50 mm(?: ·|:| at 100% scale)", text)  # each drawn bar's label
+        assert len(labels) == 1, f"{game} page {i + 1}: {len(labels)} scale bars"
