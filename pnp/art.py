@@ -94,15 +94,49 @@ def check_art(game_folder: Path, art: dict[str, tuple[str, int]], decks, problem
 # --------------------------------------------------------------------------- drawing
 
 @lru_cache(maxsize=512)
-def _drawing(path: str, color: str):
-    """The SVG as a ReportLab drawing, its `currentColor` painted `color`."""
+def _drawing(path: str, color: str) -> tuple[float, float, str]:
+    """The SVG (read by svglib), its `currentColor` painted `color`, as
+    (width, height, PDF operators in its own space). Written as plain path
+    operators rather than through ReportLab's renderPDF, which sets a default
+    (unembedded, standard) font on the page even when nothing is lettered."""
     from svglib.svglib import svg2rlg
 
     text = Path(path).read_text(encoding="utf-8").replace("currentColor", color)
     drawing = svg2rlg(io.StringIO(text))
     if drawing is None:
         raise ValueError(f"{path}: not an SVG drawing")
-    return drawing
+    return drawing.width, drawing.height, " ".join(_ops(drawing))
+
+
+_ARGS = (2, 2, 6, 0)          # moveTo, lineTo, curveTo, closePath
+_OPS = ("m", "l", "c", "h")
+
+
+def _ops(node) -> list[str]:
+    """PDF operators for an svglib node: groups as `cm` transforms, paths filled."""
+    from reportlab.graphics.shapes import Group, Path as RLPath
+    from reportlab.lib.rl_accel import fp_str
+
+    out: list[str] = []
+    if isinstance(node, RLPath):
+        if node.fillColor is None:
+            return out
+        r, g, b = node.fillColor.red, node.fillColor.green, node.fillColor.blue
+        parts = [f"{fp_str(r, g, b)} rg"]
+        points, i = node.points, 0
+        for op in node.operators:
+            n = _ARGS[op]
+            parts.append(f"{fp_str(*points[i:i + n])} {_OPS[op]}" if n else _OPS[op])
+            i += n
+        parts.append("f" if node.fillMode == 1 else "f*")
+        return [" ".join(parts)]
+    if isinstance(node, Group) or hasattr(node, "contents"):
+        inner = [op for child in node.contents for op in _ops(child)]
+        transform = tuple(getattr(node, "transform", (1, 0, 0, 1, 0, 0)) or (1, 0, 0, 1, 0, 0))
+        if inner and transform != (1, 0, 0, 1, 0, 0):
+            return [f"q {fp_str(*transform)} cm {' '.join(inner)} Q"]
+        return inner
+    return out
 
 
 GRADIENT_STEPS = 28
@@ -128,7 +162,6 @@ def _radial(canvas, x: float, y: float, w: float, h: float, centre: str, edge: s
 def draw_art(canvas, path: str, x: float, y: float, w: float, h: float, color: str, background: str | None,
              tint: str | None) -> None:
     """The art panel in the box (x, y) bottom-left, w x h, in points."""
-    from reportlab.graphics import renderPDF
     from reportlab.lib.colors import HexColor
 
     canvas.saveState()
@@ -145,14 +178,13 @@ def draw_art(canvas, path: str, x: float, y: float, w: float, h: float, color: s
             canvas.line(x + offset, y, x + offset + h, y + h)
             offset += step
     canvas.restoreState()
-    drawing = _drawing(path, color)
+    width, height, ops = _drawing(path, color)
     side = min(w, h) * 0.84
-    scale = side / max(drawing.width, drawing.height)
-    canvas.saveState()
-    canvas.translate(x + (w - drawing.width * scale) / 2, y + (h - drawing.height * scale) / 2)
-    canvas.scale(scale, scale)
-    renderPDF.draw(drawing, canvas, 0, 0)
-    canvas.restoreState()
+    scale = side / max(width, height)
+    from reportlab.lib.rl_accel import fp_str
+
+    place = fp_str(scale, 0, 0, scale, x + (w - width * scale) / 2, y + (h - height * scale) / 2)
+    canvas.addLiteral(f"q {place} cm {ops} Q")
 
 
 def art_names(project: Path) -> dict[str, Any]:

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from pnp.elements import Circle, Face, Icon, Line, Paint, Polygon, Rect, Text
+from pnp.elements import Art, Circle, Face, Icon, Line, Paint, Polygon, Rect, Text
 from pnp.model import Ink, Size
 
 DARK = 0.75            # luminance below which a filled area counts as dark
@@ -134,6 +134,9 @@ def _saver_element(el: Any, size: Size) -> list[Any]:
         level = luminance(el.color) if _is_hex(el.color) else 0.0
         color = grey(max(level, 0.72)) if el.size >= LARGE_ICON else grey(min(level, 0.4))
         return [replace(el, color=color)]
+    if isinstance(el, Art):  # a light grey illustration on white: no tinted panel
+        level = luminance(el.color) if _is_hex(el.color) else 0.0
+        return [replace(el, color=grey(max(level, 0.6)), background=None, tint=None)]
     if isinstance(el, Text):
         markup = _FONT_COLOR.sub(lambda m: f'color="{saver_text_color(m.group(1))}"', el.markup)
         return [replace(el, markup=markup)]

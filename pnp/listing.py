@@ -26,15 +26,16 @@ def card_rows(project: Path, game: str | None) -> list[dict]:
 def _stats(row: dict) -> str:
     parts = []
     for key, value in row.items():
-        if key in COMMON or key in ("game", "deck", "revision", "effects", "coverage", "art") or value in (None, [], ""):
+        if key in COMMON or key in ("game", "deck", "revision", "effects", "coverage", "art", "code") or value in (None, [], ""):
             continue
         parts.append(f"{key}={','.join(map(str, value)) if isinstance(value, list) else value}")
     return " ".join(parts)
 
 
 def card_table(rows: list[dict]) -> str:
-    header = ("ID", "NAME", "TYPE", "DECK", "QTY", "STATS")
-    table = [header] + [(r["id"], r["name"], r["type"], r["deck"], str(r["quantity"]), _stats(r)) for r in rows]
+    header = ("CODE", "ID", "NAME", "TYPE", "DECK", "QTY", "STATS")
+    table = [header] + [(r.get("code") or "", r["id"], r["name"], r["type"], r["deck"], str(r["quantity"]), _stats(r))
+                        for r in rows]
     widths = [max(len(row[i]) for row in table) for i in range(len(header) - 1)]
     lines = ["  ".join(cell.ljust(w) for cell, w in zip(row[:-1], widths)) + "  " + row[-1] for row in table]
     lines.append(f"{len(rows)} cards, {sum(r['quantity'] for r in rows)} copies")

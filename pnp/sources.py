@@ -37,6 +37,7 @@ COMMON_FIELDS: dict[str, FieldType] = {
     "quantity": parse_type("int>=1?"),
     "text": parse_type("str?"),
     "flavor": parse_type("str?"),
+    "code": parse_type("str?"),  # the short code (pnp.codes); computed from the id unless given
 }
 GAME_KEYS = {"name", "players", "card_size", "card_types", "decks", "composition", "notes", "documents"}
 GAME_REQUIRED = ("name", "players", "card_size", "card_types", "decks")
@@ -170,6 +171,7 @@ def _load_game(folder: Path, slug: str, icons: set[str] | None, problems: Proble
         deck = _load_deck(folder, slug, raw, path, card_types, icons, problems, vocabulary)
         if deck is not None:
             decks.append(deck)
+    decks = _with_codes(decks, problems)
     art = load_art(folder, folder.parent.parent, problems)
     if art is not None:
         check_art(folder, art, decks, problems)
@@ -189,6 +191,34 @@ def _load_game(folder: Path, slug: str, icons: set[str] | None, problems: Proble
     check_composition(game, rules, problems,
                       lambda i: rule_lines[i] if i is not None and i < len(rule_lines) else data.line_of("composition"))
     return game
+
+
+def _with_codes(decks: list[Deck], problems: Problems) -> list[Deck]:
+    """Every card's short code (its own `code:`, else from its id), unique in the game."""
+    from pnp.codes import CODE, hashed_code
+
+    taken: dict[str, Card] = {}
+    out = []
+    for deck in decks:
+        cards = []
+        for card in deck.cards:
+            given = card.fields.get("code")
+            if given is not None and not CODE.match(str(given).upper()):
+                problems.add(card.path, card.field_lines.get("code", card.line), card.id,
+                             f"code {given!r} must be 2 to 5 letters or digits")
+                cards.append(card)
+                continue
+            code = str(given).upper() if given else hashed_code(card.id, deck.id)
+            if code in taken and taken[code].id != card.id:  # the same id twice is reported as a duplicate id
+                other = taken[code]
+                problems.add(card.path, card.field_lines.get("code", card.line), card.id,
+                             f"short code {code} is also {other.id}'s ({other.path.name}:{other.line}); "
+                             "give one of them its own `code:`")
+            taken.setdefault(code, card)
+            fields = {**card.fields, "code": code}
+            cards.append(dataclasses.replace(card, fields=fields, revision=card_revision(fields)))
+        out.append(dataclasses.replace(deck, cards=tuple(cards)))
+    return out
 
 
 def _with_art(card: Card, art: dict[str, tuple[str, int]]) -> Card:

@@ -69,8 +69,26 @@ def looks_like_payload(text: str) -> bool:
     return text.strip().upper().startswith("PNP:")
 
 
-def lookup(code: str, start: Path | None = None, index: CardIndex | None = None) -> Lookup:
-    """The card a code names. CardError names the code when there is none."""
+def by_code(index: CardIndex, text: str, game: str | None = None) -> list[str]:
+    """The ids of the cards whose short code is `text` (any case; look-alike
+    characters read as the code alphabet has them), in `game` when given."""
+    from pnp.codes import looks_like_code, lookalike
+
+    if not looks_like_code(text):
+        return []
+    wanted = text.strip().upper()
+    for candidate in (wanted, lookalike(wanted)):
+        found = [c.id for c in index.cards.values() if str(c.fields.get("code", "")).upper() == candidate
+                 and (game is None or c.game == game)]
+        if found:
+            return found
+    return []
+
+
+def lookup(code: str, start: Path | None = None, index: CardIndex | None = None, table_game: str | None = None) -> Lookup:
+    """The card a code names: a card id, its short code, or a scanned QR
+    payload. CardError names the code when there is none. `table_game` picks
+    between cards of several games sharing a short code."""
     from pnp.qrpayload import parse_payload
 
     index = index or load_index(project_root(start))
@@ -88,8 +106,15 @@ def lookup(code: str, start: Path | None = None, index: CardIndex | None = None)
         card_id, printed, game, copy = payload.card_id, payload.revision, payload.game, payload.copy
     else:
         card_id = text.lower()
+        if card_id not in index.cards:
+            coded = by_code(index, text, table_game)
+            if len(coded) > 1:
+                raise CardError(f"short code {text.upper()} names several cards ({', '.join(sorted(coded))}); "
+                                "type the card's id instead")
+            if coded:
+                card_id = coded[0]
         if not _ID.match(card_id):
-            raise CardError(f"{text!r} is neither a card id nor a card's QR code")
+            raise CardError(f"{text!r} is neither a card id, a short code nor a card's QR code")
     card = index.cards.get(card_id)
     if card is None:
         close = difflib.get_close_matches(card_id, list(index.cards), n=3)
@@ -115,19 +140,19 @@ def _changes(old: Any, new: Any) -> tuple[FieldChange, ...]:
 
 def resolve(code: str, game: str, start: Path | None = None) -> CardUse:
     """A card named in an action: it must belong to the table's game."""
-    found = lookup(code, start)
+    found = lookup(code, start, table_game=game)
     if found.card.game != game:
         raise CardError(f"card {found.card.id} belongs to {found.card.game}, but this table plays {game}")
     return CardUse(found.card.id, found.card.revision, found.warning(), found.copy)
 
 
 def is_card(text: str, start: Path | None = None) -> bool:
-    """True if `text` is a known card id (used by scan mode). Never raises."""
+    """True if `text` is a known card id or short code (used by scan mode). Never raises."""
     try:
         index = load_index(project_root(start))
     except (CardError, ImportError, OSError):  # no project or broken sources: not a card
         return False
-    return text.strip().lower() in index.cards
+    return text.strip().lower() in index.cards or bool(by_code(index, text))
 
 
 def of_game(found: Lookup, game: str) -> CardInfo:

@@ -1,0 +1,73 @@
+"""Short codes: at most 5 characters, unique in a game, stable when cards are
+added, printed beside the QR code, and accepted wherever a card is."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pypdfium2 as pdfium
+import yaml
+from click.testing import CliRunner
+
+from pnp.cli import main as pnp_main
+from pnp.codes import CODE
+from pnp.sources import load_sources
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_every_card_has_a_short_unique_code():
+    sources = load_sources(ROOT)
+    for game in sources.games.values():
+        codes = [c.fields["code"] for c in game.cards]
+        assert all(CODE.match(c) and len(c) <= 5 for c in codes), game.slug
+        assert len(set(codes)) == len(codes), game.slug
+
+
+def test_codes_do_not_move_when_cards_are_added(mini_project):
+    before = {c.id: c.fields["code"] for c in load_sources(mini_project).cards.values()}
+    deck = mini_project / "card_sources/culture-war/anarchy.yaml"
+    data = yaml.safe_load(deck.read_text())
+    data["cards"].insert(0, {"id": "test-newcomer", "name": "Newcomer", "type": "unit", "cost": 1, "atk": 1,
+                             "def": 1, "unit_type": "Mob"})
+    deck.write_text(yaml.safe_dump(data, sort_keys=False))
+    after = {c.id: c.fields["code"] for c in load_sources(mini_project).cards.values()}
+    assert {k: after[k] for k in before} == before and "test-newcomer" in after
+
+
+def test_a_clash_or_a_bad_code_is_named(mini_project):
+    deck = mini_project / "card_sources/culture-war/anarchy.yaml"
+    data = yaml.safe_load(deck.read_text())
+    data["cards"][0]["code"] = "ZZ1"
+    data["cards"][1]["code"] = "zz1"
+    data["cards"][2]["code"] = "TOO-LONG"
+    deck.write_text(yaml.safe_dump(data, sort_keys=False))
+    result = CliRunner().invoke(pnp_main, ["--project", str(mini_project), "validate"])
+    assert result.exit_code != 0
+    assert "short code ZZ1 is also test-recruit's" in result.output
+    assert "code 'TOO-LONG' must be 2 to 5 letters or digits" in result.output
+
+
+def test_list_json_has_the_code_and_the_face_prints_it(mini_project, tmp_path):
+    rows = json.loads(CliRunner().invoke(pnp_main, ["--project", str(mini_project), "list", "--json"]).output)
+    codes = {r["id"]: r["code"] for r in rows}
+    out = tmp_path / "out"
+    assert CliRunner().invoke(pnp_main, ["--project", str(mini_project), "build", "--out", str(out)]).exit_code == 0
+    doc = pdfium.PdfDocument(out / "culture-war/deck-anarchy.pdf")
+    text = doc[0].get_textpage().get_text_range()
+    for card_id in ("test-recruit", "test-brawler"):
+        assert codes[card_id] in text
+
+
+def test_the_referee_takes_a_code_in_any_case(table):
+    from referee.cards import lookup
+
+    card = lookup("anarchy-window-smasher").card
+    code = card.fields["code"]
+    assert lookup(code.lower()).card.id == card.id
+    table.run("new culture-war --player ann:anarchy --player bo:technocracy --seed 1 --house-rule first-player=seating")
+    table.run("capital ann +3")
+    result = table.run(f"deploy {code.lower()}")
+    assert "Window Smasher" in result.output
+    wrong = table.fail("deploy QQQQ9")
+    assert "Traceback" not in wrong.output and "QQQQ9" in wrong.output.upper()
