@@ -23,8 +23,13 @@ class RuleViolation(RefereeError):
 class UnknownPlayer(RefereeError):
     def __init__(self, name: str, known: list[str]):
         self.name = name
+        import difflib
+
         listed = ", ".join(known) or "nobody"
-        super().__init__(f"no player called {name!r} at this table (players: {listed})")
+        close = difflib.get_close_matches(name, known, n=1, cutoff=0.5) or \
+            [k for k in known if k.lower() == name.lower()]
+        hint = f"; did you mean {close[0]}?" if close else ""
+        super().__init__(f"no player called {name!r} at this table (players: {listed}){hint}")
 
 
 class DiceError(RefereeError):

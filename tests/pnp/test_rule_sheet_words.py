@@ -65,3 +65,25 @@ def test_one_check_bar_per_page(sheets, game):
         text = doc[i].get_textpage().get_text_range()
         labels = re.findall(r"50 mm(?: ·|:| at 100% scale)", text)  # each drawn bar's label
         assert len(labels) == 1, f"{game} page {i + 1}: {len(labels)} scale bars"
+
+
+def test_the_quick_reference_cards_share_one_look(built):
+    """Every game's reference card: the same dark title bar reading QUICK REFERENCE and the game."""
+    import json
+
+    from pnp.sources import load_sources
+
+    sources = load_sources(ROOT)
+    for slug in GAME_SLUGS:
+        manifest = json.loads((built / slug / "manifest.json").read_text())
+        card = next(c for c in manifest["cards"] if c["deck"] == "reference")
+        doc = pdfium.PdfDocument(built / slug / card["file"])
+        page = doc[card["front"]["page"] - 1]
+        x0, y0, x1, y1 = card["front"]["trim_mm"]
+        height = page.get_height() * 25.4 / 72
+        s = 200 / 25.4
+        image = page.render(scale=200 / 72).to_pil().convert("RGB")
+        bar = image.getpixel((round((x1 - 5) * s), round((height - y1 + 3.5) * s)))  # the title bar, past its words
+        assert max(abs(a - b) for a, b in zip(bar, (0x2B, 0x2B, 0x2B))) <= 6, (slug, bar)
+        text = page.get_textpage().get_text_bounded(*(v * 72 / 25.4 for v in (x0, y1 - 12, x1, y1)))
+        assert "QUICK REFERENCE" in text and sources.games[slug].name.split(": ")[-1] in text.replace("\r\n", " "), (slug, text)
