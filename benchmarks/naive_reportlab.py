@@ -18,7 +18,7 @@ from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Paragraph
 
-FONTS = Path(__file__).resolve().parents[1] / "templates" / "fonts"
+FONTS = Path(__file__).resolve().parents[1] / "pnp" / "assets" / "fonts"  # the fonts pnp ships with
 W, H = 63.5 * mm, 88.9 * mm
 
 

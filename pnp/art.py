@@ -140,6 +140,8 @@ def _ops(node) -> list[str]:
 
 
 GRADIENT_STEPS = 28
+WEAVE_STEP = 3.2     # points between the weave's diagonal lines
+WEAVE_WIDTH = 0.35
 
 
 def _mix(a: str, b: str, t: float) -> str:
@@ -147,42 +149,40 @@ def _mix(a: str, b: str, t: float) -> str:
     return "#" + "".join(f"{round(p + (q - p) * t):02x}" for p, q in zip(ca, cb))
 
 
-def _radial(canvas, x: float, y: float, w: float, h: float, centre: str, edge: str) -> None:
-    """A radial gradient as concentric discs (vector, and unlike PDF shadings it
-    works inside the form each card face is drawn in)."""
-    from reportlab.lib.colors import HexColor
+@lru_cache(maxsize=256)
+def _panel(w: float, h: float, centre: str, edge: str) -> str:
+    """The panel's background as PDF operators, its bottom-left corner at the
+    origin: a radial gradient as concentric discs (vector, and unlike a PDF
+    shading it works inside the form each card face is drawn in) and a fine
+    diagonal weave in the edge colour. Made once per size and colours."""
+    from reportlab.lib.rl_accel import fp_str
+
+    from pnp import pdfops
 
     radius = ((w / 2) ** 2 + (h / 2) ** 2) ** 0.5
+    ops = [f"0 0 {fp_str(w, h)} re W n"]
     for i in range(GRADIENT_STEPS):
         t = i / (GRADIENT_STEPS - 1)
-        canvas.setFillColor(HexColor(_mix(edge, centre, t)))
-        canvas.circle(x + w / 2, y + h / 2, radius * (1 - t * 0.92), stroke=0, fill=1)
+        disc = pdfops.path()
+        disc.circle(w / 2, h / 2, radius * (1 - t * 0.92))
+        ops.append(f"{pdfops.color_op(_mix(edge, centre, t))} {disc.getCode()} f")
+    weave = [f"{fp_str(offset, 0)} m {fp_str(offset + h, h)} l"
+             for offset in (-h + k * WEAVE_STEP for k in range(int((w + h) / WEAVE_STEP) + 1))]
+    ops.append(f"{pdfops.color_op(edge, stroke=True)} {fp_str(WEAVE_WIDTH)} w {' '.join(weave)} S")
+    return " ".join(ops)
 
 
 def draw_art(canvas, path: str, x: float, y: float, w: float, h: float, color: str, background: str | None,
              tint: str | None) -> None:
-    """The art panel in the box (x, y) bottom-left, w x h, in points."""
-    from reportlab.lib.colors import HexColor
+    """The art panel in the box (x, y) bottom-left, w x h, in points: its
+    background (when it has one), then the icon, large and centred."""
+    from reportlab.lib.rl_accel import fp_str
 
-    canvas.saveState()
-    clip = canvas.beginPath()
-    clip.rect(x, y, w, h)
-    canvas.clipPath(clip, stroke=0, fill=0)
     if background:
-        _radial(canvas, x, y, w, h, tint or background, background)
-        canvas.setStrokeColor(HexColor(background))  # a fine diagonal weave in the edge colour
-        canvas.setLineWidth(0.35)
-        step = 3.2
-        offset = -h
-        while offset < w:
-            canvas.line(x + offset, y, x + offset + h, y + h)
-            offset += step
-    canvas.restoreState()
+        canvas.addLiteral(f"q 1 0 0 1 {fp_str(x, y)} cm {_panel(round(w, 3), round(h, 3), tint or background, background)} Q")
     width, height, ops = _drawing(path, color)
     side = min(w, h) * 0.84
     scale = side / max(width, height)
-    from reportlab.lib.rl_accel import fp_str
-
     place = fp_str(scale, 0, 0, scale, x + (w - width * scale) / 2, y + (h - height * scale) / 2)
     canvas.addLiteral(f"q {place} cm {ops} Q")
 
