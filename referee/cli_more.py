@@ -31,8 +31,25 @@ def log_command(last, as_json) -> None:
     emit(view.to_json()) if as_json else click.echo(render.log(view))
 
 
+def complete_card(ctx, param, incomplete: str):
+    """Tab completion: card ids and short codes that start with what was typed."""
+    from click.shell_completion import CompletionItem
+
+    from referee.cards import load_index, project_root
+
+    try:
+        index = load_index(project_root())
+    except Exception:  # no project, broken sources: nothing to offer
+        return []
+    typed = incomplete.lower()
+    out = [CompletionItem(c.id, help=c.name) for c in index.cards.values() if c.id.startswith(typed)]
+    out += [CompletionItem(str(c.fields.get("code")), help=f"{c.name} ({c.id})") for c in index.cards.values()
+            if str(c.fields.get("code", "")).lower().startswith(typed) and typed]
+    return out[:200]
+
+
 @click.command()
-@click.argument("code")
+@click.argument("code", shell_complete=complete_card)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
 @db_option
 def card(code, as_json) -> None:

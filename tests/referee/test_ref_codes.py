@@ -71,3 +71,20 @@ def test_the_referee_takes_a_code_in_any_case(table):
     assert "Window Smasher" in result.output
     wrong = table.fail("deploy QQQQ9")
     assert "Traceback" not in wrong.output and "QQQQ9" in wrong.output.upper()
+
+
+def test_tab_completion_offers_commands_and_cards(monkeypatch):
+    """What click's shell completion (bash, zsh, fish) offers, through its own API."""
+    from click.shell_completion import ShellComplete
+
+    from referee.cli import cli
+
+    def offers(args, incomplete):
+        return [c.value for c in ShellComplete(cli, {}, "referee", "_REFEREE_COMPLETE").get_completions(args, incomplete)]
+
+    assert "status" in offers([], "sta")
+    assert "anarchy-window-smasher" in offers(["card"], "anarchy-wind")
+    from referee.cards import lookup
+
+    code = lookup("anarchy-window-smasher").card.fields["code"]
+    assert code in offers(["card"], code[:3].lower())
