@@ -245,16 +245,19 @@ def crowd(amount, reason, cards, actor) -> None:
 
 @cli.command("end-turn")
 @click.option("--by", "actor", metavar="NAME", help="The player ending the turn; refused if it is not theirs.")
+@click.option("--dice", "dice_text", metavar="A,B,..",
+              help="Physical dice for rolls that cards make as the turn ends and the next begins.")
 @db_option
-def end_turn(actor) -> None:
+def end_turn(actor, dice_text) -> None:
     """End the turn; play passes to the next player still in the game.
 
     \b
     Examples:
       referee end-turn
       referee next --by Ana
+      referee end-turn --dice 1,4      (cards that roll at the end or start of a turn)
     """
-    click.echo(render.act(table.act(db_path(), "end-turn", {}, actor)))
+    click.echo(render.act(table.act(db_path(), "end-turn", {}, actor, dice_text=dice_text)))
 
 
 cli.add_command(end_turn, "next")

@@ -61,9 +61,11 @@ def _play_command(name: str, expect: str | None, what: str, examples: str):
                   help="Where the coins come from, in order: Real Estate handles and/or `bank` (e.g. 1,bank).")
     @click.option("--cost", type=int, metavar="N",
                   help="Pay N instead of the cost the referee works out (for card text it does not model).")
+    @click.option("--dice", "dice_text", metavar="A,B,..",
+                  help="Physical dice for a card that rolls as it is played; without it the table rolls.")
     @db_option
-    def command(card, player, on, sources, cost) -> None:
-        _print(core.play(db_path(), card, player, on, sources, cost, expect))
+    def command(card, player, on, sources, cost, dice_text) -> None:
+        _print(core.play(db_path(), card, player, on, sources, cost, expect, dice_text))
 
     command.__doc__ = f"""{what}
 
@@ -266,8 +268,25 @@ def discard_hand(card, player, reason) -> None:
     _print(core.discard_hand(db_path(), card, player, reason))
 
 
+@click.command()
+@click.argument("unit")
+@click.option("--by", "player", metavar="NAME", help="The player taking control (default: whose turn it is).")
+@click.option("--from", "sources", multiple=True, metavar="SOURCES", help="Where the coins come from, in order.")
+@db_option
+def seize(unit, player, sources) -> None:
+    """Take control of an enemy unit whose card offers it for a price (for
+    example Earnest Newcomer), on your own turn, paying that price.
+
+    \b
+    Examples:
+      referee seize bo/earnest-newcomer
+      referee seize 7 --by cy --from bank
+    """
+    _print(core.seize(db_path(), unit, player, sources))
+
+
 COMMANDS: dict[str, click.Command] = {
     "rolloff": rolloff, "play": play, "deploy": deploy, "buy": buy, "battle": battle, "attack": battle,
     "odds": odds, "ally": ally, "unally": unally, "donate": donate, "gift": gift, "discard": discard,
-    "draw": draw, "discard-hand": discard_hand,
+    "draw": draw, "discard-hand": discard_hand, "seize": seize,
 }

@@ -9,9 +9,52 @@ from typing import Any, Callable, Mapping, Sequence
 
 from referee.errors import RefereeError, RuleViolation
 from referee.games.culture_war import battle, effects
-from referee.games.culture_war.board import KIND_WORDS, KINDS, Board, coins_text, cyber, new_piece
+from referee.games.culture_war import handlers as fx
+from referee.games.culture_war.board import KIND_WORDS, KINDS, Board, coins_text, new_piece
 from referee.games.culture_war.phases import ROLL_OFF_RULE, TIMING  # the phases are checked first, in phases.py
 from referee.model import Action, State
+
+# which triggers fire as a card of each type is played
+NOW_OF = {"unit": ("on-play",), "operation": ("on-play", "now"), "real-estate": ("on-buy",),
+          "mod": ("on-play", "now"), "flash": ("now", "before-battle"), "happening": ("now",)}
+UNIT_TARGET_WHO = ("target-unit", "target-enemy", "target-cyber", "your-unit", "enemy-unit")
+UNIT_TARGET_KINDS = ("bounce", "shield", "take-control")
+
+
+def _walk(effects_list: list[Mapping[str, Any]]):
+    for e in effects_list:
+        yield e
+        if e["kind"] == "if":
+            yield from _walk(effects.read(e.get("then")))
+        if e["kind"] == "roll":
+            for effs in (e.get("outcomes") or {}).values():
+                yield from _walk(effects.read(effs))
+
+
+def targets_of(now: list[Mapping[str, Any]]) -> set[str]:
+    """What a card played now must name with --on: a unit, a player or a Real Estate."""
+    out = set()
+    for e in _walk(now):
+        if (e["kind"] in ("stats", "reroll") and e.get("who") in UNIT_TARGET_WHO) or e["kind"] in UNIT_TARGET_KINDS \
+                or (e["kind"] == "destroy" and e["what"] == "your-unit"):
+            out.add("unit")
+        if (e["kind"] in ("lose", "steal") and e.get("who") == "target-player") or \
+                (e["kind"] == "prompt" and "target player" in str(e.get("text"))):
+            out.add("player")
+        if e["kind"] == "destroy" and e["what"] == "empty-real-estate":
+            out.add("estate")
+    return out
+
+
+def unit_side(now: list[Mapping[str, Any]]) -> str | None:
+    for e in _walk(now):
+        who = e.get("who")
+        if who in ("your-unit",) or e["kind"] in ("bounce", "shield") or (e["kind"] == "destroy" and e["what"] == "your-unit"):
+            return "yours"
+        if who in ("target-enemy", "enemy-unit") or e["kind"] == "take-control":
+            return "enemy"
+    return None
+
 
 MOD_KINDS = {"unit": ("unit",), "real-estate": ("estate",), "operation": ("operation",),
              "any": ("unit", "estate", "operation")}
@@ -41,52 +84,149 @@ class Actions:
                 raise RuleViolation(rule, f"{name} cannot play {what} now: it is {board.active}'s turn")
             if board.f["attacks"]:
                 raise RuleViolation(rule, f"{name} has already attacked this turn, so {what} comes too late")
+        else:
+            for _, src, _e in effects.statics(board, "no-flash"):
+                if src["owner"] == name:
+                    effects.trace(src.get("card"), "no-flash")
+                    raise RuleViolation(f"card text: {src['name']}",
+                                        f"{name} cannot play {what}: {src['name']} forbids Flash events")
+        card_effects = effects.read(card.get("effects"))
+        moments = NOW_OF.get(kind, ())
+        now = [e for e in card_effects if effects.when_of(e) in moments]
         on = args.get("on")
-        attach_to = unit_target = target_player = None
+        target = target_player = None
         if kind == "mod":
-            kinds = MOD_KINDS.get(card.get("target") or "any", MOD_KINDS["any"])
-            if not on:
-                raise RuleViolation("a Mod is attached to a card",
-                                    f"{name} must say with --on which {' or '.join(KIND_WORDS[k] for k in kinds)} "
-                                    f"{card['name']} is attached to")
-            attach_to = board.find(on, kinds)
-        now = [e for e in card.get("effects", [])
-               if e.get("when") == "on-play" or (kind in ("flash", "happening") and e.get("when") is None)]
-        if any(e.get("target") == "target-unit" for e in now):
-            if on:
-                unit_target = board.find(on, ("unit",))
-            elif board.pieces and any(p["kind"] == "unit" for p in board.pieces.values()):
-                raise RuleViolation("choose the target", f"{name} must name the unit {card['name']} acts on, with --on")
-        if any(e.get("target") == "target-player" for e in now):
+            target = self._mod_host(board, card, name, on)
+        wanted = targets_of(now)
+        if "unit" in wanted and "player" not in wanted:
+            target = self._unit_target(board, card, name, on, now)
+        if "estate" in wanted:
+            target = self._estate_target(board, card, name, on)
+        if "player" in wanted:
             if not on:
                 raise RuleViolation("choose the target",
                                     f"{name} must name the player {card['name']} acts on, with --on")
             target_player = self._acting(board, on)
         if args.get("cost") is not None:
-            cost = int(args["cost"])
-        elif kind == "real-estate":
-            cost = effects.estate_cost(board, name)
+            cost, paid_why = int(args["cost"]), "as entered with --cost"
         else:
-            cost = effects.card_cost(board, name, card)
-        board.pay(name, cost, card.get("deck"), what, args.get("from"))
+            base = effects.estate_base(board, name) if kind == "real-estate" else int(card.get("cost") or 0)
+            cost, parts = effects.cost_parts(board, name, kind, base)
+            paid_why = effects.pay_text(cost, base, parts)
+        board.pay(name, cost, card.get("deck"), what, args.get("from"), paid_why)
         board.f["begun"] = True
+        this = None
         if kind in KINDS:
-            handle = board.add_piece(new_piece(card, name, board.turn))
-            extra = ""
-            if kind == "real-estate":
-                extra = "; it produces from its owner's next turn"
-            board.notes.append(f"{name}'s {card['name']} enters play as #{handle}{extra}")
+            this = board.add_piece(new_piece(card, name, board.turn))
+            extra = "; it produces from its owner's next turn" if kind == "real-estate" else ""
+            board.notes.append(f"{name}'s {card['name']} enters play as #{this}{extra}")
         elif kind == "mod":
-            target = board.pieces[attach_to]  # type: ignore[index]
-            target.setdefault("mods", []).append(
+            host = board.pieces[target]  # type: ignore[index]
+            host.setdefault("mods", []).append(
                 {"card": card.get("id"), "name": card["name"], "deck": card.get("deck"), "by": name,
-                 "effects": card.get("effects", [])})
-            board.notes.append(f"{card['name']} is attached to {board.label(attach_to)}")  # type: ignore[arg-type]
+                 "effects": card_effects})
+            board.notes.append(f"{card['name']} is attached to {board.label(target)}")  # type: ignore[arg-type]
         else:
             board.notes.append(f"{name} plays {what}")
-        effects.unit_effects(board, now, owner=name, source=card["name"], target_unit=unit_target)
-        effects.player_effects(board, now, owner=name, deck=card.get("deck"), source=card["name"],
-                               target_player=target_player)
+        memo: dict[str, Any] = {}
+        if target in board.pieces:
+            memo["target_owner"] = board.pieces[target]["owner"]
+        ctx = fx.Ctx(name, card, this=this, target=target, target_player=target_player, dice=dice,
+                     battle=memo, moment="played")
+        fx.run(board, now, ctx)
+        if kind == "flash":
+            for other in board.live():
+                if other != name:
+                    fx.on_side(board, other, "opponent-flash", that_player=name, dice=dice, moment="a Flash was played")
+
+    def _mod_host(self, board: Board, card: Mapping[str, Any], name: str, on: str | None) -> str:
+        kinds = MOD_KINDS.get(card.get("target") or "any", MOD_KINDS["any"])
+        if not on:
+            raise RuleViolation("a Mod is attached to a card",
+                                f"{name} must say with --on which {' or '.join(KIND_WORDS[k] for k in kinds)} "
+                                f"{card['name']} is attached to")
+        host = board.find(on, kinds)
+        piece = board.pieces[host]
+        if piece["kind"] == "unit" and effects.has_trait(board, host, "immune"):
+            raise RuleViolation(f"card text: {piece['name']}",
+                                f"{name} cannot attach {card['name']}: Mods and Operations cannot affect "
+                                f"{board.label(host)}")
+        if any(e["kind"] == "trait" and e["trait"] == "no-mods" for e in effects.live_effects(piece)):
+            effects.trace(piece.get("card"), "trait")
+            raise RuleViolation(f"card text: {piece['name']}",
+                                f"{name} cannot attach {card['name']}: no Mod can be attached to {board.label(host)}")
+        guard = effects.protected(board, host, name)
+        if guard:
+            raise RuleViolation(f"card text: {guard}", f"{name} cannot attach {card['name']} to "
+                                                       f"{board.label(host)}: {guard} keeps enemy cards off it")
+        return host
+
+    def _unit_target(self, board: Board, card: Mapping[str, Any], name: str, on: str | None,
+                     now: list[dict[str, Any]]) -> str | None:
+        if not on:
+            if any(p["kind"] == "unit" for p in board.pieces.values()):
+                raise RuleViolation("choose the target", f"{name} must name the unit {card['name']} acts on, with --on")
+            return None
+        handle = board.find(on, ("unit",))
+        piece = board.pieces[handle]
+        side = unit_side(now)
+        if side == "yours" and piece["owner"] != name:
+            raise RuleViolation("choose the target", f"{card['name']} acts on a unit of {name}'s, "
+                                                     f"not on {board.label(handle)}")
+        if side == "enemy" and piece["owner"] == name:
+            raise RuleViolation("choose the target", f"{card['name']} acts on an enemy unit, "
+                                                     f"not on {board.label(handle)}")
+        if any(e.get("who") == "target-cyber" for e in now) and not effects.cyber(board, handle):
+            raise RuleViolation("choose the target", f"{card['name']} acts on a Cyber unit; "
+                                                     f"{board.label(handle)} is not one")
+        for e in now:
+            if e["kind"] == "take-control" and int(piece.get("cost") or 0) > int(e["max_cost"]):
+                raise RuleViolation("choose the target", f"{card['name']} takes a unit costing {e['max_cost']} "
+                                                         f"or less; {board.label(handle)} costs {piece.get('cost')}")
+        if card["type"] == "flash" and effects.has_trait(board, handle, "no-flash-target"):
+            raise RuleViolation(f"card text: {piece['name']}",
+                                f"{name} cannot play {card['name']} on {board.label(handle)}: "
+                                "Flash events cannot target it")
+        return handle
+
+    def _estate_target(self, board: Board, card: Mapping[str, Any], name: str, on: str | None) -> str:
+        if not on:
+            raise RuleViolation("choose the target", f"{name} must name the Real Estate {card['name']} acts on, with --on")
+        handle = board.find(on, ("estate",))
+        piece = board.pieces[handle]
+        if piece["coins"] and sum(piece["coins"].values()):
+            raise RuleViolation("choose the target", f"{card['name']} destroys Real Estate with no coins on it; "
+                                                     f"{board.label(handle)} holds {sum(piece['coins'].values())}")
+        guard = effects.protected(board, handle, name)
+        if guard:
+            raise RuleViolation(f"card text: {guard}", f"{board.label(handle)} cannot be affected: {guard}")
+        return handle
+
+    # ---- change of control for a price ---------------------------------------------
+
+    def check_seize(self, state: State, action: Action) -> None:
+        self._checked(state, action)
+
+    def apply_seize(self, state: State, action: Action, dice: Sequence[int]) -> State:
+        return self._applied(state, action, dice)
+
+    def _do_seize(self, board: Board, args: Mapping[str, Any], dice: Any) -> None:
+        name = self._acting(board, args["player"])
+        handle = board.find(str(args["piece"]), ("unit",))
+        piece = board.pieces[handle]
+        price = [int(e["price"]) for e in effects.live_effects(piece) if e["kind"] == "for-sale"]
+        if not price:
+            raise RuleViolation("units change control only when card text says so",
+                                f"{board.label(handle)} cannot be bought: its card offers no price")
+        if piece["owner"] == name:
+            raise RuleViolation(f"card text: {piece['name']}", f"{name} already controls {board.label(handle)}")
+        if name != board.active:
+            raise RuleViolation(f"card text: {piece['name']}",
+                                f"{name} can take {board.label(handle)} only on their own turn; it is {board.active}'s")
+        board.pay(name, price[0], piece.get("deck"), f"control of {board.label(handle)}", args.get("from"),
+                  f"the price on {piece['name']}")
+        effects.trace(piece.get("card"), "for-sale")
+        fx.change_control(board, handle, name, f"paid {price[0]}")
 
     # ---- battles -------------------------------------------------------------------
 
@@ -99,8 +239,19 @@ class Actions:
     def _do_battle(self, board: Board, args: Mapping[str, Any], dice: Callable[[], int]) -> None:
         attacker, defender, direct = self.target_of(board, args)
         board.f["begun"] = True
+        owner = board.pieces[attacker]["owner"]
+        foe = defender if direct else board.pieces[defender]["owner"]
+        for _, src, e in effects.statics(board, "attack-tax"):
+            if src["owner"] == foe:
+                amount = int(e["amount"])
+                if board.capital(owner) < amount:
+                    raise RuleViolation(f"card text: {src['name']}",
+                                        f"{owner} must pay {amount} capital to attack {foe} ({src['name']}) "
+                                        f"and has {board.capital(owner)}")
+                effects.trace(src.get("card"), "attack-tax")
+                board.take(owner, amount, f"to attack {foe} ({src['name']})")
         if direct:
-            battle.strike(board, attacker, defender)
+            battle.strike(board, attacker, defender, dice)
         else:
             battle.fight(board, attacker, defender, dice, counter=args.get("counter", True))
 
@@ -116,6 +267,15 @@ class Actions:
                                 f"{label} cannot attack: it is {board.active}'s turn")
         if unit.get("attacked") == board.turn:
             raise RuleViolation("each unit attacks at most once per turn", f"{label} has already attacked this turn")
+        if effects.has_trait(board, attacker, "cannot-attack"):
+            raise RuleViolation(f"card text: {unit['name']}", f"{label} cannot attack")
+        if effects.has_trait(board, attacker, "slow") and unit.get("since") == board.turn:
+            raise RuleViolation(f"card text: {unit['name']}", f"{label} cannot attack on the turn it is played")
+        for _, src, e in effects.statics(board, "attack-limit"):
+            if src["owner"] == owner and board.f.get("attacks", 0) >= int(e["max"]):
+                effects.trace(src.get("card"), "attack-limit")
+                raise RuleViolation(f"card text: {src['name']}",
+                                    f"{owner} may attack with at most {e['max']} units each turn ({src['name']})")
         text = str(args["defender"]).strip()
         if text.lstrip("#").isdigit() or "/" in text:
             defender = board.find(text, ("unit",))
@@ -123,20 +283,31 @@ class Actions:
             if foe["owner"] == owner:
                 raise RuleViolation("units attack the enemy",
                                     f"{owner} cannot attack their own #{defender} {foe['name']}")
-            if cyber(unit) != cyber(foe):
-                cy, plain = (label, board.label(defender)) if cyber(unit) else (board.label(defender), label)
+            self._truce(board, owner, foe["owner"])
+            if effects.cyber(board, attacker) != effects.cyber(board, defender):
+                cy, plain = (label, board.label(defender)) if effects.cyber(board, attacker) \
+                    else (board.label(defender), label)
                 raise RuleViolation("Cyber units fight only Cyber units",
                                     f"{owner} cannot attack: {cy} is a Cyber unit and {plain} is not")
+            if effects.cyber(board, attacker):
+                guards = [(h, p) for h, p in board.owned(foe["owner"], "unit")
+                          if any(e["kind"] == "taunt" for e in effects.live_effects(p))]
+                for _, guard in guards:
+                    effects.trace(guard.get("card"), "taunt")
+                if guards and defender not in [h for h, _ in guards]:
+                    raise RuleViolation(f"card text: {guards[0][1]['name']}",
+                                        f"{label} must attack " + " or ".join(board.label(h) for h, _ in guards))
             return attacker, defender, False
         target = board.name(text)
         if target == owner:
             raise RuleViolation("units attack the enemy", f"{owner} cannot attack their own LIFE")
         if board.people[target].eliminated:
             raise RuleViolation("elimination", f"{target} is out of the game")
+        self._truce(board, owner, target)
         theirs = [(h, p) for h, p in board.owned(target, "unit")]
         listing = ", ".join(f"#{h} {p['name']}" for h, p in theirs)
-        if cyber(unit):
-            guards = [(h, p) for h, p in theirs if cyber(p)]
+        if effects.cyber(board, attacker):
+            guards = [(h, p) for h, p in theirs if effects.cyber(board, h)]
             if guards:
                 raise RuleViolation("a Cyber unit attacks LIFE only when the target has no Cyber units",
                                     f"{owner} cannot attack {target}'s LIFE with {label}: {target} has "
@@ -145,6 +316,12 @@ class Actions:
             raise RuleViolation("LIFE can be attacked only when the target has no units",
                                 f"{owner} cannot attack {target}'s LIFE: {target} still has {listing}")
         return attacker, target, True
+
+    @staticmethod
+    def _truce(board: Board, owner: str, foe: str) -> None:
+        source = fx.attack_banned(board, owner, foe)
+        if source:
+            raise RuleViolation(f"card text: {source}", f"{owner} cannot attack {foe} now ({source})")
 
     # ---- alliances and gifts --------------------------------------------------------
 

@@ -16,11 +16,20 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from referee.games.culture_war import handlers as fx
 from referee.games.culture_war.board import Board, Dice, hero
-from referee.games.culture_war.effects import trigger, unit_stat_parts
+from referee.games.culture_war.effects import has_trait, live_effects, stat_text, trace, unit_stat_parts
 
 KILL, HERO_KILL = 5, 10
 FAIL, HERO_FAIL = 2, 4
+
+
+class Tie(Exception):
+    """Raised instead of rolling a tie again while odds are worked out (board.f["_odds"])."""
+
+    def __init__(self, start: int):
+        super().__init__(start)
+        self.start = start
 
 
 def kill_damage(killer: Mapping[str, Any], victim: Mapping[str, Any]) -> int:
@@ -32,10 +41,28 @@ def fail_damage(attacker: Mapping[str, Any]) -> int:
 
 
 def _stat_text(total: int, base: int, parts: list[tuple[int, str]], word: str) -> str:
-    if not parts:
-        return f"{word} {total}"
-    bits = ", ".join(f"{a:+d} {s}" for a, s in parts if a)
-    return f"{word} {total} ({base} printed, {bits})" if bits else f"{word} {total}"
+    return stat_text(total, base, parts, word)
+
+
+def _reroll(board: Board, handle: str, die: int, role: str, dice: Dice) -> int:
+    """A die of this unit shown at or under a reroll effect's number is rolled again once."""
+    unit = board.pieces[handle]
+    limits = [(int(e["max"]), unit["name"], unit.get("card")) for e in live_effects(unit)
+              if e["kind"] == "reroll" and e.get("who") == "this" and (e.get("role") is None or role == "attack")]
+    limits += [(int(t.get("max") or 1), t["source"], None) for t in board.f["timed"]
+               if t["stat"] == "reroll" and t.get("handle") == handle]
+    fits = [lim for lim in limits if die <= lim[0]]
+    if not fits:
+        return die
+    _, source, card = fits[0]
+    trace(card, "reroll") if card else None
+    again = dice()
+    board.notes.append(f"  {unit['owner']} rolls the {die} again ({source}): {again}")
+    return again
+
+
+def _predictable(board: Board, handle: str) -> bool:
+    return any(e["kind"] == "predictable" for e in live_effects(board.pieces[handle]))
 
 
 def exchange(board: Board, dice: Dice, attacker: str, defender: str, who: str) -> tuple[int, int, bool]:
@@ -46,29 +73,112 @@ def exchange(board: Board, dice: Dice, attacker: str, defender: str, who: str) -
     board.notes.append(f"{who}: {board.label(attacker)} {_stat_text(atk, a_unit['atk'], atk_parts, 'ATK')} "
                        f"against {board.label(defender)} {_stat_text(dfn, d_unit['def'], dfn_parts, 'DEF')}")
     while True:
+        start = getattr(dice, "used", 0)
         a, d = dice(), dice()
+        a = _reroll(board, attacker, a, "attack", dice)
+        d = _reroll(board, defender, d, "defend", dice)
         left, right = a + atk, d + dfn
         line = f"  roll {a_unit['owner']} {a} + {atk} = {left}  vs  {d_unit['owner']} {d} + {dfn} = {right}"
+        loses_a, loses_d = _predictable(board, attacker) and d == 6, _predictable(board, defender) and a == 6
+        if loses_a != loses_d:
+            trace((a_unit if loses_a else d_unit).get("card"), "predictable")
+            name = (a_unit if loses_a else d_unit)["name"]
+            board.notes.append(line + f"  -> an enemy 6: {name} is Predictable and loses")
+            return a, d, loses_d
         if left == right:
+            if board.f.get("_odds"):
+                raise Tie(start)
             board.notes.append(line + "  -> tie, roll again")
             continue
         board.notes.append(line + ("  -> the attack kills" if left > right else "  -> the attack fails"))
         return a, d, left > right
 
 
-def kill(board: Board, killer: str, victim: str) -> None:
-    """`victim` dies in battle: its owner pays for it, then on-kill and on-death effects fire."""
+def _saved(board: Board, killer: str, victim: str, dice: Dice) -> str | None:
+    """Whether a card keeps `victim` alive (Group Hug, Leaderless Crowd, Bug-Out Bag,
+    Private Fire Brigade): the name of the card, or None."""
+    v = board.pieces[victim]
+    flags: dict[str, Any] = {}
+    for t in list(board.f["timed"]):
+        if t["stat"] == "shield" and t.get("handle") == victim:
+            board.f["timed"].remove(t)
+            adj = v.setdefault("adj", {})
+            adj["def"] = adj.get("def", 0) + int(t.get("weaken") or 0)
+            return t["source"]
+    kw = dict(that_player=board.pieces[killer]["owner"], unit=victim, dice=dice, battle=flags, moment="on death")
+    fx.on_piece(board, victim, "would-die", **kw)
+    if not flags.get("saved"):
+        fx.on_mods(board, victim, "attached-would-die", **kw)
+    if not flags.get("saved"):
+        fx.on_side(board, v["owner"], "other-would-die", skip=victim, **kw)
+    return flags.get("saved")
+
+
+def kill(board: Board, killer: str, victim: str, dice: Dice | None = None) -> None:
+    """`victim` dies in battle: its owner pays for it, then on-kill and death effects fire."""
     k, v = board.pieces[killer], board.pieces[victim]
     k_owner, v_owner = k["owner"], v["owner"]
     damage = kill_damage(k, v)
     if hero(k) and hero(v) and board.rules.get("hero-kills-hero") == "both":  # house rule: 10 for each
         damage = HERO_KILL * 2
     reason = "a Hero lost" if hero(v) else ("killed by a Hero" if hero(k) else "unit killed")
-    board.remove(victim, f"killed by #{killer} {k['name']}")
+    piece = board.remove(victim, f"killed by #{killer} {k['name']}")
     board.change_life(v_owner, -damage, f"{reason}: #{victim} {v['name']}")
     if killer in board.pieces:
-        trigger(board, "on-kill", k_owner, k, v_owner)
-    trigger(board, "on-death", v_owner, v, k_owner)
+        fx.on_piece(board, killer, "on-kill", that_player=v_owner, dice=dice, moment="after the battle")
+        fx.on_side(board, k_owner, "own-kill", that_player=v_owner, dice=dice, moment="after the battle")
+    fx.after_death(board, piece, victim, k_owner, dice)
+
+
+def _failed(board: Board, attacker: str, a_unit: Mapping[str, Any], defender: str, dice: Dice,
+            counter_attack: bool = False) -> None:
+    p, q = a_unit["owner"], board.pieces[defender]["owner"]
+    if counter_attack and board.rules.get("counter-fail") != "normal":
+        board.notes.append("the counter-attack fails; no one loses life for it")
+    else:
+        board.change_life(p, -fail_damage(a_unit), f"failed attack by #{attacker} {a_unit['name']}")
+    kw = dict(dice=dice, moment="after the battle")
+    fx.on_piece(board, attacker, "on-fail", that_player=q, **kw)
+    fx.on_side(board, p, "own-fail", that_player=q, **kw)
+    fx.on_piece(board, defender, "on-repel", that_player=p, **kw)
+
+
+def _attacks(board: Board, attacker: str, foe_owner: str, dice: Dice) -> None:
+    unit = board.pieces[attacker]
+    kw = dict(that_player=foe_owner, dice=dice, moment="battle")
+    fx.on_piece(board, attacker, "on-attack", **kw)
+    fx.on_side(board, unit["owner"], "own-attack", **kw)
+
+
+def _one(board: Board, attacker: str, foe_owner: str, dice: Dice) -> bool:
+    """A 1 rolled by the attacker: its on-one and its Mods' attached-one effects.
+    True when one of them makes the attack fail."""
+    flags: dict[str, Any] = {}
+    kw = dict(that_player=foe_owner, dice=dice, battle=flags, moment="battle")
+    fx.on_mods(board, attacker, "attached-one", **kw)  # the Mods first: the unit's own text may destroy it
+    fx.on_piece(board, attacker, "on-one", **kw)
+    return bool(flags.get("failed"))
+
+
+def _round(board: Board, attacker: str, defender: str, dice: Dice, word: str) -> tuple[int, bool]:
+    """One attack (a battle or a counter-attack) up to its result: (attacker die, killed)."""
+    a_unit = board.pieces[attacker]
+    q = board.pieces[defender]["owner"]
+    a, _, won = exchange(board, dice, attacker, defender, word)
+    if a == 1 and _one(board, attacker, q, dice) and won:
+        board.notes.append(f"  the 1 makes the attack fail ({a_unit['name']})")
+        won = False
+    if won and defender in board.pieces and attacker in board.pieces:
+        keeper = _saved(board, attacker, defender, dice)
+        if keeper:
+            board.notes.append(f"  {board.label(defender)} survives ({keeper}); the attack counts as failed")
+            won = False
+    if won and defender in board.pieces and attacker in board.pieces:
+        kill(board, attacker, defender, dice)
+        return a, True
+    if defender in board.pieces and not board.people[a_unit["owner"]].eliminated:
+        _failed(board, attacker, a_unit, defender, dice, counter_attack=word == "counter-attack")
+    return a, False
 
 
 def fight(board: Board, attacker: str, defender: str, dice: Dice, counter: bool = True) -> None:
@@ -77,47 +187,51 @@ def fight(board: Board, attacker: str, defender: str, dice: Dice, counter: bool 
     p, q = a_unit["owner"], d_unit["owner"]
     a_unit["attacked"] = board.turn
     board.f["attacks"] = board.f.get("attacks", 0) + 1
-    trigger(board, "on-attack", p, a_unit, q)
+    _attacks(board, attacker, q, dice)
     if defender in board.pieces:
-        trigger(board, "on-defend", q, d_unit, p)
+        fx.on_piece(board, defender, "on-defend", that_player=p, dice=dice, moment="battle")
+    critical = countered = False
     if attacker in board.pieces and defender in board.pieces:
-        a, _, won = exchange(board, dice, attacker, defender, "battle")
-        if won:
-            kill(board, attacker, defender)
-        else:
-            board.change_life(p, -fail_damage(a_unit), f"failed attack by #{attacker} {a_unit['name']}")
-            if a == 1 and attacker in board.pieces and defender in board.pieces:
-                board.notes.append(f"critical failure: {p} rolled a 1 and failed")
-                if counter:
-                    _counter(board, defender, attacker, dice)
-                else:
-                    board.notes.append(f"{q} does not counter-attack")
+        a, killed = _round(board, attacker, defender, dice, "battle")
+        if not killed and a == 1 and attacker in board.pieces and defender in board.pieces:
+            critical = True
+            board.notes.append(f"critical failure: {p} rolled a 1 and failed")
+            if counter:
+                countered = _counter(board, defender, attacker, dice)
+            else:
+                board.notes.append(f"{q} does not counter-attack")
+    if board.f.get("_odds"):
+        board.f["_result"] = {"critical": critical, "counter_kill": countered}
     board.f["timed"] = [t for t in board.f["timed"]
                         if not (t["until"] == "battle" and t.get("handle") in (attacker, defender))]
 
 
-def _counter(board: Board, attacker: str, defender: str, dice: Dice) -> None:
-    a_unit = board.pieces[attacker]
-    d, _, won = exchange(board, dice, attacker, defender, "counter-attack")
-    if won:
-        kill(board, attacker, defender)
-    else:
-        if board.rules.get("counter-fail") == "normal":
-            board.change_life(a_unit["owner"], -fail_damage(a_unit),
-                              f"failed counter-attack by #{attacker} {a_unit['name']}")
-        else:
-            board.notes.append("the counter-attack fails; no one loses life for it")
+def _counter(board: Board, attacker: str, defender: str, dice: Dice) -> bool:
+    """The defender strikes back; its on-attack effects fire (both halves of a
+    sentence apply together, in counter-attacks too). True if it kills."""
+    _attacks(board, attacker, board.pieces[defender]["owner"], dice)
+    if attacker not in board.pieces or defender not in board.pieces:
+        return False
+    d, killed = _round(board, attacker, defender, dice, "counter-attack")
     if d == 1:
         board.notes.append("a 1 in a counter-attack starts no further counter-attack")
+    return killed
 
 
-def strike(board: Board, attacker: str, target: str) -> None:
+def strike(board: Board, attacker: str, target: str, dice: Dice | None = None) -> None:
     """An attack on a player's LIFE (allowed when they have nothing to defend with)."""
     unit = board.pieces[attacker]
     p = unit["owner"]
     unit["attacked"] = board.turn
     board.f["attacks"] = board.f.get("attacks", 0) + 1
     board.notes.append(f"{board.label(attacker)} attacks {target}'s LIFE directly")
-    trigger(board, "on-attack", p, unit, target)
+    _attacks(board, attacker, target, dice)  # type: ignore[arg-type]
+    if attacker not in board.pieces:
+        return
     key = "unopposed-hero-damage" if hero(unit) else "unopposed-damage"
-    board.change_life(target, -int(board.rules.get(key, 0)), f"direct attack by #{attacker} {unit['name']}")
+    lost = board.change_life(target, -int(board.rules.get(key, 0)), f"direct attack by #{attacker} {unit['name']}")
+    if lost:
+        fx.on_piece(board, attacker, "on-direct", that_player=target, dice=dice, moment="after the battle")
+
+
+__all__ = ["fight", "strike", "kill", "exchange", "Tie", "has_trait"]

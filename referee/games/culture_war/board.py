@@ -90,6 +90,7 @@ class Board:
         self.people: dict[str, Player] = {p.name: p for p in state.players}
         self.seats: list[str] = [p.name for p in state.players]
         self.notes: list[str] = []
+        self.asks: list[dict[str, Any]] = []  # prompts card effects raised (effects.yaml kinds not applied)
 
     # ---- players -----------------------------------------------------------
 
@@ -262,7 +263,8 @@ class Board:
             self.notes.append(f"{name} loses {coins_total(taken)} capital ({why})")
         return taken
 
-    def pay(self, name: str, cost: int, deck: str | None, what: str, order: Iterable[str] | None = None) -> None:
+    def pay(self, name: str, cost: int, deck: str | None, what: str, order: Iterable[str] | None = None,
+            why: str = "") -> None:
         """Pay `cost` for a card of faction `deck`. Coins of another faction
         may pay at most half the cost; they are spent first, up to that share."""
         if cost <= 0:
@@ -298,23 +300,31 @@ class Board:
                         foreign_left -= n
                     spent.append(f"{n} {f} from {'the bank' if key == 'bank' else '#' + key}")
                 _tidy(coins)
-        self.notes.append(f"{name} pays {cost} for {what}: " + ", ".join(spent))
+        breakdown = f": {why};" if why else ""
+        self.notes.append(f"{name} pays {cost}{breakdown} for {what}: " + ", ".join(spent))
 
     # ---- freezing ----------------------------------------------------------
 
     def to_state(self, **changes: Any) -> State:
+        from referee import prompts
         from referee.games.culture_war.effects import capacity, production, unit_stat
 
         for handle, piece in self.pieces.items():  # what the card counts as now, for status and scripts
             if piece["kind"] == "unit":
                 piece["now"] = {"atk": unit_stat(self, handle, "atk"), "def": unit_stat(self, handle, "def")}
             elif piece["kind"] == "estate":
-                piece["now"] = {"production": production(piece), "capacity": capacity(piece)}
+                piece["now"] = {"production": production(piece, self), "capacity": capacity(piece)}
         players = tuple(replace(self.people[n], capital=self.capital(n)) for n in self.seats)
+        won = self.f.pop("won_by", None)
         state = replace(self.base, players=players, fields=self.f, **changes)
         standing = [p for p in players if not p.eliminated]
+        if won and state.winner is None:
+            state = replace(state, winner=won)
         if len(standing) == 1 and state.winner is None:
             state = replace(state, winner=standing[0].name)
+        for ask in self.asks:
+            state = prompts.ask(state, ask["player"], ask["card_id"], ask["card"], ask["moment"], ask["text"],
+                                commands=("discard-hand", "draw", "discard"))
         return state
 
 

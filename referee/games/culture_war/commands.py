@@ -114,7 +114,8 @@ def rolloff(path: Path, dice_text: str | None = None) -> Report:
 
 
 def play(path: Path, code: str, player: str | None = None, on: str | None = None,
-         sources: Sequence[str] = (), cost: int | None = None, expect: str | None = None) -> Report:
+         sources: Sequence[str] = (), cost: int | None = None, expect: str | None = None,
+         dice_text: str | None = None) -> Report:
     """Play any card: deploy a unit, buy Real Estate, or play an event."""
     card = resolve(code)
     if expect is not None and card["type"] != expect:
@@ -131,7 +132,18 @@ def play(path: Path, code: str, player: str | None = None, on: str | None = None
         if cost < 0:
             raise RefereeError(f"--cost cannot be negative ({cost})")
         args["cost"] = cost
-    return _report(table.act(path, "play", args, name, (code,)))
+    return _report(table.act(path, "play", args, name, (code,), dice_text))
+
+
+def seize(path: Path, unit: str, player: str | None = None, sources: Sequence[str] = ()) -> Report:
+    """Take control of a unit offered for a price (kind for-sale)."""
+    state, _, _ = _current(path)
+    board = Board(state)
+    name = board.name(player) if player else board.active
+    args: dict[str, Any] = {"player": name, "piece": board.find(unit, ("unit",))}
+    if sources:
+        args["from"] = [s.strip() for part in sources for s in part.split(",") if s.strip()]
+    return _report(table.act(path, "seize", args, name))
 
 
 def fight(path: Path, attacker: str, defender: str, dice_text: str | None = None, counter: bool = True) -> Report:

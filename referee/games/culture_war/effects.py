@@ -1,42 +1,175 @@
-"""The machine-readable `effects` of Culture War cards, applied to a Board.
+"""What Culture War cards in play do all the time: stats, traits, costs and
+production, read from each card's `effects` (card_sources/culture-war/effects.yaml).
 
-An effect is {stat, amount, target, when?, duration?} (docs/card-sources.md).
-What the referee does with each:
+An effect is {kind, when?, ...params}. The kinds that act at a moment (gain,
+lose, roll, draw ...) are carried out by `handlers`; the static kinds are
+read here whenever the rules ask:
 
-- stats of units (atk, def): Mods add theirs to the unit they are attached
-  to; units, Real Estate and Operations in play add `while-in-play` effects
-  to own-units / enemy-units / all-units; `on-attack` and `on-defend`
-  effects count only in a battle, for the unit in that role; Flash and
-  Happening effects last the turn, the next battle, or for good (`duration`).
-- cost: `while-in-play` cost effects change what units cost (never below 1).
-- production, capacity: Mods attached to Real Estate.
-- life, capital: applied when their moment comes (on-play, start-of-turn,
-  on-attack, on-defend, on-kill, on-death) to owner, opponent,
-  all-opponents, all-players or a target player.
+- `stats` (while in play: who = this, attached, your-units, enemy-units,
+  with a unit type, `other`, a battle role), `stats-while` (while you control
+  N other units / no other units / another of a type), `stats-per` (per other
+  unit with a trait), and the timed changes cards made (`board.f["timed"]`);
+- `trait` (Cyber, Hero, cannot attack, cannot attack the turn it is played,
+  immune to Mods and Operations, ...);
+- `cost` (a card type, yours or your opponents', with a minimum);
+- `production` (Mods on Real Estate), `produce-if`, `no-income`.
 
-Card text that is not in `effects` is for the table to carry out with the
-plain commands (life, capital, discard).
+An Operation with a `disable` Mod on it does nothing. A unit with trait
+`immune` ignores Mods and Operations. Every contribution is returned with
+its source's name, so status and battle lines can show them, and every
+static effect that counts is recorded in TRACE (for the walk-every-card test).
+
+Cards logged before effects.yaml ({stat, amount, target, when, duration})
+are read through `legacy`, so old tables replay.
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Iterable, Iterator, Mapping
 
 from referee.games.culture_war.board import DEFAULT_CAPACITY, DEFAULT_PRODUCTION, Board
 
-UNIT_STATS = ("atk", "def")
 STATIC = (None, "while-in-play")
+TRACE: list[tuple[str | None, str]] = []  # (card id, kind) of effects that acted; tests read and clear it
 
 
-def _hits(target: str, src_owner: str, src_handle: str | None, owner: str, handle: str) -> bool:
-    if target == "own-units":
-        return src_owner == owner
-    if target == "enemy-units":
-        return src_owner != owner
-    if target == "all-units":
-        return True
-    if target == "self":
-        return src_handle == handle
+def trace(card: str | None, kind: str) -> None:
+    if len(TRACE) < 10000:
+        TRACE.append((card, kind))
+
+
+# ---- reading effects --------------------------------------------------------------
+
+_LEGACY_WHO = {"self": "this", "attached": "attached", "own-units": "your-units", "enemy-units": "enemy-units",
+               "target-unit": "target-unit"}
+_LEGACY_PLAYER = {"owner": "you", "opponent": "that-player", "all-opponents": "each-opponent",
+                  "all-players": "each-player", "target-player": "target-player"}
+
+
+def legacy(effect: Mapping[str, Any]) -> dict[str, Any] | None:
+    """An effect in the old {stat, amount, target} form, in today's vocabulary."""
+    stat, amount, target = effect.get("stat"), int(effect.get("amount") or 0), effect.get("target", "")
+    when = effect.get("when") or "while-in-play"
+    if stat in ("atk", "def") and target in _LEGACY_WHO:
+        out: dict[str, Any] = {"kind": "stats", "who": _LEGACY_WHO[target], stat: amount, "when": when}
+        if when == "on-attack" and target != "target-unit":
+            out.update(when="while-in-play", role="attacking")
+        elif when == "on-defend":
+            out.update(when="while-in-play", role="defending")
+        elif when == "on-attack":
+            out["who"] = "enemy-unit"
+            out["duration"] = "battle"
+        duration = effect.get("duration")
+        if when not in STATIC and duration in ("turn", "battle", "permanent") and "duration" not in out:
+            out["duration"] = "game" if duration == "permanent" else duration
+        return out
+    if stat in ("life", "capital") and target in _LEGACY_PLAYER and amount:
+        who = _LEGACY_PLAYER[target]
+        if amount > 0 and who == "you":
+            return {"kind": "gain", "what": stat, "amount": amount, "when": when}
+        if amount < 0:
+            return {"kind": "lose", "what": stat, "amount": -amount, "who": who, "when": when}
+        return None
+    if stat == "cost":
+        return {"kind": "cost", "amount": amount, "of": "units",
+                "whose": "opponents" if target == "enemy-units" else "yours", "min": 1, "when": when}
+    if stat == "production" and target == "attached":
+        return {"kind": "production", "amount": amount, "when": when}
+    if stat == "capacity" and target == "attached":
+        return {"kind": "capacity", "amount": amount, "when": when}
+    return None
+
+
+def read(effects: Iterable[Mapping[str, Any]] | None) -> list[dict[str, Any]]:
+    """A card's effects as plain dicts in today's vocabulary."""
+    out = []
+    for e in effects or ():
+        if "kind" in e:
+            out.append(dict(e))
+        else:
+            new = legacy(e)
+            if new is not None:
+                out.append(new)
+    return out
+
+
+def when_of(effect: Mapping[str, Any]) -> str:
+    return effect.get("when") or "while-in-play"
+
+
+def disabled(piece: Mapping[str, Any]) -> bool:
+    """An Operation carrying a Mod that says it does nothing."""
+    if piece.get("kind") != "operation":
+        return False
+    for m in piece.get("mods", []):
+        if any(e["kind"] == "disable" for e in read(m.get("effects"))):
+            trace(m.get("card"), "disable")
+            return True
     return False
+
+
+def live_effects(piece: Mapping[str, Any]) -> list[dict[str, Any]]:
+    return [] if disabled(piece) else read(piece.get("effects"))
+
+
+def pieces(board: Board) -> Iterator[tuple[str, dict[str, Any]]]:
+    return iter(sorted(board.pieces.items(), key=lambda kv: int(kv[0])))
+
+
+def statics(board: Board, kind: str) -> Iterator[tuple[str, dict[str, Any], dict[str, Any]]]:
+    """(handle, piece, effect) for every static effect of `kind` on a card in play (Mods excluded)."""
+    for handle, piece in pieces(board):
+        for e in live_effects(piece):
+            if e["kind"] == kind and e.get("when") in STATIC:
+                yield handle, piece, e
+
+
+def mod_effects(piece: Mapping[str, Any], kind: str) -> Iterator[tuple[dict[str, Any], dict[str, Any]]]:
+    for mod in piece.get("mods", []):
+        for e in read(mod.get("effects")):
+            if e["kind"] == kind and e.get("when") in STATIC:
+                yield mod, e
+
+
+# ---- traits ---------------------------------------------------------------------------
+
+
+def has_trait(board: Board, handle: str, trait: str) -> bool:
+    piece = board.pieces[handle]
+    if trait in (piece.get("traits") or []):
+        return True
+    for e in live_effects(piece):
+        if e["kind"] == "trait" and e["trait"] == trait and e.get("who") in (None, "this"):
+            trace(piece.get("card"), "trait")
+            return True
+    if trait != "immune" and not has_trait(board, handle, "immune"):
+        for mod, e in mod_effects(piece, "trait"):
+            if e["trait"] == trait:
+                trace(mod.get("card"), "trait")
+                return True
+    return False
+
+
+def cyber(board: Board, handle: str) -> bool:
+    return has_trait(board, handle, "cyber")
+
+
+def hero(board: Board, handle: str) -> bool:
+    return has_trait(board, handle, "hero")
+
+
+# ---- unit stats ---------------------------------------------------------------------------
+
+
+def _fits(e: Mapping[str, Any], unit: Mapping[str, Any], role: str | None) -> bool:
+    if e.get("unit_type") and (unit.get("unit_type") or "").lower() != str(e["unit_type"]).lower():
+        return False
+    wanted = e.get("role")
+    return wanted is None or (wanted == "attacking" and role == "attack") or (wanted == "defending" and role == "defend")
+
+
+def _others(board: Board, handle: str) -> list[dict[str, Any]]:
+    owner = board.pieces[handle]["owner"]
+    return [p for h, p in board.owned(owner, "unit") if h != handle]
 
 
 def unit_stat_parts(board: Board, handle: str, stat: str, role: str | None = None,
@@ -45,26 +178,47 @@ def unit_stat_parts(board: Board, handle: str, stat: str, role: str | None = Non
     `role` is "attack" or "defend" inside a battle, where `foe` is the other unit."""
     unit = board.pieces[handle]
     owner = unit["owner"]
+    immune = has_trait(board, handle, "immune")
     parts: list[tuple[int, str]] = []
+
+    def add(amount: Any, source: Mapping[str, Any], kind: str) -> None:
+        if amount:
+            parts.append((int(amount), source["name"]))
+            trace(source.get("card"), kind)
+
     if unit.get("adj", {}).get(stat):
         parts.append((unit["adj"][stat], "lasting changes"))
-    for mod in unit.get("mods", []):
-        for e in mod.get("effects", []):
-            if e["stat"] == stat and e.get("target") == "attached" and e.get("when") in STATIC:
-                parts.append((e["amount"], mod["name"]))
-    for src_handle, src in sorted(board.pieces.items(), key=lambda kv: int(kv[0])):
-        for e in src.get("effects", []):
-            if e["stat"] != stat:
-                continue
-            when, target = e.get("when"), e.get("target", "")
-            if when in STATIC and _hits(target, src["owner"], src_handle, owner, handle):
-                parts.append((e["amount"], src["name"]))
-            elif role == "attack" and when == "on-attack" and _hits(target, src["owner"], src_handle, owner, handle):
-                parts.append((e["amount"], src["name"]))
-            elif role == "defend" and when == "on-defend" and _hits(target, src["owner"], src_handle, owner, handle):
-                parts.append((e["amount"], src["name"]))
-            elif role == "defend" and when == "on-attack" and target == "target-unit" and src_handle == foe:
-                parts.append((e["amount"], src["name"]))
+    if not immune:
+        for mod, e in mod_effects(unit, "stats"):
+            if e.get("who") == "attached" and _fits(e, unit, role):
+                add(e.get(stat), mod, "stats")
+    for e in live_effects(unit):
+        if e.get("when") not in STATIC:
+            continue
+        if e["kind"] == "stats" and e.get("who") == "this" and _fits(e, unit, role):
+            add(e.get(stat), unit, "stats")
+        elif e["kind"] == "stats-while":
+            others = _others(board, handle)
+            if e.get("unit_type"):
+                others = [p for p in others if (p.get("unit_type") or "").lower() == e["unit_type"].lower()]
+            n = int(e["others"])
+            if (n == 0 and not others) or (n > 0 and len(others) >= n):
+                add(e.get(stat), unit, "stats-while")
+        elif e["kind"] == "stats-per" and e["stat"] == stat:
+            others = [h for h, p in board.owned(owner, "unit") if h != handle
+                      and (not e.get("trait") or has_trait(board, h, e["trait"]))]
+            add(int(e["amount"]) * len(others), unit, "stats-per")
+    for src_handle, src, e in statics(board, "stats"):
+        if immune and src["kind"] == "operation":
+            continue
+        who = e.get("who")
+        mine = src["owner"] == owner
+        if not ((who == "your-units" and mine) or (who == "enemy-units" and not mine)):
+            continue
+        if e.get("other") and src_handle == handle:
+            continue
+        if _fits(e, unit, role):
+            add(e.get(stat), src, "stats")
     for t in board.f["timed"]:
         if t["stat"] != stat or (t["until"] == "battle" and role is None):
             continue
@@ -81,24 +235,50 @@ def unit_stat(board: Board, handle: str, stat: str, role: str | None = None, foe
     return unit_stat_parts(board, handle, stat, role, foe)[0]
 
 
-def card_cost(board: Board, player: str, card: Mapping[str, Any]) -> int:
-    """What a card costs `player` now. Cost effects in play change units'
-    costs; a reduction never takes a unit below 1."""
-    base = int(card.get("cost") or 0)
-    if card["type"] != "unit":
-        return base
-    total = base
-    for src in board.pieces.values():
-        for e in src.get("effects", []):
-            if e["stat"] == "cost" and e.get("when") in STATIC and \
-                    _hits(e.get("target", ""), src["owner"], None, player, ""):
-                total += e["amount"]
+def stat_text(total: int, base: int, parts: list[tuple[int, str]], word: str) -> str:
+    """'ATK 5 (4 printed, +1 Algorithmic Rule)'."""
+    bits = ", ".join(f"{a:+d} {s}" for a, s in parts if a)
+    return f"{word} {total} ({base} printed, {bits})" if bits else f"{word} {total}"
+
+
+# ---- costs ------------------------------------------------------------------------------
+
+COST_OF = {"units": ("unit",), "flashes": ("flash",), "happenings": ("happening",), "operations": ("operation",),
+           "mods-and-operations": ("mod", "operation"), "other-operations": ("operation",),
+           "real-estate": ("real-estate",)}
+
+
+def cost_parts(board: Board, player: str, kind: str, base: int) -> tuple[int, list[tuple[int, str]]]:
+    """What a card of type `kind` printed at `base` costs `player` now, and why."""
+    parts: list[tuple[int, str]] = []
+    floor = 0
+    for _, src, e in statics(board, "cost"):
+        if kind not in COST_OF.get(e["of"], ()):
+            continue
+        mine = src["owner"] == player
+        if (e["whose"] == "yours") != mine:
+            continue
+        parts.append((int(e["amount"]), src["name"]))
+        trace(src.get("card"), "cost")
+        if int(e["amount"]) < 0:
+            floor = max(floor, int(e.get("min") or 0))
+    total = base + sum(a for a, _ in parts)
     if total < base:
-        total = max(total, min(base, 1))
-    return max(0, total)
+        total = max(total, min(base, floor))
+    return max(0, total), parts
 
 
-def estate_cost(board: Board, player: str) -> int:
+def card_cost(board: Board, player: str, card: Mapping[str, Any]) -> int:
+    return cost_parts(board, player, card["type"], int(card.get("cost") or 0))[0]
+
+
+def pay_text(total: int, base: int, parts: list[tuple[int, str]]) -> str:
+    """The why of a payment, '3 printed, -1 Gig Economy' (empty when nothing changed the cost)."""
+    bits = ", ".join(f"{a:+d} {s}" for a, s in parts if a)
+    return f"{base} printed, {bits}" if bits else ""
+
+
+def estate_base(board: Board, player: str) -> int:
     """The n-th Real Estate a player owns costs n (the first, from setup, is
     free); with house rule estate-price=bought, n counts every Real Estate
     the player has had, so one lost does not make the next cheaper."""
@@ -109,9 +289,21 @@ def estate_cost(board: Board, player: str) -> int:
     return len(board.owned(player, "estate")) + 1
 
 
-def production(piece: Mapping[str, Any]) -> int:
+def estate_cost(board: Board, player: str) -> int:
+    return cost_parts(board, player, "real-estate", estate_base(board, player))[0]
+
+
+# ---- Real Estate ---------------------------------------------------------------------------
+
+
+def production(piece: Mapping[str, Any], board: Board | None = None) -> int:
     base = piece.get("production")
     base = DEFAULT_PRODUCTION if base is None else base
+    if board is not None:
+        for e in live_effects(piece):
+            if e["kind"] == "produce-if" and len(board.owned(piece["owner"], "unit")) < int(e["units"]):
+                trace(piece.get("card"), "produce-if")
+                return 0
     return max(0, base + _attached(piece, "production"))
 
 
@@ -120,124 +312,23 @@ def capacity(piece: Mapping[str, Any]) -> int:
     return max(0, base + _attached(piece, "capacity"))
 
 
-def _attached(piece: Mapping[str, Any], stat: str) -> int:
-    return sum(e["amount"] for m in piece.get("mods", []) for e in m.get("effects", [])
-               if e["stat"] == stat and e.get("target") == "attached" and e.get("when") in STATIC)
+def _attached(piece: Mapping[str, Any], kind: str) -> int:
+    total = 0
+    for mod, e in mod_effects(piece, kind):
+        total += int(e["amount"])
+        trace(mod.get("card"), kind)
+    return total
 
 
-# ---- effects that happen ------------------------------------------------------
-
-
-def player_effects(board: Board, effects: list[Mapping[str, Any]], *, owner: str, deck: str | None,
-                   source: str, opponent: str | None = None, target_player: str | None = None) -> None:
-    """Apply the life and capital effects in `effects` for a card owned by `owner`.
-
-    A capital loss of one player paired with an equal gain for the owner is a
-    theft: the owner gets the very coins taken (no more than there were)."""
-    effects = [e for e in effects if e["stat"] in ("life", "capital")]
-    single = {"opponent": opponent, "target-player": target_player}
-    thefts = set()
-    for i, loss in enumerate(effects):
-        for j, gain in enumerate(effects):
-            if loss["stat"] == gain["stat"] == "capital" and loss.get("target") in single and \
-                    gain.get("target") == "owner" and loss["amount"] == -gain["amount"] < 0 and j not in thefts:
-                thefts.update((i, j))
-                victim = single[loss["target"]]
-                if victim and victim != owner and not board.people[victim].eliminated:
-                    taken = board.take(victim, gain["amount"], f"taken by {source}")
-                    board.put(owner, taken)
-                    if taken:
-                        board.notes.append(f"{owner} gains {sum(taken.values())} capital to the bank ({source})")
-                break
-    for i, e in enumerate(effects):
-        if i in thefts:
-            continue
-        for who in _players(board, e.get("target", ""), owner, opponent, target_player):
-            if e["stat"] == "life":
-                board.change_life(who, e["amount"], source)
-            elif e["amount"] > 0:
-                board.gain(who, e["amount"], deck, source)
-            else:
-                board.take(who, -e["amount"], source)
-
-
-def _players(board: Board, target: str, owner: str, opponent: str | None, target_player: str | None) -> list[str]:
-    live = board.live()
-    if target == "owner":
-        return [owner] if owner in live else []
-    if target == "opponent":
-        return [opponent] if opponent in live else []
-    if target == "target-player":
-        return [target_player] if target_player in live else []
-    if target == "all-opponents":
-        return [n for n in live if n != owner]
-    if target == "all-players":
-        return live
-    return []
-
-
-def unit_effects(board: Board, effects: list[Mapping[str, Any]], *, owner: str, source: str,
-                 target_unit: str | None, default: str = "turn") -> None:
-    """Apply the ATK/DEF effects a card makes when played: on one unit (for
-    good, for the turn or for its next battle) or on a side's units."""
-    for e in effects:
-        if e["stat"] not in UNIT_STATS:
-            continue
-        target = e.get("target")
-        until = e.get("duration") or default
-        if target == "target-unit":
-            if target_unit is None or target_unit not in board.pieces:
-                continue
-            unit = board.pieces[target_unit]
-            if until == "permanent":
-                unit.setdefault("adj", {})
-                unit["adj"][e["stat"]] = unit["adj"].get(e["stat"], 0) + e["amount"]
-                word = "for the rest of the game"
-            else:
-                board.f["timed"].append({"stat": e["stat"], "amount": e["amount"], "scope": "unit",
-                                         "handle": target_unit, "until": until, "source": source})
-                word = "for its next battle this turn" if until == "battle" else "until the end of the turn"
-            board.notes.append(
-                f"{board.label(target_unit)} gets {e['amount']:+d} {e['stat'].upper()} {word} ({source})")
-        elif target in ("own-units", "enemy-units"):
-            board.f["timed"].append({"stat": e["stat"], "amount": e["amount"], "scope": target,
-                                     "player": owner, "until": "turn", "source": source})
-            side = f"{owner}'s units" if target == "own-units" else f"units of {owner}'s opponents"
-            board.notes.append(f"{side} get {e['amount']:+d} {e['stat'].upper()} until the end of the turn ({source})")
-
-
-def trigger(board: Board, when: str, side: str, unit: Mapping[str, Any] | None, opponent: str | None) -> None:
-    """Life and capital effects of `side`'s cards that fire `when`: the unit's
-    own effects (and those of Mods on it), then `side`'s Real Estate and Operations."""
-    sources: list[Mapping[str, Any]] = []
-    if unit is not None:
-        sources.append(unit)
-        sources.extend(m for m in unit.get("mods", []))
-    sources.extend(p for _, p in board.owned(side) if p["kind"] in ("estate", "operation"))
-    for src in sources:
-        effects = [e for e in src.get("effects", []) if e.get("when") == when]
-        if effects:
-            owner = src.get("by") or side
-            player_effects(board, effects, owner=owner, deck=src.get("deck"), source=src["name"], opponent=opponent)
-
-
-def start_of_turn(board: Board, name: str) -> None:
-    """Production, then start-of-turn effects, for a player beginning a turn
-    after their first. Real Estate bought this turn or later does not produce."""
-    for handle, estate in board.owned(name, "estate"):
-        if estate.get("since", 0) >= board.turn:
-            continue
-        room = capacity(estate) - sum(estate["coins"].values())
-        made = min(production(estate), max(0, room))
-        faction = estate.get("deck") or "plain"
-        if made:
-            estate["coins"][faction] = estate["coins"].get(faction, 0) + made
-            board.notes.append(f"{name}'s #{handle} {estate['name']} produces {made} "
-                               f"(now {sum(estate['coins'].values())}/{capacity(estate)})")
-        elif production(estate):
-            board.notes.append(f"{name}'s #{handle} {estate['name']} is full "
-                               f"({sum(estate['coins'].values())}/{capacity(estate)}) and produces nothing")
-    for _, piece in board.owned(name):
-        effects = [e for e in piece.get("effects", []) if e.get("when") == "start-of-turn"]
-        if effects and not board.people[name].eliminated:
-            player_effects(board, effects, owner=name, deck=piece.get("deck"), source=piece["name"])
+def protected(board: Board, handle: str, by: str) -> str | None:
+    """The card that keeps `by`'s cards off this piece, if any: a `protected`
+    trait (Heritage Listing, Iron-Clad Contract) against an enemy, or
+    `no-mods` (checked by the caller for Mods)."""
+    piece = board.pieces[handle]
+    if piece["owner"] == by:
+        return None
+    for mod, e in mod_effects(piece, "trait"):
+        if e["trait"] == "protected":
+            trace(mod.get("card"), "trait")
+            return mod["name"]
+    return None

@@ -1,11 +1,12 @@
 """Exact odds of a battle, as fractions.
 
-Ties are rolled again until the totals differ, and the reroll has the same
-dice as the first roll, so each outcome's chance is its share of the 36
-pairs of dice that are not ties. The odds are found by playing every such
-pair (and, after a critical failure, every counter-attack pair) through the
-very rules `battle` uses, on copies of the table, so card effects, Heroes
-and house rules count exactly as they would in the battle.
+Every die a battle may roll (both battle dice, a reroll a card allows, a
+card's survival roll, a counter-attack) is played through the very rules
+`battle` uses, on copies of the table, one die at a time: a branch that needs
+another die splits six ways. A tie is rolled again with the same dice as
+before, so each branch that ties is left out and the rest of that exchange
+renormalised. Card effects, Heroes and house rules count exactly as they
+would in the battle.
 """
 from __future__ import annotations
 
@@ -13,8 +14,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Mapping
 
-from referee.games.culture_war.battle import fight
-from referee.games.culture_war.board import Board, DiceShortage, feeder
+from referee.games.culture_war.battle import Tie, fight
+from referee.games.culture_war.board import Board, DiceShortage
 from referee.games.culture_war.effects import unit_stat_parts
 
 
@@ -36,55 +37,70 @@ class Odds:
         return self.expected[self.attacker_owner] - self.expected[self.defender_owner]
 
 
+class _Prefix:
+    """Dice read from a fixed list; DiceShortage past its end. `used` counts dice read."""
+
+    def __init__(self, faces: list[int]):
+        self.faces, self.used = faces, 0
+
+    def __call__(self) -> int:
+        if self.used >= len(self.faces):
+            raise DiceShortage("needs another die")
+        self.used += 1
+        return self.faces[self.used - 1]
+
+
+def _outcomes(state: Any, attacker: str, defender: str, counter: bool,
+              prefix: list[int]) -> tuple[list[tuple[Fraction, Board]], dict[int, Fraction]]:
+    trial = Board(state)
+    trial.f["_odds"] = True
+    try:
+        fight(trial, attacker, defender, _Prefix(prefix), counter=counter)
+        return [(Fraction(1), trial)], {}
+    except Tie as tie:
+        return [], {tie.start: Fraction(1)}
+    except DiceShortage:
+        pass
+    outs: list[tuple[Fraction, Board]] = []
+    ties: dict[int, Fraction] = {}
+    for face in range(1, 7):
+        sub, sub_ties = _outcomes(state, attacker, defender, counter, prefix + [face])
+        outs += [(w / 6, b) for w, b in sub]
+        for k, v in sub_ties.items():
+            ties[k] = ties.get(k, Fraction(0)) + v / 6
+    tied = ties.pop(len(prefix), Fraction(0))
+    if tied:
+        if tied == 1:
+            return [], ties
+        scale = 1 / (1 - tied)
+        outs = [(w * scale, b) for w, b in outs]
+        ties = {k: v * scale for k, v in ties.items()}
+    return outs, ties
+
+
 def odds(state: Any, attacker: str, defender: str, counter: bool = True) -> Odds:
     """The exact chances of a battle, and each side's expected life change,
-    found by playing every non-tied first exchange (and, after a critical
-    failure, every counter-attack) through the same rules as `battle`."""
+    found by playing every branch of dice through the same rules as `battle`."""
     board = Board(state)
     p, q = board.pieces[attacker]["owner"], board.pieces[defender]["owner"]
-    first = [(a, d) for a in range(1, 7) for d in range(1, 7)]
+    outcomes, _ = _outcomes(state, attacker, defender, counter, [])
+    total = sum((w for w, _ in outcomes), Fraction(0)) or Fraction(1)
     kill_p = fail_p = crit_p = counter_p = Fraction(0)
     expected = {p: Fraction(0), q: Fraction(0)}
-    outcomes = []
-    for a, d in first:
-        trial = Board(state)
-        try:
-            fight(trial, attacker, defender, feeder([a, d]), counter=False)
-        except DiceShortage:
-            continue  # a tie: rerolled, so it is left out and the rest renormalised
-        outcomes.append((a, d, trial))
-    weight = Fraction(1, len(outcomes)) if outcomes else Fraction(0)
-    probe = Board(state)
-    atk = unit_stat_parts(probe, attacker, "atk", "attack", defender)[0]
-    dfn = unit_stat_parts(probe, defender, "def", "defend", attacker)[0]
-    for a, d, trial in outcomes:
-        if defender not in trial.pieces:
-            kill_p += weight
-            _add(expected, state, trial, weight)
-            continue
-        fail_p += weight
-        if a == 1 and counter and attacker in trial.pieces:
-            crit_p += weight
-            inner = []
-            for c, e in first:
-                again = Board(state)
-                try:
-                    fight(again, attacker, defender, feeder([a, d, c, e]), counter=True)
-                except DiceShortage:
-                    continue
-                inner.append(again)
-            sub = Fraction(1, len(inner))
-            for again in inner:
-                if attacker not in again.pieces:
-                    counter_p += weight * sub
-                _add(expected, state, again, weight * sub)
+    for w, trial in outcomes:
+        w = w / total
+        gone = defender not in trial.pieces or trial.pieces[defender]["owner"] != q
+        if gone:
+            kill_p += w
         else:
-            crit_p += weight if a == 1 else 0
-            _add(expected, state, trial, weight)
+            fail_p += w
+        result = trial.f.get("_result") or {}
+        if result.get("critical"):
+            crit_p += w
+        if result.get("counter_kill"):
+            counter_p += w
+        for name in expected:
+            expected[name] += w * (trial.life(name) - (state.player(name).life or 0))
+    atk = unit_stat_parts(board, attacker, "atk", "attack", defender)[0]
+    dfn = unit_stat_parts(board, defender, "def", "defend", attacker)[0]
     return Odds(kill_p, fail_p, crit_p, counter_p, expected, p, q, atk, dfn)
-
-
-def _add(expected: dict[str, Fraction], state: Any, trial: Board, weight: Fraction) -> None:
-    for name in expected:
-        before = state.player(name).life or 0
-        expected[name] += weight * (trial.life(name) - before)

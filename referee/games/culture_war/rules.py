@@ -11,6 +11,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from referee.errors import RefereeError, RuleViolation
 from referee.games.culture_war import effects, phases, zones
+from referee.games.culture_war import handlers as fx
 from referee.games.culture_war.actions import Actions
 from referee.games.culture_war.board import PLAIN, Board, DiceShortage, feeder, new_piece
 from referee.games.culture_war.cards import deck_size, starting_cards
@@ -22,7 +23,7 @@ from referee.model import Action, GameSlug, Setup, State
 class CultureWarRules(Actions, GenericRules):
     slug = GameSlug.CULTURE_WAR
     title = "Culture War"
-    version = "culture-war-4"
+    version = "culture-war-5"  # 5: card effects from effects.yaml (applied kinds, prompts, rolls)
     min_players, max_players = 2, 5
     has_life = True
     has_capital = True
@@ -127,6 +128,14 @@ class CultureWarRules(Actions, GenericRules):
     def dice_needed(self, state: State, action: Action) -> tuple[int, ...]:
         if action.name in ("battle", "rolloff"):
             return (6,) * int(action.args.get("rolls") or 0)
+        if action.name == "play":
+            from referee.games.culture_war.actions import NOW_OF
+
+            card = action.args["_card"]
+            now = [e for e in effects.read(card.get("effects")) if effects.when_of(e) in NOW_OF.get(card["type"], ())]
+            return (6,) * fx.rolls_in(now)
+        if action.name == "end-turn":
+            return (6,) * _turn_dice(state)
         return ()
 
     def _run(self, state: State, action: Action, dice: Callable[[], int] | None) -> Board:
@@ -151,7 +160,8 @@ class CultureWarRules(Actions, GenericRules):
             raise
 
     def _checked(self, state: State, action: Action) -> None:
-        self._run(state, action, _no_dice)
+        # a card that rolls as it is played is legal whatever it rolls: check it with a 3
+        self._run(state, action, (lambda: 3) if action.name == "play" else _no_dice)
 
     def _applied(self, state: State, action: Action, dice: Sequence[int]) -> State:
         used: list[int] = []
@@ -218,6 +228,8 @@ class CultureWarRules(Actions, GenericRules):
     def apply_end_turn(self, state: State, action: Action, dice: Sequence[int]) -> State:
         board = Board(state)
         ending = board.active
+        source = _lenient(dice)
+        fx.at_turn(board, ending, "end-of-turn", source)
         if ending not in board.f["had_turn"]:
             board.f["had_turn"].append(ending)
         board.f["timed"] = [t for t in board.f["timed"] if t["until"] not in ("turn", "battle")]
@@ -226,13 +238,15 @@ class CultureWarRules(Actions, GenericRules):
             board.f["order"].update(settled=True, first=board.seats[0], contenders=[])
         state = board.to_state()
         for _ in range(len(state.players)):
-            state = _next_turn(state)
             if state.winner is not None:
                 return state
+            state = _next_turn(state)
             board = Board(state)
             if board.active in board.f["had_turn"]:  # resource collection: draw, then coins
                 zones.draw_on_board(board, board.active, zones.TURN_DRAW, "start of turn")
-                effects.start_of_turn(board, board.active)
+                fx.start_of_turn(board, board.active, source)
+            else:
+                fx.end_truces(board, board.active)
             state = board.to_state()
             if not state.active_player.eliminated or state.winner is not None:
                 break
@@ -291,6 +305,25 @@ def _next_turn(state: State) -> State:
             break
     wrapped = (nxt - start) % count <= (state.active - start) % count
     return replace(state, active=nxt, turn=state.turn + 1, round=state.round + (1 if wrapped else 0))
+
+
+def _turn_dice(state: State) -> int:
+    """Dice an end-turn rolls: the ending player's end-of-turn rolls, then the
+    next player's start-of-turn rolls (from their second turn)."""
+    board = Board(state)
+    count = fx.turn_dice(board, board.active, "end-of-turn")
+    nxt = Board(_next_turn(state))
+    if nxt.active in board.f["had_turn"] or nxt.active == board.active:
+        count += fx.turn_dice(nxt, nxt.active, "start-of-turn")
+    return count
+
+
+def _lenient(values: Sequence[int]) -> Callable[[], int]:
+    """The dice of an end-turn in order. They are counted before the turn ends
+    (`_turn_dice`); should a roll come that was not counted, it reads 3, a face
+    no printed roll acts on."""
+    it = iter(values)
+    return lambda: next(it, 3)
 
 
 def _no_dice() -> int:

@@ -30,11 +30,13 @@ def piece_line(board: Board, handle: str) -> list[str]:
     """One row for `status`: handle, name, then what the piece is doing."""
     p = board.pieces[handle]
     if p["kind"] == "unit":
-        atk, dfn = effects.unit_stat(board, handle, "atk"), effects.unit_stat(board, handle, "def")
-        what = f"ATK {atk} DEF {dfn}"
-        if (atk, dfn) != (p["atk"], p["def"]):
-            what += f" (printed {p['atk']}/{p['def']})"
-        notes = [t for t in (_traits(p), p.get("unit_type") or "") if t]
+        atk, atk_parts = effects.unit_stat_parts(board, handle, "atk")
+        dfn, dfn_parts = effects.unit_stat_parts(board, handle, "def")
+        what = f"{effects.stat_text(atk, p['atk'], atk_parts, 'ATK')} {effects.stat_text(dfn, p['def'], dfn_parts, 'DEF')}"
+        traits = [t for t in ("cyber", "hero", "cannot-attack", "immune") if effects.has_trait(board, handle, t)]
+        notes = [t for t in (", ".join(traits), p.get("unit_type") or "") if t]
+        if p.get("home") and p["home"] != p["owner"]:
+            notes.append(f"{p['home']}'s card")
         pending = [f"{t['amount']:+d} {t['stat'].upper()} next battle ({t['source']})"
                    for t in board.f["timed"] if t["until"] == "battle" and t.get("handle") == handle]
         if p.get("attacked") == board.turn:
@@ -43,11 +45,11 @@ def piece_line(board: Board, handle: str) -> list[str]:
     elif p["kind"] == "estate":
         coins = coins_total(p["coins"])
         what = f"coins {coins}/{effects.capacity(p)}"
-        extra = f"makes {effects.production(p)}/turn" + (f"; {coins_text(p['coins'])}" if coins else "")
+        extra = f"makes {effects.production(p, board)}/turn" + (f"; {coins_text(p['coins'])}" if coins else "")
         if p.get("since", 0) >= board.turn:
             extra += "; new, produces next turn"
     else:
-        what, extra = "Operation", ""
+        what, extra = "Operation", ("does nothing (a Mod stops it)" if effects.disabled(p) else "")
     mods = ", ".join(m["name"] for m in p.get("mods", []))
     if mods:
         extra = (extra + "; " if extra else "") + f"mods: {mods}"
@@ -77,6 +79,11 @@ def render_lines(state: State) -> list[str]:
         who = {"unit": f"#{t.get('handle')}", "own-units": f"{t.get('player')}'s units",
                "enemy-units": f"units against {t.get('player')}"}[t["scope"]]
         lines.append(f"this turn: {who} {t['amount']:+d} {t['stat'].upper()} ({t['source']})")
+    for t in board.f.get("truce", []):
+        lines.append(f"truce: {t['source']} ({t['player']}): " + ("no one attacks" if t["who"] == "everyone"
+                     else f"{t['player']}'s units neither attack nor can be attacked") + f" until {t['player']}'s next turn")
+    if board.f.get("no_income"):
+        lines.append("no income next turn: " + ", ".join(board.f["no_income"]))
     if board.f.get("attacks"):
         lines.append(f"attacks this turn: {board.f['attacks']} (Mods, Happenings and Operations are closed)")
     return lines

@@ -72,7 +72,7 @@ def places(state: State, owner: str, card_id: str) -> list[str]:
     """Where the owner's printed copies of a card are now, one entry per copy."""
     out: list[str] = []
     for handle, piece in sorted(state.fields.get("pieces", {}).items(), key=lambda kv: int(kv[0])):
-        if piece.get("owner") == owner and piece.get("card") == card_id:
+        if (piece.get("home") or piece.get("owner")) == owner and piece.get("card") == card_id:
             out.append(f"in play as #{handle}")
         for mod in piece.get("mods", []):
             if mod.get("by") == owner and mod.get("card") == card_id:
@@ -202,9 +202,10 @@ def settle(before: State, after: State, action: Action) -> State:
             continue
         piece = old[handle]
         if handle in returned:
-            hands[piece["owner"]] = hands.get(piece["owner"], 0) + 1
+            home = piece.get("home") or piece["owner"]  # a card taken over goes back to whose card it is
+            hands[home] = hands.get(home, 0) + 1
         else:
-            put(piece["owner"], entry(piece, piece["kind"]))
+            put(piece.get("home") or piece["owner"], entry(piece, piece["kind"]))
     still = _mods(new)
     for by, card_id, name in old_mods:  # Mods no longer on any card go to the discard pile of who played them
         if (by, card_id, name) in still:

@@ -1,0 +1,518 @@
+"""Culture War effects that happen: one handler per effect kind of
+card_sources/culture-war/effects.yaml, run at the kind's trigger.
+
+`run(board, effects, ctx)` carries out a list of effects for one card; `ctx`
+says whose card it is and what the moment is about (the unit that attacks or
+dies, the player or unit named with --on, the dice). Static kinds (stats,
+cost, trait ...) are read by `effects` whenever the rules ask; their handler
+here only records timed changes when a card makes them at a moment.
+`applied: false` kinds become prompts (`board.asks`, turned into
+referee/prompts.py prompts when the board is frozen).
+
+The trigger helpers below find which cards in play have effects for a
+moment: a turn's start or end, a unit's attack, kill, death.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any, Callable, Mapping
+
+from referee.errors import RuleViolation
+from referee.games.culture_war import zones
+from referee.games.culture_war.board import Board, coins_total
+from referee.games.culture_war.effects import live_effects, protected, read, trace, when_of
+
+Dice = Callable[[], int]
+
+
+@dataclass
+class Ctx:
+    owner: str
+    source: Mapping[str, Any]                 # the card: name, card (id), deck
+    this: str | None = None                   # handle of the piece the effect is on
+    mod: Mapping[str, Any] | None = None      # the Mod the effect is on
+    host: str | None = None                   # the piece that Mod is attached to
+    that_player: str | None = None            # the other player of the moment
+    target_player: str | None = None          # a player named with --on
+    target: str | None = None                 # a piece named with --on
+    unit: str | None = None                   # the unit the moment is about
+    dice: Dice | None = None
+    battle: dict[str, Any] = field(default_factory=dict)   # saved / failed flags of a battle
+    moment: str = "played"
+
+    @property
+    def name(self) -> str:
+        return self.source.get("name") or "?"
+
+    @property
+    def card_id(self) -> str | None:
+        """The card's id: a piece or Mod keeps it as `card`, a card being played as `id`."""
+        return self.source.get("card") or self.source.get("id")
+
+
+def run(board: Board, effects: list[Mapping[str, Any]], ctx: Ctx) -> None:
+    for e in effects:
+        if board.people[ctx.owner].eliminated and e["kind"] != "prompt":
+            return
+        HANDLERS[e["kind"]](board, e, ctx)
+        trace(ctx.card_id, e["kind"])
+
+
+# ---- stats and timed changes ------------------------------------------------------------
+
+UNIT_WHO = ("target-unit", "target-enemy", "target-cyber", "your-unit", "enemy-unit")
+
+
+def _stats(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
+    who = e.get("who")
+    if ctx.moment == "static":
+        return
+    duration = e.get("duration") or ("battle" if who == "this" or ctx.moment == "battle" else "turn")
+    changes = [(s, int(e[s])) for s in ("atk", "def") if e.get(s)]
+    if who in ("your-units", "enemy-units"):
+        scope = "own-units" if who == "your-units" else "enemy-units"
+        for stat, amount in changes:
+            board.f["timed"].append({"stat": stat, "amount": amount, "scope": scope, "player": ctx.owner,
+                                     "until": "turn", "source": ctx.name})
+        side = f"{ctx.owner}'s units" if who == "your-units" else f"units of {ctx.owner}'s opponents"
+        board.notes.append(f"{side} get {_changes(changes)} until the end of the turn ({ctx.name})")
+        return
+    handle = ctx.this if who == "this" else ctx.target
+    if handle is None or handle not in board.pieces:
+        return
+    unit = board.pieces[handle]
+    for stat, amount in changes:
+        if duration == "game":
+            unit.setdefault("adj", {})
+            unit["adj"][stat] = unit["adj"].get(stat, 0) + amount
+        else:
+            board.f["timed"].append({"stat": stat, "amount": amount, "scope": "unit", "handle": handle,
+                                     "until": duration, "source": ctx.name})
+    word = {"game": "for the rest of the game", "battle": "for this battle" if ctx.moment == "battle"
+            else "for its next battle this turn", "turn": "until the end of the turn"}[duration]
+    board.notes.append(f"{board.label(handle)} gets {_changes(changes)} {word} ({ctx.name})")
+
+
+def _changes(changes: list[tuple[str, int]]) -> str:
+    return " and ".join(f"{a:+d} {s.upper()}" for s, a in changes)
+
+
+def _static(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
+    """Kinds read by `effects` while the card is in play: nothing to do at a moment."""
+
+
+def _timed_unit(key: str, **extra: Any) -> Callable[[Board, Mapping[str, Any], Ctx], None]:
+    def handler(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
+        if ctx.moment == "static" or (e.get("who") == "this"):
+            return
+        if ctx.target is None or ctx.target not in board.pieces:
+            return
+        entry = {"stat": key, "amount": 0, "scope": "unit", "handle": ctx.target, "until": "battle",
+                 "source": ctx.name, **{k: e.get(k, v) for k, v in extra.items()}}
+        board.f["timed"].append(entry)
+        board.notes.append(f"{board.label(ctx.target)}: {ctx.name} holds for its next battle this turn")
+    return handler
+
+
+def _bounce(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
+    if ctx.target in board.pieces:
+        zones.return_to_hand(board, ctx.target)
+
+
+def _attack_fails(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
+    ctx.battle["failed"] = True
+
+
+def _survive(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
+    if ctx.battle.get("saved"):
+        return
+    pay = int(e.get("pay") or 0)
+    if e.get("instead"):
+        _destroy_self(board, {"kind": "discard-self"}, ctx)
+    if pay:
+        if board.capital(ctx.owner) < pay:
+            board.notes.append(f"{ctx.owner} cannot pay {pay} for {ctx.name}")
+            return
+        board.take(ctx.owner, pay, ctx.name)
+    ctx.battle["saved"] = ctx.name
+    if e.get("weaken") and ctx.unit in board.pieces:
+        adj = board.pieces[ctx.unit].setdefault("adj", {})
+        adj["def"] = adj.get("def", 0) + int(e["weaken"])
+
+
+# ---- life, capital, cards --------------------------------------------------------------------
+
+
+def players(board: Board, who: str | None, ctx: Ctx) -> list[str]:
+    live = board.live()
+    pick = {None: [ctx.owner], "you": [ctx.owner], "each-opponent": [n for n in live if n != ctx.owner],
+            "each-player": live, "that-player": [ctx.that_player], "attacking-player": [ctx.that_player],
+            "target-player": [ctx.target_player]}[who]
+    return [n for n in pick if n in live]
+
+
+def _gain(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
+    _add(board, ctx, ctx.owner, e["what"], int(e["amount"]))
+
+
+def _add(board: Board, ctx: Ctx, who: str, what: str, amount: int) -> None:
+    if what == "life":
+        board.change_life(who, amount, ctx.name)
+    else:
+        board.gain(who, amount, ctx.source.get("deck"), ctx.name)
+
+
+def _lose(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
+    for who in players(board, e.get("who"), ctx):
+        if e["what"] == "life":
+            board.change_life(who, -int(e["amount"]), ctx.name)
+        else:
+            take(board, who, int(e["amount"]), ctx.name, e.get("source"))
+
+
+def take(board: Board, who: str, amount: int, why: str, source: str | None = None) -> dict[str, int]:
+    """Coins lost: from Real Estate only when the card says so, else Real Estate first, then the bank."""
+    if source != "real-estate":
+        return board.take(who, amount, why)
+    taken: dict[str, int] = {}
+    left = amount
+    for _, estate in sorted(board.owned(who, "estate"), key=lambda hp: -coins_total(hp[1]["coins"])):
+        for f in sorted(estate["coins"]):
+            n = min(left, estate["coins"][f])
+            estate["coins"][f] -= n
+            taken[f] = taken.get(f, 0) + n
+            left -= n
+        estate["coins"] = {f: n for f, n in estate["coins"].items() if n > 0}
+    if taken:
+        board.notes.append(f"{who} loses {coins_total(taken)} capital from Real Estate ({why})")
+    return taken
+
+
+def _gain_per(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
+    count = len(board.owned(ctx.owner, "unit" if e["per"] == "unit" else "estate"))
+    if count:
+        _add(board, ctx, ctx.owner, e["what"], int(e["amount"]) * count)
+    else:
+        board.notes.append(f"{ctx.name}: {ctx.owner} has none to count, so gains nothing")
+
+
+def _steal(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
+    victim = ctx.target_player if e["who"] == "target-player" else ctx.that_player
+    if not victim or victim == ctx.owner or victim not in board.live():
+        return
+    taken = take(board, victim, int(e["amount"]), f"taken by {ctx.name}", e.get("source"))
+    board.put(ctx.owner, taken)
+    if taken:
+        board.notes.append(f"{ctx.owner} gains {coins_total(taken)} capital to the bank ({ctx.name})")
+
+
+def _refund(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
+    cost = int(ctx.battle.get("refund") or 0)
+    if cost:
+        board.gain(ctx.owner, cost, ctx.source.get("deck"), ctx.name)
+
+
+def _pay_or_discard(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
+    amount = int(e["amount"])
+    handle = ctx.this if e["who"] == "you" else ctx.host
+    if handle is None or handle not in board.pieces:
+        return
+    payer = board.pieces[handle]["owner"]
+    if board.capital(payer) >= amount:
+        board.take(payer, amount, f"upkeep of #{handle} {board.pieces[handle]['name']} ({ctx.name})")
+    else:
+        board.remove(handle, f"{payer} cannot pay {amount} ({ctx.name})")
+
+
+def _draw(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
+    who = board.live() if e.get("who") == "each-player" else [ctx.owner]
+    for name in who:
+        zones.draw_on_board(board, name, int(e["amount"]), ctx.name)
+
+
+def _if(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
+    test, n = e["test"], int(e.get("n") or 0)
+    if test == "units-at-least":
+        ok = len(board.owned(ctx.owner, "unit")) >= n
+        why = f"{ctx.owner} controls {len(board.owned(ctx.owner, 'unit'))} units"
+    elif test == "hand-at-most":
+        hand = board.people[ctx.owner].fields.get("hand")
+        ok = hand is not None and int(hand) <= n
+        why = f"{ctx.owner} has {hand if hand is not None else 'an uncounted'} hand"
+    else:
+        ok = ctx.target is not None and ctx.battle.get("target_owner") == ctx.owner
+        why = "the target is " + ("theirs" if ok else "not theirs")
+    if ok:
+        run(board, read(e["then"]), ctx)
+    else:
+        board.notes.append(f"{ctx.name}: {why}, so nothing more happens")
+
+
+def face_matches(face: str, die: int) -> bool:
+    if face.endswith("+"):
+        return die >= int(face[:-1])
+    if "-" in face:
+        lo, hi = face.split("-")
+        return int(lo) <= die <= int(hi)
+    return die == int(face)
+
+
+def _roll(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
+    if ctx.dice is None:
+        raise RuleViolation("dice", f"{ctx.name} rolls a die, and none was given")
+    die = ctx.dice()
+    hit = [effs for face, effs in (e.get("outcomes") or {}).items() if face_matches(str(face), die)]
+    board.notes.append(f"{ctx.owner} rolls {die} for {ctx.name}" + ("" if hit else ": nothing happens"))
+    for effs in hit:
+        run(board, read(effs), ctx)
+
+
+def _destroy_self(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
+    word = "destroyed" if e["kind"] == "destroy-self" else "discarded"
+    if ctx.mod is not None:
+        host = board.pieces.get(ctx.host or "")
+        if host is not None and ctx.mod in host.get("mods", []):
+            host["mods"].remove(ctx.mod)
+            board.notes.append(f"{ctx.name} is {word} from {board.label(ctx.host)}")  # type: ignore[arg-type]
+        return
+    if ctx.this in board.pieces:
+        if board.pieces[ctx.this]["kind"] == "unit":
+            dies(board, ctx.this, f"{word} by its own text", None)  # type: ignore[arg-type]
+        else:
+            board.remove(ctx.this, f"{word} by its own text")  # type: ignore[arg-type]
+
+
+def _destroy(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
+    what = e["what"]
+    if what == "every-operation":
+        for h, p in list(board.pieces.items()):
+            if p["kind"] == "operation":
+                guard = protected(board, h, ctx.owner)
+                if guard:
+                    board.notes.append(f"{board.label(h)} stays: {guard}")
+                else:
+                    board.remove(h, ctx.name)
+    elif what == "their-empty-real-estate":
+        empty = [h for h, p in board.owned(ctx.that_player or "", "estate")
+                 if not coins_total(p["coins"]) and not protected(board, h, ctx.owner)]
+        if empty:
+            board.remove(empty[-1], ctx.name)
+        else:
+            board.notes.append(f"{ctx.name}: {ctx.that_player} has no Real Estate without coins")
+    elif what == "empty-real-estate" and ctx.target in board.pieces:
+        board.remove(ctx.target, ctx.name)  # the play checked it holds no coins
+    elif what == "your-unit" and ctx.target in board.pieces:
+        ctx.battle["refund"] = int(board.pieces[ctx.target].get("cost") or 0)
+        dies(board, ctx.target, ctx.name, None)
+
+
+def _take_control(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
+    if ctx.target in board.pieces:
+        change_control(board, ctx.target, ctx.owner, ctx.name)
+
+
+def change_control(board: Board, handle: str, to: str, why: str) -> None:
+    piece = board.pieces[handle]
+    piece.setdefault("home", piece["owner"])
+    old = piece["owner"]
+    piece["owner"] = to
+    piece["attacked"] = board.turn
+    board.f["timed"] = [t for t in board.f["timed"] if t.get("handle") != handle]
+    board.notes.append(f"{to} takes control of {old}'s #{handle} {piece['name']} ({why})")
+
+
+def _truce(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
+    board.f.setdefault("truce", []).append({"player": ctx.owner, "who": e["who"], "source": ctx.name})
+    board.notes.append(f"{ctx.name}: " + ("no player may attack until the start of "
+                                          f"{ctx.owner}'s next turn" if e["who"] == "everyone" else
+                                          f"{ctx.owner}'s units neither attack nor can be attacked until "
+                                          f"{ctx.owner}'s next turn"))
+
+
+def _no_income(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
+    if e["who"] == "this":
+        if ctx.this in board.pieces:
+            board.f.setdefault("no_income", []).append(f"#{ctx.this}")
+            board.notes.append(f"{board.label(ctx.this)} produces nothing at the start of "  # type: ignore[arg-type]
+                               f"{ctx.owner}'s next turn ({ctx.name})")
+        return
+    for name in players(board, "each-opponent", ctx):
+        board.f.setdefault("no_income", []).append(name)
+    board.notes.append(f"each opponent of {ctx.owner} collects no capital at the start of their next turn")
+
+
+def _win(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
+    if board.life(ctx.owner) >= int(e["n"]):
+        board.f["won_by"] = ctx.owner
+        board.notes.append(f"{ctx.owner} wins the game ({ctx.name})")
+
+
+def _prompt(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
+    text = str(e["text"])
+    board.asks.append({"player": ctx.owner, "card_id": ctx.card_id or "", "card": ctx.name,
+                       "moment": ctx.moment, "text": text[:1].upper() + text[1:]})
+
+
+HANDLERS: dict[str, Callable[[Board, Mapping[str, Any], Ctx], None]] = {
+    "stats": _stats, "stats-while": _static, "stats-per": _static, "trait": _static, "taunt": _static,
+    "attack-limit": _static, "attack-tax": _static, "truce": _truce, "no-flash": _static,
+    "predictable": _static, "reroll": _timed_unit("reroll", max=1), "attack-fails": _attack_fails,
+    "survive": _survive, "shield": _timed_unit("shield", weaken=0), "bounce": _bounce,
+    "gain": _gain, "lose": _lose, "gain-per": _gain_per, "steal": _steal, "refund": _refund,
+    "pay-or-discard": _pay_or_discard, "cost": _static, "production": _static, "capacity": _static,
+    "produce-if": _static, "no-income": _no_income, "draw": _draw, "if": _if, "roll": _roll,
+    "destroy-self": _destroy_self, "discard-self": _destroy_self, "destroy": _destroy, "disable": _static,
+    "take-control": _take_control, "for-sale": _static, "win": _win, "prompt": _prompt,
+}
+
+
+# ---- who has effects for a moment ----------------------------------------------------------
+
+
+def on_piece(board: Board, handle: str, when: str, **kw: Any) -> None:
+    """The effects of one piece in play for `when`, and those of the Mods on it
+    whose trigger is about the host (attached-*)."""
+    piece = board.pieces.get(handle)
+    if piece is None:
+        return
+    effects = [e for e in live_effects(piece) if when_of(e) == when]
+    if effects:
+        run(board, effects, Ctx(piece["owner"], piece, this=handle, **kw))
+
+
+def on_mods(board: Board, handle: str, when: str, **kw: Any) -> None:
+    piece = board.pieces.get(handle)
+    for mod in list((piece or {}).get("mods", [])):
+        effects = [e for e in read(mod.get("effects")) if when_of(e) == when]
+        if effects and piece is not None:
+            run(board, effects, Ctx(mod.get("by") or piece["owner"], mod, mod=mod, host=handle, **kw))
+
+
+def on_side(board: Board, player: str, when: str, skip: str | None = None, **kw: Any) -> None:
+    """Every card `player` has in play with effects for `when` (own-kill, own-death ...)."""
+    for handle, _ in board.owned(player):
+        if handle != skip:
+            on_piece(board, handle, when, **kw)
+
+
+def of_dead(board: Board, piece: Mapping[str, Any], when: str, **kw: Any) -> None:
+    """Effects of a unit that has just left play (on-death), and of its Mods (attached-dies)."""
+    effects = [e for e in read(piece.get("effects")) if when_of(e) == when]
+    if effects:
+        run(board, effects, Ctx(piece["owner"], piece, **kw))
+
+
+def dies(board: Board, handle: str, why: str, that_player: str | None, dice: Dice | None = None) -> dict[str, Any]:
+    """A unit leaves play destroyed: on-death, attached-dies and own-death effects follow."""
+    piece = board.remove(handle, why)
+    after_death(board, piece, handle, that_player, dice)
+    return piece
+
+
+def after_death(board: Board, piece: Mapping[str, Any], handle: str, that_player: str | None,
+                dice: Dice | None = None) -> None:
+    owner = piece["owner"]
+    of_dead(board, piece, "on-death", that_player=that_player, dice=dice, moment="on death")
+    for mod in piece.get("mods", []):
+        effects = [e for e in read(mod.get("effects")) if when_of(e) == "attached-dies"]
+        if effects:
+            run(board, effects, Ctx(mod.get("by") or owner, mod, moment="on death", dice=dice))
+    if owner in board.live():
+        on_side(board, owner, "own-death", that_player=that_player, unit=handle, dice=dice, moment="on death")
+
+
+# ---- a turn's start and end ------------------------------------------------------------------------
+
+
+def turn_sources(board: Board, name: str, when: str) -> list[tuple[list[dict[str, Any]], dict[str, Any]]]:
+    """Who acts at the start or end of `name`'s turn: their pieces, their Mods
+    (start-of-turn / end-of-turn) and Mods on their cards (owner-turn)."""
+    out = []
+    for handle, piece in board.owned(name):
+        effects = [e for e in live_effects(piece) if when_of(e) == when]
+        if effects:
+            out.append((effects, {"owner": name, "source": piece, "this": handle}))
+    for handle, piece in sorted(board.pieces.items(), key=lambda kv: int(kv[0])):
+        for mod in piece.get("mods", []):
+            by = mod.get("by") or piece["owner"]
+            effects = [e for e in read(mod.get("effects")) if when_of(e) == when and by == name]
+            if when == "start-of-turn" and piece["owner"] == name:
+                effects += [e for e in read(mod.get("effects")) if when_of(e) == "owner-turn"]
+            if effects:
+                out.append((effects, {"owner": by, "source": mod, "mod": mod, "host": handle}))
+    return out
+
+
+def rolls_in(effects: list[Mapping[str, Any]]) -> int:
+    return sum(1 for e in effects if e["kind"] == "roll")
+
+
+def turn_dice(board: Board, name: str, when: str) -> int:
+    return sum(rolls_in(effects) for effects, _ in turn_sources(board, name, when))
+
+
+def at_turn(board: Board, name: str, when: str, dice: Dice | None) -> None:
+    moment = "start of turn" if when == "start-of-turn" else "end of turn"
+    for effects, kw in turn_sources(board, name, when):
+        gone = (kw.get("this") and kw["this"] not in board.pieces) or \
+            (kw.get("mod") is not None and kw["mod"] not in board.pieces.get(kw["host"], {}).get("mods", []))
+        if gone or board.people[name].eliminated:
+            for _ in range(rolls_in(effects)):
+                if dice is not None:
+                    dice()  # the die was rolled for a card that has left play: it does nothing
+            continue
+        run(board, effects, Ctx(dice=dice, moment=moment, **kw))
+
+
+def end_truces(board: Board, name: str) -> None:
+    if board.f.get("truce"):
+        kept = [t for t in board.f["truce"] if t["player"] != name]
+        if len(kept) != len(board.f["truce"]):
+            board.notes.append(f"{name}'s truce ends")
+        board.f["truce"] = kept
+
+
+def attack_banned(board: Board, attacker_owner: str, defender_owner: str | None) -> str | None:
+    """The card that stops this attack (Consensus Meeting, Secession Weekend), if any."""
+    for t in board.f.get("truce", []):
+        if t["who"] == "everyone":
+            return t["source"]
+        if t["player"] == attacker_owner:
+            return t["source"]
+        if t["player"] == defender_owner:
+            return t["source"]
+    return None
+
+
+def with_moment(ctx: Ctx, moment: str) -> Ctx:
+    return replace(ctx, moment=moment)
+
+
+def start_of_turn(board: Board, name: str, dice: Dice | None) -> None:
+    """A player's turn begins (after their first): their truces end, start-of-turn
+    effects (rolls first: a Real Estate destroyed here makes nothing), then production."""
+    from referee.games.culture_war.effects import capacity, production
+
+    end_truces(board, name)
+    at_turn(board, name, "start-of-turn", dice)
+    blocked = board.f.get("no_income", [])
+    for handle, estate in board.owned(name, "estate"):
+        if estate.get("since", 0) >= board.turn:
+            continue
+        if name in blocked or f"#{handle}" in blocked:
+            board.notes.append(f"{name}'s #{handle} {estate['name']} produces nothing this turn")
+            continue
+        room = capacity(estate) - sum(estate["coins"].values())
+        made = min(production(estate, board), max(0, room))
+        faction = estate.get("deck") or "plain"
+        if made:
+            estate["coins"][faction] = estate["coins"].get(faction, 0) + made
+            board.notes.append(f"{name}'s #{handle} {estate['name']} produces {made} "
+                               f"(now {sum(estate['coins'].values())}/{capacity(estate)})")
+        elif production(estate, board):
+            board.notes.append(f"{name}'s #{handle} {estate['name']} is full "
+                               f"({sum(estate['coins'].values())}/{capacity(estate)}) and produces nothing")
+        else:
+            board.notes.append(f"{name}'s #{handle} {estate['name']} produces nothing")
+    mine = {f"#{h}" for h, _ in board.owned(name, "estate")}
+    board.f["no_income"] = [b for b in blocked if b != name and b not in mine]
