@@ -1,4 +1,4 @@
-"""The commands around the table: log, card, games, export, replay, scan.
+"""The commands around the table: log, card, games, export, replay, scan, report.
 
 Registered on the group by cli.py; errors are translated there.
 """
@@ -149,6 +149,29 @@ def scan() -> None:
     run_scan(click.get_current_context().find_root().command, db_path())
 
 
+@click.command()
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), metavar="FILE.pdf",
+              help="Where to write the report (default: beside the table, e.g. table-report.pdf).")
+@db_option
+def report(out) -> None:
+    """Write a match report PDF and print its path.
+
+    The players, the winner and the standings; a chart per turn of life,
+    score, fortitude or influence (whatever the game keeps); every battle or
+    attack with its odds before the dice and its result, and each player's
+    luck; the key moments; the house rules in force. Hidden cards never
+    appear. Works on any table, also one rebuilt with `referee replay`.
+
+    \b
+    Examples:
+      referee report
+      referee report --db finals.db --out finals.pdf
+    """
+    from referee.report import write_report
+
+    click.echo(str(write_report(db_path(), out)))
+
+
 def register(group: click.Group) -> None:
-    for command in (log_command, card, games, export, replay, scan):
+    for command in (log_command, card, games, export, replay, scan, report):
         group.add_command(command)

@@ -1,0 +1,180 @@
+"""Drawing a MatchReport (referee/report.py) as a PDF with ReportLab alone:
+platypus for the text and tables, reportlab.graphics LinePlot for the charts.
+
+The project's Roboto Condensed is embedded when it can be found (so any name
+prints), else ReportLab's Helvetica is used. Pure drawing: it writes only
+the file it is given.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from xml.sax.saxutils import escape
+
+from reportlab.graphics.charts.legends import LineLegend
+from reportlab.graphics.charts.lineplots import LinePlot
+from reportlab.graphics.shapes import Drawing, String
+from reportlab.graphics.widgets.markers import makeMarker
+from reportlab.lib import colors
+from reportlab.lib.pagesizes import A4
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.lib.units import mm
+from reportlab.platypus import KeepTogether, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
+
+from referee.report import MatchReport, chance_text
+
+PALETTE = (colors.HexColor("#1f77b4"), colors.HexColor("#d62728"), colors.HexColor("#2ca02c"),
+           colors.HexColor("#ff7f0e"), colors.HexColor("#9467bd"), colors.HexColor("#8c564b"),
+           colors.HexColor("#e377c2"), colors.HexColor("#17becf"))
+CROWD = colors.HexColor("#555555")
+
+
+def _fonts() -> tuple[str, str]:
+    """(regular, bold): Roboto Condensed from pnp's assets, embedded; else Helvetica."""
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.ttfonts import TTFError, TTFont
+
+    folder = Path(__file__).resolve().parents[1] / "pnp" / "assets" / "fonts"
+    names = ("RobotoCondensed-Regular", "RobotoCondensed-Bold")
+    try:
+        for name in names:
+            if name not in pdfmetrics.getRegisteredFontNames():
+                pdfmetrics.registerFont(TTFont(name, str(folder / f"{name}.ttf")))
+    except (TTFError, OSError):
+        return "Helvetica", "Helvetica-Bold"
+    return names
+
+
+def draw(report: MatchReport, out: Path) -> None:
+    regular, bold = _fonts()
+    body = ParagraphStyle("body", fontName=regular, fontSize=9.5, leading=12)
+    small = ParagraphStyle("small", parent=body, fontSize=8.5, leading=10.5)
+    h1 = ParagraphStyle("h1", parent=body, fontName=bold, fontSize=17, leading=21, spaceAfter=2 * mm)
+    h2 = ParagraphStyle("h2", parent=body, fontName=bold, fontSize=12.5, leading=16, spaceBefore=4 * mm,
+                        spaceAfter=1.5 * mm)
+
+    def para(text: str, style: ParagraphStyle = body) -> Paragraph:
+        return Paragraph(text, style)
+
+    def table(rows: list[list], widths: list[float], header: bool = True) -> Table:
+        cells = [[c if isinstance(c, Paragraph) else para(escape(str(c)), small) for c in row] for row in rows]
+        t = Table(cells, colWidths=widths, repeatRows=1 if header else 0)
+        style = [("VALIGN", (0, 0), (-1, -1), "TOP"), ("GRID", (0, 0), (-1, -1), 0.25, colors.grey),
+                 ("TOPPADDING", (0, 0), (-1, -1), 1.5), ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5)]
+        if header:
+            style.append(("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#e8e8e8")))
+        t.setStyle(TableStyle(style))
+        return t
+
+    width = A4[0] - 30 * mm
+    story: list = [para(escape(f"{report.title}: match report"), h1)]
+    story.append(para(escape(f"Table {report.path.name}; {report.events} events in the log, "
+                             f"{report.actions} actions in effect"
+                             + (f" ({report.undone} undone)" if report.undone else "")
+                             + f"; turn {report.turn}, round {report.round}; "
+                             f"from {report.started[:16].replace('T', ' ')} to {report.last[:16].replace('T', ' ')}"),
+                      small))
+
+    story.append(para("Players and result", h2))
+    word = report.faction_word
+    players = "; ".join(f"{n}" + (f" ({word} {f})" if f else "") for n, f in report.players)
+    story.append(para(f"<b>Players:</b> {escape(players)}"))
+    winner = report.winner if report.winner else "no winner yet"
+    story.append(para(f"<b>Winner:</b> {escape(winner)}"))
+    if report.result not in (winner, f"{winner} wins"):
+        story.append(para(f"<b>Result:</b> {escape(report.result)}"))
+    story.append(Spacer(1, 2 * mm))
+    rows = [["Place", "Player", "Standing", "Out"]]
+    rows += [[s.place, s.player + (f" ({s.faction})" if s.faction else ""), s.value, "eliminated" if s.eliminated else ""]
+             for s in report.standings]
+    story.append(table(rows, [14 * mm, 45 * mm, width - 84 * mm, 25 * mm]))
+
+    for chart in report.charts:
+        story.append(KeepTogether([para(escape(chart.title), h2), _chart_drawing(chart, width, regular)]))
+
+    story.append(para("Battles and attacks", h2))
+    if report.fights:
+        rows = [["Turn", "Who and what", "Chance before the dice", "Dice", "Result"]]
+        for f in report.fights:
+            rows.append([f.turn, f.what, chance_text(f.chance), ",".join(map(str, f.dice)) or "-", f.result])
+        story.append(table(rows, [11 * mm, width - 124 * mm, 32 * mm, 18 * mm, 63 * mm]))
+    else:
+        story.append(para("None were fought."))
+    for note in report.notes:
+        story.append(para(escape(note), small))
+    story.append(para("Luck", h2))
+    story.append(para("For each player: the sum of their chances to win each contest decided by dice (what they "
+                      "could expect), against the contests they won.", small))
+    for luck in report.luck:
+        story.append(para(escape(luck.text())))
+
+    story.append(para("Key moments", h2))
+    if report.moments:
+        story.append(table([["Turn", "What happened"]] + [[m.turn, m.text] for m in report.moments],
+                           [14 * mm, width - 14 * mm]))
+    else:
+        story.append(para("None yet."))
+
+    story.append(para("House rules in force", h2))
+    if report.house_rules:
+        rows = [["Rule", "Value", "", "What it means"]]
+        for r in report.house_rules:
+            value = "computed" if r.value is None else r.value
+            rows.append([r.key, value, "set for this table" if r.set_for_table else "default", r.help])
+        story.append(table(rows, [35 * mm, 20 * mm, 24 * mm, width - 79 * mm]))
+    else:
+        story.append(para("This game has no house rules."))
+
+    doc = SimpleDocTemplate(str(out), pagesize=A4, leftMargin=15 * mm, rightMargin=15 * mm, topMargin=15 * mm,
+                            bottomMargin=15 * mm, title=f"{report.title}: match report", author="referee")
+    doc.build(story, onFirstPage=_footer(regular), onLaterPages=_footer(regular))
+
+
+def _footer(font: str):
+    def paint(canvas, doc) -> None:
+        canvas.saveState()
+        canvas.setFont(font, 7.5)
+        canvas.drawRightString(A4[0] - 15 * mm, 8 * mm, f"page {doc.page}")
+        canvas.restoreState()
+    return paint
+
+
+def _chart_drawing(chart, width: float, font: str) -> Drawing:
+    height = 62 * mm
+    d = Drawing(width, height)
+    plot = LinePlot()
+    plot.x, plot.y = 12 * mm, 10 * mm
+    plot.width, plot.height = width - 50 * mm, height - 16 * mm
+    series = [s for s in chart.series if s.points]
+    plot.data = [list(s.points) for s in series] or [[(0, 0)]]
+    xs = [x for s in series for x, _ in s.points] or [0]
+    ys = [y for s in series for _, y in s.points] or [0]
+    plot.xValueAxis.valueMin, plot.xValueAxis.valueMax = 0, max(1, max(xs))
+    low, high = min(0, min(ys)), max(ys)
+    y_step = next(n for n in (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 10 ** 9)
+                  if n * 6 >= high - low)
+    plot.yValueAxis.valueMin = (low // y_step) * y_step
+    plot.yValueAxis.valueMax = max(-(-high // y_step) * y_step, plot.yValueAxis.valueMin + y_step)
+    plot.yValueAxis.valueStep = y_step
+    step = max(1, (max(xs) + 9) // 10)
+    plot.xValueAxis.valueSteps = list(range(0, max(1, max(xs)) + 1, step))
+    for axis in (plot.xValueAxis, plot.yValueAxis):
+        axis.labels.fontName, axis.labels.fontSize = font, 7
+    plot.xValueAxis.labelTextFormat = "%d"
+    plot.yValueAxis.labelTextFormat = "%d"
+    for i, s in enumerate(series):
+        colour = CROWD if s.label == "crowd" else PALETTE[i % len(PALETTE)]
+        plot.lines[i].strokeColor = colour
+        plot.lines[i].strokeWidth = 1.4
+        plot.lines[i].symbol = makeMarker("FilledCircle", size=3.2, fillColor=colour, strokeColor=colour)
+    d.add(plot)
+    d.add(String(plot.x + plot.width / 2, 1.5 * mm, "turn (0: the table as set up)", fontName=font, fontSize=7,
+                 textAnchor="middle"))
+    legend = LineLegend()
+    legend.x, legend.y = plot.x + plot.width + 6 * mm, plot.y + plot.height
+    legend.fontName, legend.fontSize = font, 8
+    legend.alignment = "right"
+    legend.columnMaximum = max(1, len(series))
+    legend.colorNamePairs = [(CROWD if s.label == "crowd" else PALETTE[i % len(PALETTE)],
+                              f"{s.label}: {s.points[-1][1]}") for i, s in enumerate(series)]
+    d.add(legend)
+    return d
