@@ -148,7 +148,8 @@ def odds(attacker, defender, no_counter, as_json) -> None:
     if as_json:
         emit(report.to_json())
     else:
-        click.echo("\n".join(odds_lines(report.state, report.attacker, report.defender, report.odds, report.damage)))
+        click.echo("\n".join(odds_lines(report.state, report.attacker, report.defender, report.odds, report.damage,
+                                         report.changes)))
 
 
 @click.command()

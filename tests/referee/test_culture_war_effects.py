@@ -408,3 +408,72 @@ def test_an_on_fail_effect_fires_when_its_unit_fails_an_attack():
     assert walk.battle(smasher, walk.handles("bo", "unit")[0], [2, 6])
     ann = walk.state.player("ann")
     assert ann.life == 100 - 2 + 3
+
+
+def test_odds_of_a_direct_attack_count_card_effects(table):
+    table.run("new culture-war --player ann --player bo --house-rule first-player=seating")
+    table.run("capital ann +10")
+    table.run("deploy libertarian-bootstrap-hustler")
+    table.run("discard 4")  # bo has no units left
+    out = table.run("odds 5 bo").output
+    assert "certain, bo loses 5; life with card effects: ann -1, bo -5" in out
+    assert json.loads(table.run("odds 5 bo --json").output)["expected"] == {"ann": -1, "bo": -5}
+
+
+def test_legacy_effects_of_logged_tables_are_read_in_todays_vocabulary():
+    assert fx_static.legacy({"stat": "def", "amount": 1, "target": "own-units", "when": "while-in-play"}) == \
+        {"kind": "stats", "who": "your-units", "def": 1, "when": "while-in-play"}
+    assert fx_static.legacy({"stat": "life", "amount": -2, "target": "all-opponents", "when": "on-play"}) == \
+        {"kind": "lose", "what": "life", "amount": 2, "who": "each-opponent", "when": "on-play"}
+    assert fx_static.legacy({"stat": "cost", "amount": -1, "target": "own-units", "when": "while-in-play"})["min"] == 1
+    assert fx_static.read([{"stat": "atk", "amount": 2, "target": "attached"}]) == \
+        [{"kind": "stats", "who": "attached", "atk": 2, "when": "while-in-play"}]
+
+
+# ---------------------------------------------------------------- random play with every card
+
+ALL_CARDS = [c["id"] for c in rules_cards()] + ["anarchy-anarchist-recruit", "anarchy-abandoned-warehouse"]
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_random_play_with_every_card_keeps_the_table_consistent(seed):
+    """Random legal and illegal moves with any card of any deck: nothing crashes,
+    refusals are RefereeErrors, and life, capital, coins and zones stay consistent."""
+    from referee.model import State
+
+    walk = Walk(seed=seed, rich=False)
+    rng = random.Random(seed)
+    accepted = 0
+    for _ in range(80):
+        state = walk.state
+        if state.finished:
+            break
+        names = [p.name for p in state.players]
+        active = state.active_player.name
+        pieces = list(state.fields["pieces"])
+        move = rng.random()
+        if move < 0.45:
+            accepted += walk.play(active if rng.random() < 0.85 else rng.choice(names), rng.choice(ALL_CARDS),
+                                  rng.choice([None, *pieces, *names]))
+        elif move < 0.75 and pieces:
+            accepted += walk.act("battle", {"attacker": rng.choice(pieces), "defender": rng.choice([*pieces, *names])})
+        elif move < 0.8 and pieces:
+            accepted += walk.act("seize", {"player": active, "piece": rng.choice(pieces)})
+        elif move < 0.85:
+            accepted += walk.act("capital", {"player": rng.choice(names), "by": rng.randint(1, 6)})
+        else:
+            accepted += walk.act("end-turn", {})
+        board = Board(walk.state)
+        for p in walk.state.players:
+            assert p.life >= 0 and p.eliminated == (p.life == 0)
+            assert p.capital == board.capital(p.name)
+            if p.eliminated:
+                assert not board.owned(p.name)
+        for piece in walk.state.fields["pieces"].values():
+            if piece["kind"] == "estate":
+                assert sum(piece["coins"].values()) <= piece["now"]["capacity"]
+        live = [p for p in walk.state.players if not p.eliminated]
+        assert (walk.state.winner is not None) == (len(live) == 1) or walk.state.winner is not None
+        assert State.from_dict(json.loads(json.dumps(walk.state.to_dict()))) == walk.state
+        assert not walk.state.fields.get("prompts")
+    assert accepted > 10

@@ -19,6 +19,7 @@ from referee import table
 from referee.errors import DiceError, RefereeError
 from referee.games.culture_war import RULES
 from referee.games.culture_war import odds as odds_of
+from referee.games.culture_war.battle import strike
 from referee.games.culture_war.board import Board, DiceShortage, feeder, hero
 from referee.games.culture_war.cards import resolve
 from referee.model import Action, State
@@ -40,10 +41,12 @@ class OddsReport:
     defender: str
     odds: odds_of.Odds | None
     damage: int | None = None
+    changes: dict[str, int] | None = None  # a direct attack: each player's life change, card effects included
 
     def to_json(self) -> dict[str, Any]:
         if self.odds is None:
-            return {"attacker": self.attacker, "defender": self.defender, "direct": True, "damage": self.damage}
+            return {"attacker": self.attacker, "defender": self.defender, "direct": True, "damage": self.damage,
+                    "expected": dict(self.changes or {})}
         o = self.odds
         return {
             "attacker": self.attacker, "defender": self.defender, "direct": False, "atk": o.atk, "def": o.dfn,
@@ -171,7 +174,11 @@ def odds(path: Path, attacker: str, defender: str, counter: bool = True) -> Odds
     _, target, direct = RULES.target_of(board, args)
     if direct:
         key = "unopposed-hero-damage" if hero(board.pieces[handle]) else "unopposed-damage"
-        return OddsReport(state, handle, target, None, int(state.house_rules.get(key, 0)))
+        trial = Board(state)
+        strike(trial, handle, target)  # the same code as the attack: on-attack and on-direct effects count
+        changes = {p.name: trial.life(p.name) - (p.life or 0) for p in state.players
+                   if trial.life(p.name) != (p.life or 0)}
+        return OddsReport(state, handle, target, None, int(state.house_rules.get(key, 0)), changes)
     return OddsReport(state, handle, target, odds_of.odds(state, handle, target, counter))
 
 

@@ -143,10 +143,13 @@ def _signed(value: Fraction) -> str:
     return ("+" if value > 0 else "") + text + (f" (~{float(value):+.2f})" if value.denominator != 1 else "")
 
 
-def odds_lines(state: State, attacker: str, defender: str, result: Odds | None, damage: int | None = None) -> list[str]:
+def odds_lines(state: State, attacker: str, defender: str, result: Odds | None, damage: int | None = None,
+               changes: Mapping[str, int] | None = None) -> list[str]:
     board = Board(state)
     if result is None:
-        return [f"{board.label(attacker)} attacks {defender}'s LIFE directly: certain, {defender} loses {damage}"]
+        line = f"{board.label(attacker)} attacks {defender}'s LIFE directly: certain, {defender} loses {damage}"
+        extra = [f"{n} {v:+d}" for n, v in (changes or {}).items()]
+        return [line + ("; life with card effects: " + ", ".join(extra) if extra else "")]
     lines = [
         f"{board.label(attacker)} (ATK {result.atk}) against {board.label(defender)} (DEF {result.dfn}); "
         "ties are rolled again, so each chance is among rolls that are not ties",
