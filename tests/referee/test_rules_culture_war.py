@@ -113,7 +113,7 @@ def test_odds_of_a_direct_attack_and_refusals(table):
     table.run("battle 2 4 --dice 6,1")  # bo's only unit dies
     assert "certain, bo loses 10" in table.run("odds 5 bo").output
     assert json.loads(table.run("odds 5 bo --json").output) == {
-        "attacker": "5", "defender": "bo", "direct": True, "damage": 10}
+        "attacker": "5", "defender": "bo", "direct": True, "damage": 10, "expected": {"bo": -10}}
     assert "has already attacked this turn" in table.fail("odds 2 bo").output
     assert "no unit #4" in table.fail("odds 4 2").output
 
