@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: pdfs test bench clean pictures
+.PHONY: pdfs test bench clean pictures browser
 
 $(STAMP): pyproject.toml
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "need $(PYTHON) on PATH"; exit 1; }
@@ -18,8 +18,16 @@ $(STAMP): pyproject.toml
 pdfs: $(STAMP)
 	$(BIN)/pnp build
 
+# The browser tests of `referee serve` drive Debian's chromium with chromium-driver.
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+browser:
+	@if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then \
+		$(SUDO) apt-get update -qq && \
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends chromium chromium-driver; \
+	fi
+
 ## Run the whole test suite
-test: $(STAMP)
+test: $(STAMP) browser
 	$(BIN)/python -m pytest -q
 
 ## Regenerate the README's pictures (docs/images/) from a real build

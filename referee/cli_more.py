@@ -1,4 +1,4 @@
-"""The commands around the table: log, card, games, export, replay, scan, report.
+"""The commands around the table: log, card, games, export, replay, scan, report (and serve, from cli_serve).
 
 Registered on the group by cli.py; errors are translated there.
 """
@@ -173,5 +173,8 @@ def report(out) -> None:
 
 
 def register(group: click.Group) -> None:
+    from referee import cli_serve  # light: uvicorn and Starlette load only when `serve` runs
+
     for command in (log_command, card, games, export, replay, scan, report):
         group.add_command(command)
+    cli_serve.register(group)
