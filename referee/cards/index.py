@@ -31,7 +31,7 @@ from referee.errors import CardError
 
 INDEX_FILE = "referee-cards.json"
 SOURCE_SUFFIXES = (".yaml", ".yml", ".csv", ".xlsx")  # deck files may be spreadsheets
-INDEX_FORMAT = "referee-card-index/1"
+INDEX_FORMAT = "referee-card-index/2"  # cards carry their short code and illustration
 MAX_HISTORY = 20
 RACY_NS = 2_000_000_000
 
@@ -96,7 +96,18 @@ def signature(root: Path) -> list[list[Any]]:
             continue
         stat = path.stat()
         out.append([path.relative_to(root).as_posix(), stat.st_mtime_ns, stat.st_size])
+    out.append(["<pnp>", *_pnp_code_stamp()])  # a new pnp may read the same sources differently
     return out
+
+
+def _pnp_code_stamp() -> list[int]:
+    """The newest modification time and the total size of pnp's modules:
+    stat calls only, so a lookup stays fast, yet an upgraded or edited pnp
+    rebuilds the index."""
+    import pnp
+
+    stats = [p.stat() for p in Path(pnp.__file__).parent.glob("*.py")]
+    return [max((s.st_mtime_ns for s in stats), default=0), sum(s.st_size for s in stats)]
 
 
 def index_path(root: Path) -> Path:

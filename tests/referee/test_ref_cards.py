@@ -127,3 +127,20 @@ def test_actions_record_the_revision_of_the_cards_they_name(card_project, table,
     assert "warning:" in result.stderr and "alpha-courier" in result.stderr
     table.fail("life B -1 --card alpha-nothing")
     assert table.status()["players"][1]["life"] == 94
+
+
+def test_an_edited_pnp_rebuilds_the_card_index(card_project):
+    """The index records pnp's own code too: after an upgrade the cards are read anew."""
+    import pnp
+    from referee.cards import index as card_index
+
+    age(card_project)
+    first = card_index.signature(card_project)
+    module = Path(pnp.__file__).parent / "listing.py"
+    stat = module.stat()
+    try:
+        os.utime(module, ns=(stat.st_atime_ns, stat.st_mtime_ns + 10**12))  # as if edited in the future
+        assert card_index.signature(card_project) != first
+    finally:
+        os.utime(module, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    assert card_index.signature(card_project) == first
