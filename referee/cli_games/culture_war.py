@@ -102,8 +102,10 @@ buy = _play_command(
 @click.argument("defender")
 @DICE
 @click.option("--no-counter", is_flag=True, help="After a critical failure the defender declines to counter-attack.")
+@click.option("--window", is_flag=True,
+              help="Roll both dice and wait: Flashes may still be played, then `referee settle` fights it.")
 @db_option
-def battle(attacker, defender, dice_text, no_counter) -> None:
+def battle(attacker, defender, dice_text, no_counter, window) -> None:
     """Fight: unit ATTACKER attacks unit DEFENDER, or a player's LIFE.
 
     ATTACKER is a unit handle; DEFENDER a unit handle, or a player's name to
@@ -125,8 +127,26 @@ def battle(attacker, defender, dice_text, no_counter) -> None:
       referee battle ann/window-smasher-2 bo/data-intern --dice 3,3,5,1
       referee battle 5 bo                 (Bo has no units: straight at LIFE)
       referee battle 5 2 --dice 1,4 --no-counter
+      referee battle 5 2 --window          (dice shown; Flashes; then: referee settle)
+
+    Without --window the battle is fought at once (nobody wants to answer).
     """
-    _print(core.fight(db_path(), attacker, defender, dice_text, not no_counter))
+    _print(core.fight(db_path(), attacker, defender, dice_text, not no_counter, window))
+
+
+@click.command()
+@DICE
+@db_option
+def settle(dice_text) -> None:
+    """Fight the battle whose dice `battle --window` showed, with those dice
+    and any Flashes played since (--dice only for further dice it needs:
+    a tie, a reroll, a counter-attack).
+
+    \b
+    Example:
+      referee settle
+    """
+    _print(core.settle(db_path(), dice_text))
 
 
 @click.command()
@@ -289,5 +309,5 @@ def seize(unit, player, sources) -> None:
 COMMANDS: dict[str, click.Command] = {
     "rolloff": rolloff, "play": play, "deploy": deploy, "buy": buy, "battle": battle, "attack": battle,
     "odds": odds, "ally": ally, "unally": unally, "donate": donate, "gift": gift, "discard": discard,
-    "draw": draw, "discard-hand": discard_hand, "seize": seize,
+    "draw": draw, "discard-hand": discard_hand, "seize": seize, "settle": settle,
 }

@@ -93,9 +93,12 @@ def console_errors(driver) -> list[dict]:
 
 
 def wait_for(driver, condition, timeout: float):
+    from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
     from selenium.webdriver.support.ui import WebDriverWait
 
-    return WebDriverWait(driver, timeout, poll_frequency=0.05).until(condition)
+    # the page redraws on every update: an element found a moment ago may be gone; look again
+    return WebDriverWait(driver, timeout, poll_frequency=0.05,
+                         ignored_exceptions=(StaleElementReferenceException, NoSuchElementException)).until(condition)
 
 
 def loaded(driver, url: str):

@@ -20,6 +20,8 @@ NOW_OF = {"unit": ("on-play",), "operation": ("on-play", "now"), "real-estate": 
 UNIT_TARGET_WHO = ("target-unit", "target-enemy", "target-cyber", "your-unit", "enemy-unit")
 UNIT_TARGET_KINDS = ("bounce", "shield", "take-control")
 
+WINDOW = "window"  # state field: a battle whose dice are shown and which waits for `settle`
+
 
 def _walk(effects_list: list[Mapping[str, Any]]):
     for e in effects_list:
@@ -254,6 +256,65 @@ class Actions:
             battle.strike(board, attacker, defender, dice)
         else:
             battle.fight(board, attacker, defender, dice, counter=args.get("counter", True))
+
+    # ---- the window after the dice: `battle --window`, Flashes, then `settle` ----------
+
+    def check_window(self, state: State, action: Action) -> None:
+        if state.fields.get(WINDOW):
+            raise RuleViolation("after the dice", "a battle already waits to be settled: `referee settle` first")
+        self.target_of(Board(state), action.args)
+
+    def apply_window(self, state: State, action: Action, dice: Sequence[int]) -> State:
+        return self._applied(state, action, dice)
+
+    def _do_window(self, board: Board, args: Mapping[str, Any], dice: Callable[[], int]) -> None:
+        """Roll both battle dice and show them; the battle waits, so Flashes
+        can still be played, until `settle` fights it with these dice."""
+        attacker, defender, direct = self.target_of(board, args)
+        if direct:
+            raise RuleViolation("after the dice", "an attack straight at LIFE rolls no dice: fight it with `referee battle`")
+        rolled = [dice(), dice()]
+        board.f[WINDOW] = {"attacker": attacker, "defender": defender, "counter": args.get("counter", True),
+                           "dice": rolled}
+        board.notes.append(f"dice shown: {board.label(attacker)} rolled {rolled[0]}, {board.label(defender)} "
+                           f"rolled {rolled[1]}; Flashes may be played now, then `referee settle`")
+        board.notes += [f"if nothing is played: {line}" for line in self._pending(board)]
+
+    def _pending(self, board: Board) -> list[str]:
+        """What `settle` would do now, with the dice shown (a tie, reroll or
+        counter-attack that needs more dice is said to, not rolled)."""
+        import copy
+
+        from referee.games.culture_war.board import DiceShortage, feeder
+
+        trial = copy.deepcopy(board)
+        before = len(trial.notes)
+        try:
+            self._do_settle(trial, {}, feeder(()))
+        except DiceShortage:
+            return [line.strip() for line in trial.notes[before:][:2]] + ["... and it needs more dice (a tie, a reroll or a counter-attack)"]
+        except RefereeError as exc:
+            return [f"it would be refused: {exc}"]
+        return [line.strip() for line in trial.notes[before:] if "roll" in line or "->" in line][:2]
+
+    def check_settle(self, state: State, action: Action) -> None:
+        if not state.fields.get(WINDOW):
+            raise RuleViolation("after the dice", "no battle waits to be settled (start one with `referee battle A D --window`)")
+
+    def apply_settle(self, state: State, action: Action, dice: Sequence[int]) -> State:
+        return self._applied(state, action, dice)
+
+    def _do_settle(self, board: Board, args: Mapping[str, Any], dice: Callable[[], int]) -> None:
+        """The waiting battle, fought with the dice shown (and any further dice
+        it needs: ties, rerolls, a counter-attack)."""
+        window = board.f.pop(WINDOW)
+        shown = iter(window["dice"])
+
+        def both() -> int:
+            return next(shown, None) or dice()
+
+        self._do_battle(board, {"attacker": window["attacker"], "defender": window["defender"],
+                                "counter": window.get("counter", True)}, both)
 
     def target_of(self, board: Board, args: Mapping[str, Any]) -> tuple[str, str, bool]:
         """(attacker handle, defender handle or player name, is it a direct attack)."""

@@ -149,7 +149,8 @@ def seize(path: Path, unit: str, player: str | None = None, sources: Sequence[st
     return _report(table.act(path, "seize", args, name))
 
 
-def fight(path: Path, attacker: str, defender: str, dice_text: str | None = None, counter: bool = True) -> Report:
+def fight(path: Path, attacker: str, defender: str, dice_text: str | None = None, counter: bool = True,
+          window: bool = False) -> Report:
     state, _, _ = _current(path)
     board = Board(state)
     handle = board.find(attacker, ("unit",))
@@ -161,7 +162,17 @@ def fight(path: Path, attacker: str, defender: str, dice_text: str | None = None
         args["defender"] = board.name(text)
     if not counter:
         args["counter"] = False
+    if window:  # both dice now; the battle waits for Flashes and `settle`
+        return _rolled(path, "window", args, dice_text, board.pieces[handle]["owner"])
     return _rolled(path, "battle", args, dice_text, board.pieces[handle]["owner"])
+
+
+def settle(path: Path, dice_text: str | None = None) -> Report:
+    """Fight the battle whose dice are shown, with those dice (and any more it needs)."""
+    state, _, _ = _current(path)
+    window = state.fields.get("window") or {}
+    owner = state.fields.get("pieces", {}).get(str(window.get("attacker", "")), {}).get("owner")
+    return _rolled(path, "settle", {}, dice_text, owner)
 
 
 def odds(path: Path, attacker: str, defender: str, counter: bool = True) -> OddsReport:

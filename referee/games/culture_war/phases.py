@@ -64,6 +64,8 @@ def phase_of(state: State) -> Phase:
 def describe(state: State) -> str:
     """The phase as `status` shows it, with whose turn it is."""
     phase = phase_of(state)
+    if state.fields.get("window"):
+        return f"after the dice ({state.active_player.name}'s battle waits: Flashes, then settle)"
     if phase in (Phase.DEPLOYMENT, Phase.COMBAT):
         return f"{phase.value} ({state.active_player.name}'s turn {state.turn})"
     return phase.value

@@ -20,6 +20,9 @@ from referee.games.culture_war.phases import ROLL_OFF_RULE
 from referee.games.generic import GenericRules, _changed
 from referee.model import Action, GameSlug, Setup, State
 
+WINDOW_ALLOWS = frozenset({"settle", "resolve", "life", "capital", "crowd"})
+
+
 class CultureWarRules(Actions, GenericRules):
     slug = GameSlug.CULTURE_WAR
     title = "Culture War"
@@ -92,6 +95,11 @@ class CultureWarRules(Actions, GenericRules):
         return not state.finished
 
     def check(self, state: State, action: Action) -> None:
+        if not state.finished and state.fields.get("window") and action.name not in WINDOW_ALLOWS:
+            card = action.args.get("_card") or {}
+            if action.name != "play" or card.get("type") != "flash":
+                raise RuleViolation("after the dice", "a battle's dice are shown and it waits to be settled: only "
+                                    "Flash cards may be played now, then `referee settle`")
         if not state.finished:
             phases.check_phase(state, action)
             zones.check(state, action)
@@ -126,7 +134,7 @@ class CultureWarRules(Actions, GenericRules):
     # ---- dispatch ----------------------------------------------------------
 
     def dice_needed(self, state: State, action: Action) -> tuple[int, ...]:
-        if action.name in ("battle", "rolloff"):
+        if action.name in ("battle", "rolloff", "window", "settle"):
             return (6,) * int(action.args.get("rolls") or 0)
         if action.name == "play":
             from referee.games.culture_war.actions import NOW_OF
