@@ -14,7 +14,7 @@ import click
 
 from referee import render
 from referee.errors import RefereeError
-from referee.scan import LineKind, classify
+from referee.scan import CANCEL_WORDS, DONE_WORDS, LineKind, classify, scanned_card
 
 
 def run_scan(group: click.Group, db: Path) -> None:
@@ -25,9 +25,11 @@ def run_scan(group: click.Group, db: Path) -> None:
     number = 0
     if interactive:
         click.echo("scan a card or type a command; quit or Ctrl-D ends", err=True)
+    gathering: tuple[tuple[str, ...], list[str]] | None = None  # a command waiting for its cards
     while True:
         if interactive:
-            click.echo("scan> ", nl=False, err=True)
+            prompt = f"{' '.join(gathering[0])} [{len(gathering[1])} cards]> " if gathering else "scan> "
+            click.echo(prompt, nl=False, err=True)
         line = stdin.readline()
         if not line:
             break
@@ -35,6 +37,26 @@ def run_scan(group: click.Group, db: Path) -> None:
         if not interactive and line.strip():
             click.echo(f"> {line.strip()}")
         ok = True
+        if gathering is not None:
+            word = line.strip().lower()
+            if word in DONE_WORDS or word in CANCEL_WORDS:
+                argv, cards = gathering
+                gathering = None
+                if word in CANCEL_WORDS:
+                    click.echo(f"dropped: {' '.join(argv)}")
+                    continue
+                handled += 1
+                failed += 0 if _run(group, (*argv, *cards), db, number) else 1
+                continue
+            try:
+                card = scanned_card(line.strip(), db)
+                gathering[1].append(card.card_id)
+                for note in card.notes:
+                    click.echo(f"warning: {note}", err=True)
+                click.echo(f"  + {card.name} ({len(gathering[1])} so far)")
+            except RefereeError as exc:
+                click.echo(f"line {number}: not added: {exc}", err=True)
+            continue
         try:
             item = classify(line, commands)
             if item.kind is LineKind.SKIP:
@@ -46,6 +68,10 @@ def run_scan(group: click.Group, db: Path) -> None:
                 _show_card(item.text, db)
             elif item.argv and item.argv[0] == "scan":
                 raise RefereeError("already scanning")
+            elif _wants_cards(group, item.argv, db):
+                gathering = (item.argv, [])
+                handled -= 1  # counted when it runs
+                click.echo(f"{item.argv[0]}: scan its cards one per line; a blank line or done runs it, cancel drops it")
             else:
                 ok = _run(group, item.argv, db, number)
         except RefereeError as exc:
@@ -54,6 +80,22 @@ def run_scan(group: click.Group, db: Path) -> None:
         failed += 0 if ok else 1
     if failed:
         raise click.ClickException(f"{failed} of {handled} scanned lines failed; each is reported above")
+
+
+def _wants_cards(group: click.Group, argv: tuple[str, ...], db: Path) -> bool:
+    """A command with a CARDS argument, typed without any: its cards are to be scanned."""
+    ctx = click.Context(group, info_name="referee", obj={"db": str(db)})
+    try:
+        name, command, rest = group.resolve_command(ctx, list(argv))
+    except (click.ClickException, RefereeError):
+        return False
+    if command is None or not any(isinstance(p, click.Argument) and p.name == "cards" for p in command.params):
+        return False
+    try:
+        sub = command.make_context(name, list(rest), parent=ctx, resilient_parsing=True)
+    except click.ClickException:
+        return False
+    return not sub.params.get("cards")
 
 
 def _show_card(code: str, db: Path) -> None:

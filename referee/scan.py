@@ -11,6 +11,12 @@ also type referee commands without the `referee` prefix. A line is:
 - anything else: run as a command, so the usual error explains it.
 
 Commands win over card ids, so a card can never hide a command.
+
+A command that takes several cards (an attack team, a raise, a combined
+attack, a setup) may be typed without them: its cards are then scanned one
+per line, each checked at once (`scanned_card`: a card of this table's game,
+with a copy still free), until a blank line or `done` runs it (`cancel`
+drops it).
 """
 from __future__ import annotations
 
@@ -63,3 +69,36 @@ def _known_card(text: str) -> bool:
     from referee.cards import is_card
 
     return is_card(text, Path.cwd())
+
+
+DONE_WORDS = ("", "done", "end", "go")
+CANCEL_WORDS = ("cancel", "abort")
+
+
+@dataclass(frozen=True)
+class Scanned:
+    card_id: str
+    name: str
+    notes: tuple[str, ...] = ()
+
+
+def scanned_card(code: str, db: Path) -> Scanned:
+    """A card scanned (or typed: id, short code) into a gathering action, checked
+    at once: it must be a card of the table's game; a card whose every printed
+    copy is already somewhere on the table is refused, saying where."""
+    from referee import table
+    from referee.cards import lookup
+    from referee.copies import where_text
+    from referee.whereabouts import where_is
+
+    game = table.status(db).state.game
+    found = lookup(code, table_game=game)
+    card = found.card
+    if card.game != game:
+        raise RefereeError(f"{card.name} ({card.id}) is a {card.game} card; this table plays {game}")
+    where = where_is(db, card.id, game)
+    printed = max(1, card.quantity)
+    if where is not None and len(where.places) >= printed:
+        raise RefereeError(f"{card.name} ({card.id}): all {printed} printed cop{'y is' if printed == 1 else 'ies are'} "
+                           f"already on the table: {where_text(where.places)}")
+    return Scanned(card.id, card.name, tuple(w for w in [found.warning()] if w))
