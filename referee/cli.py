@@ -32,11 +32,31 @@ def game_commands(game: str) -> dict[str, click.Command]:
     if not module:
         return {}
     try:
-        return dict(importlib.import_module(module).COMMANDS)
+        commands = dict(importlib.import_module(module).COMMANDS)
     except ModuleNotFoundError as exc:
         if exc.name == module:
             return {}
         raise
+    for command in commands.values():
+        _completes(command)
+    return commands
+
+
+CARD_PARAMS = ("card", "cards", "code", "with", "their", "own", "shields", "propaganda", "discard", "block", "redirect")
+PLAYER_PARAMS = ("player", "players", "target", "by", "onto")
+
+
+def _completes(command: click.Command) -> None:
+    """Tab completion for a game command: card ids and short codes, and the table's players."""
+    from referee.cli_more import complete_card, complete_player
+
+    for param in command.params:
+        if getattr(param, "_custom_shell_complete", None) is not None:
+            continue
+        if param.name in CARD_PARAMS:
+            param._custom_shell_complete = complete_card
+        elif param.name in PLAYER_PARAMS:
+            param._custom_shell_complete = complete_player
 
 
 def _peek_game(ctx: click.Context, args: list[str]) -> str | None:
@@ -78,6 +98,21 @@ class RefereeGroup(click.Group):
                     if name in game_commands(slug):
                         raise RefereeError(f"`{name}` is a {slug} command, and there is no {slug} table here; start one with `referee new {slug} ...`")
         return super().resolve_command(ctx, args)
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        """The core commands and, for completion, those of the table's game."""
+        names = super().list_commands(ctx)
+        if ctx.resilient_parsing:  # shell completion
+            game = _peek_game(ctx, [])
+            names = sorted({*names, *(game_commands(game) if game else {})})
+        return names
+
+    def get_command(self, ctx: click.Context, name: str):
+        command = super().get_command(ctx, name)
+        if command is None and ctx.resilient_parsing:
+            game = _peek_game(ctx, [])
+            command = game_commands(game).get(name) if game else None
+        return command
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         super().format_commands(ctx, formatter)
@@ -332,6 +367,9 @@ def redo(actor) -> None:
 
 
 cli_more.register(cli)  # log, card, games, export, replay, scan
+for _command in list(cli.commands.values()):
+    if not isinstance(_command, click.Group):
+        _completes(_command)
 
 
 def main() -> None:

@@ -48,6 +48,17 @@ def complete_card(ctx, param, incomplete: str):
     return out[:200]
 
 
+def complete_player(ctx, param, incomplete: str):
+    """Tab completion: the players at the table in use."""
+    from click.shell_completion import CompletionItem
+
+    try:
+        players = table.status(table.table_path((ctx.find_object(dict) or {}).get("db"))).state.players
+    except Exception:  # no table: nothing to offer
+        return []
+    return [CompletionItem(p.name) for p in players if p.name.lower().startswith(incomplete.lower())]
+
+
 @click.command()
 @click.argument("code", shell_complete=complete_card)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")

@@ -88,3 +88,25 @@ def test_tab_completion_offers_commands_and_cards(monkeypatch):
 
     code = lookup("anarchy-window-smasher").card.fields["code"]
     assert code in offers(["card"], code[:3].lower())
+
+
+def test_tab_completion_knows_the_tables_game_commands_players_and_cards(tmp_path, monkeypatch):
+    from click.shell_completion import ShellComplete
+
+    from referee.cli import cli
+    from referee.cards import lookup
+    from click.testing import CliRunner
+
+    db = tmp_path / "t.db"
+    assert CliRunner().invoke(cli, ["--db", str(db), "new", "culture-war", "--player", "ann:anarchy",
+                                    "--player", "bo:technocracy"]).exit_code == 0
+    monkeypatch.setenv("REFEREE_DB", str(db))
+
+    def offers(args, incomplete):
+        return [c.value for c in ShellComplete(cli, {}, "referee", "_REFEREE_COMPLETE").get_completions(args, incomplete)]
+
+    assert "battle" in offers([], "bat")                     # a Culture War command, from the table in use
+    assert offers(["life"], "a") == ["ann"]                 # the table's players
+    assert "anarchy-window-smasher" in offers(["deploy"], "anarchy-wind")
+    code = lookup("anarchy-window-smasher").card.fields["code"]
+    assert code in offers(["deploy"], code[:2])
