@@ -128,14 +128,42 @@ def describe(event: Event, target: Event | None = None) -> str:
         parts.append(change)
     if event.action == "win" and args.get("force"):
         parts.append("(override: declared by hand while the rules could still decide)")
-    shown = {"player", "by", "to", "reason", "force"}
-    parts += [f"{k}={_value(v)}" for k, v in args.items() if k not in shown and not k.startswith("_")]  # _x: data for the rules
-    if event.cards:
-        parts.append("card " + ", ".join(f"{c}@{r}" for c, r in event.cards.items()))
+    shown = {"player", "by", "to", "reason", "force", *INTERNAL_ARGS}
+    named = _card_names(event.cards)
+    for key, value in args.items():
+        if key in shown or key.startswith("_"):  # _x: data for the rules
+            continue
+        if key in ("card", "cards") and value and all(str(v) in named for v in (value if isinstance(value, list) else [value])):
+            parts.append(", ".join(named[str(v)] for v in (value if isinstance(value, list) else [value])))
+            continue
+        parts.append(f"{key}={_value(value)}")
+    extra = [named[c] for c in event.cards if named.get(c) and not _mentioned(args, c)]
+    if extra:
+        parts.append("card " + ", ".join(extra))
     if event.dice:
         parts.append(f"dice {_dice(event.dice)}")
     text = " ".join(parts)
     return text + (f" - {args['reason']}" if args.get("reason") else "")
+
+
+INTERNAL_ARGS = {"rolls"}  # how many dice an action took: the dice themselves are shown
+
+
+def _card_names(cards: Mapping[str, str] | None) -> dict[str, str]:
+    """Card id -> its name as printed, for the cards an event names (the id when unknown)."""
+    if not cards:
+        return {}
+    try:
+        from referee.cards import load_index, project_root
+
+        index = load_index(project_root())
+    except Exception:  # no project at hand: the ids must do
+        return {c: c for c in cards}
+    return {c: (index.cards[c].name if c in index.cards else c) for c in cards}
+
+
+def _mentioned(args: Mapping[str, Any], card_id: str) -> bool:
+    return any(v == card_id or (isinstance(v, list) and card_id in v) for k, v in args.items() if k in ("card", "cards"))
 
 
 def _dice(values: Sequence[int]) -> str:

@@ -255,7 +255,8 @@ def test_cards_can_be_given_as_scanned_qr_payloads(table):
     payload = f"PNP:COLD-WAR:COLD-WM-KITCHEN:{info['revision']}"
     table.run("new cold-war --player Ann:westmark --player Bo:vostokia")
     out_text = table.run(["setup", "Ann", payload, *ANN.split()[1:], "cold-wm-radar-line", *discards(ANN_OUT).split()]).output
-    assert f"cold-wm-kitchen@{info['revision']}" in out_text  # a face-up card's revision is logged
+    assert "Ann sets up" in out_text
+    assert table.log()["events"][-1]["cards"]["cold-wm-kitchen"] == info["revision"]  # a face-up card's revision is logged
     assert table.status()["tables"]["Ann"]["science"]["S1"]["cards"] == ["cold-wm-kitchen"]
     stale = table.run(["setup", "Bo", "PNP:COLD-WAR:COLD-VK-ORBIT-DOG:000000", *BO.split()[1:],
                        "cold-vk-tank-column", *discards(BO_OUT).split()])
