@@ -28,6 +28,7 @@ browser:
 
 ## Run the whole test suite
 test: $(STAMP) browser
+	$(BIN)/ruff check pnp referee tests scripts benchmarks
 	$(BIN)/python -m pytest -q
 
 ## Regenerate the README's pictures (docs/images/) from a real build

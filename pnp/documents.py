@@ -3,7 +3,6 @@ checked) with the decks, drawn after everything has validated."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import jinja2

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pnp.layout import BAND, BAR_ROOM, KEEP_CLEAR, MARK_GAP, MARK_LENGTH, PRINTER_MARGIN, Box, Sheet
+from pnp.layout import BAND, BAR_ROOM, KEEP_CLEAR, MARK_GAP, MARK_LENGTH, PRINTER_MARGIN, Sheet
 from pnp.model import Size
 
 SCALE_BAR = 50.0

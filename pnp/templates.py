@@ -19,7 +19,7 @@ from jinja2.sandbox import SandboxedEnvironment
 from markupsafe import Markup, escape
 
 from pnp.elements import QR, Art, Circle, Face, Icon, Line, Paint, Polygon, Rect, Text
-from pnp.errors import PnpError, Problems
+from pnp.errors import PnpError
 from pnp.project import TEMPLATES_DIR
 from pnp.yamlio import YamlSyntaxError, load_marked
 

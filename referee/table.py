@@ -259,7 +259,7 @@ def roll(path: Path, expr_text: str, dice_text: str | None = None, actor: str | 
 
 
 def undo(path: Path, actor: str | None = None) -> ActResult:
-    from referee import dice as dicelib, ledger  # not needed to read a table
+    from referee import ledger  # not needed to read a table
     with opened(path) as (conn, rules):
         outcome = ledger.undo(conn, rules, actor)
         target = log.get_event(conn, outcome.event.target)  # type: ignore[arg-type]
@@ -267,7 +267,7 @@ def undo(path: Path, actor: str | None = None) -> ActResult:
 
 
 def redo(path: Path, actor: str | None = None) -> ActResult:
-    from referee import dice as dicelib, ledger  # not needed to read a table
+    from referee import ledger  # not needed to read a table
     with opened(path) as (conn, rules):
         outcome = ledger.redo(conn, rules, actor)
         target = log.get_event(conn, outcome.event.target)  # type: ignore[arg-type]

@@ -1,9 +1,14 @@
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
+# The project's own packages first: run from another folder, tests/pnp and
+# tests/referee (folders of tests) would otherwise pass for the packages.
+if str(ROOT) not in sys.path[:1]:
+    sys.path.insert(0, str(ROOT))
 
 
 @pytest.fixture

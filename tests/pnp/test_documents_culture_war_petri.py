@@ -262,7 +262,7 @@ def test_tiled_board_reassembles(paper, request):
             img = render(out / PD / "board-dish.pdf", t["page"], dpi)
             page_h = img.height / px
             ox, oy = t["origin_mm"]
-            x0, y0, x1, y1 = box[0] + ox, box[1] + oy, box[2] + ox, box[3] + oy
+            x0, y1 = box[0] + ox, box[3] + oy
             left, top = round(x0 * px), round((page_h - y1) * px)
             w, h = round((box[2] - box[0]) * px), round((box[3] - box[1]) * px)
             crops.append(img.crop((left, top, left + w, top + h)).filter(ImageFilter.GaussianBlur(1)))

@@ -1,7 +1,6 @@
 """Incremental builds: an unchanged build writes nothing; each kind of input
 change rebuilds exactly the outputs that depend on it."""
 import json
-import os
 from pathlib import Path
 
 import pytest

@@ -218,7 +218,8 @@ def duel(card: dict) -> Walk:
     walk.end()
     for target in walk.handles("bo", "unit")[:1]:
         fight(unit, target, [6, 1, 6, 6, 6])                                   # kill bo's Base Unit
-    walk.end(); walk.end()
+    walk.end()
+    walk.end()
     fight(unit, "bo", [6, 1])                                                  # bo has no units: LIFE
     walk.probe()
     walk.end()
@@ -245,7 +246,8 @@ def duel(card: dict) -> Walk:
     for code in ("conservative-beat-cop", "conservative-bake-sale-organizer", "conservative-militia-volunteer"):
         walk.play("ann", code)
     walk.probe()
-    walk.end(); walk.end()
+    walk.end()
+    walk.end()
     return walk
 
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
 
 from referee.games import rules_for
 from referee.games.cold_war import cards as carddata

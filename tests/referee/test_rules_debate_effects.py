@@ -15,7 +15,7 @@ from referee import prompts
 from referee.cards.index import load_index, project_root
 from referee.errors import CardError, RuleViolation
 from referee.games.debate import effects as dfx
-from test_rules_debate import RULES, advance, card, finish, start, step
+from test_rules_debate import RULES, card, finish, start, step
 
 ROOT = Path(__file__).resolve().parents[2]
 VOCABULARY = yaml.safe_load((ROOT / "card_sources" / "debate" / "effects.yaml").read_text())

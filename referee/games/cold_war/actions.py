@@ -147,7 +147,6 @@ def _form(p: Play, player: str, tokens: list[str]) -> str:
         else:
             zone, cid = p.own_table_card(player, token, D.ZONES)
             group = D.group_of(desk, zone, cid)
-            pos = None
         if len(group["cards"]) != 1:
             lbl = D.label(zone, group)
             raise RuleViolation("stacks of 3", f"{token.upper() if D.is_spot(token) else 'that card'} is in "

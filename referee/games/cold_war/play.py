@@ -15,7 +15,7 @@ from referee import prompts
 from referee.errors import RefereeError, RuleViolation
 from referee.games.cold_war import desk as D
 from referee.games.cold_war import zones as Z
-from referee.model import Action, PlayerName, State
+from referee.model import Action, State
 
 class Play:
     """One action being worked out on a private copy of the state."""

@@ -221,7 +221,6 @@ def _counter(board: Board, attacker: str, defender: str, dice: Dice) -> bool:
 def strike(board: Board, attacker: str, target: str, dice: Dice | None = None) -> None:
     """An attack on a player's LIFE (allowed when they have nothing to defend with)."""
     unit = board.pieces[attacker]
-    p = unit["owner"]
     unit["attacked"] = board.turn
     board.f["attacks"] = board.f.get("attacks", 0) + 1
     board.notes.append(f"{board.label(attacker)} attacks {target}'s LIFE directly")

@@ -292,7 +292,6 @@ def refusal(pos: Position, action: tuple[int, int, int]) -> Refusal | None:
                     f"growing a {word} germ takes {own} token{'s' if own > 1 else ''} "
                     f"and the reserve holds {reserve}")
         return None
-    verb = "move" if kind == MOVE else "divide"
     if kind == DIVIDE:
         if own == 1:
             return ("small germs do not divide", f"the germ on {POINTS[a]} is small")
