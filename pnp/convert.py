@@ -16,7 +16,7 @@ from pnp.errors import PnpError, Problems
 from pnp.sources import COMMON_FIELDS, load_sources
 from pnp.spreadsheet import FORMATS, is_spreadsheet, read_deck, write_deck
 from pnp.write import write_atomic
-from pnp.yamlio import load_marked
+from pnp.yamlio import load_marked, plain
 
 
 @dataclass(frozen=True)
@@ -59,7 +59,7 @@ def _raw_cards(path: Path, schemas, project: Path) -> list[dict[str, Any]]:
         problems.raise_if_any()
     else:
         data, _ = load_marked(path)
-    return [_plain(card) for card in data["cards"]]
+    return [plain(card) for card in data["cards"]]
 
 
 def _check_round_trip(cards, data: bytes, new: Path, schemas, project: Path) -> None:
@@ -89,14 +89,6 @@ def _point_game_file(game_file: Path, deck_id: str, old: str, new: str, project:
                        f"point it at {new} by hand")
     lines[number - 1] = pattern.sub(lambda m: m.group(1) + new + m.group(2), line, count=1)
     write_atomic(game_file, "".join(lines).encode("utf-8"))
-
-
-def _plain(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_plain(v) for v in value]
-    return value
 
 
 def _shown(path: Path, project: Path) -> str:

@@ -305,18 +305,27 @@ def shop_folder(out_dir: Path, game: str, shop: Shop) -> Path:
     return out_dir / game / f"shop-{shop.value}"
 
 
-def export(project: Path, game_slug: str, shop: Shop, out_dir: Path, decks: list[str] | None = None) -> ExportReport:
-    """Write the shop's files for GAME's decks (all, or those named)."""
-    from pnp.build import SHEET_FONT, _prepare_decks, check_games, deck_size
+@dataclass
+class GameFaces:
+    """A game read and its chosen decks' faces prepared, with the tools that drew them."""
+
+    game: Game
+    templates: Any
+    icons: Any
+    prepared: list    # pnp.build.DeckFaces, one per chosen deck
+    problems: Problems
+
+
+def game_faces(project: Path, game_slug: str, decks: list[str] | None = None) -> GameFaces:
+    """Read GAME, check the deck ids asked for, and prepare those decks' faces
+    (all decks when none are named). Problems are collected, not raised."""
+    from pnp.build import _prepare_decks, check_games
     from pnp.fonts import register_fonts
     from pnp.icons import IconSet
     from pnp.project import TEMPLATES_DIR
-    from pnp.render import RenderContext
     from pnp.sources import icon_files, load_sources
     from pnp.templates import TemplateSet
 
-    started = time.perf_counter()
-    spec = SHOPS[shop]
     check_games(project, [game_slug])
     game = load_sources(project, [game_slug]).games[game_slug]
     known = [d.id for d in game.decks]
@@ -328,8 +337,19 @@ def export(project: Path, game_slug: str, shop: Shop, out_dir: Path, decks: list
     icons = IconSet.load(*icon_files(project, game_slug))
     templates = TemplateSet.load(project, game_slug)
     problems = Problems(project)
-    prepared = _prepare_decks(game, templates, icons, problems, chosen)
-    problems.raise_if_any()
+    return GameFaces(game, templates, icons, _prepare_decks(game, templates, icons, problems, chosen), problems)
+
+
+def export(project: Path, game_slug: str, shop: Shop, out_dir: Path, decks: list[str] | None = None) -> ExportReport:
+    """Write the shop's files for GAME's decks (all, or those named)."""
+    from pnp.build import SHEET_FONT, deck_size
+    from pnp.render import RenderContext
+
+    started = time.perf_counter()
+    spec = SHOPS[shop]
+    loaded = game_faces(project, game_slug, decks)
+    loaded.problems.raise_if_any()
+    game, templates, icons, prepared = loaded.game, loaded.templates, loaded.icons, loaded.prepared
     folder = shop_folder(out_dir, game_slug, shop)
     report = ExportReport(spec, folder)
     written: list[tuple[Path, bytes]] = []

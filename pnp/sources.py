@@ -23,6 +23,7 @@ from pnp.spreadsheet import is_spreadsheet, read_deck
 from pnp.art import check_art, load_art
 from pnp.schema import FieldType, SchemaError, check_value, parse_type
 from pnp.yamlio import MarkedDict, YamlSyntaxError, load_marked
+from pnp.yamlio import plain as _plain
 
 ICONS_FILE = "icons.yaml"
 ID_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
@@ -176,6 +177,9 @@ def _load_game(folder: Path, slug: str, icons: set[str] | None, problems: Proble
     if art is not None:
         check_art(folder, art, decks, problems)
         decks = [dataclasses.replace(d, cards=tuple(_with_art(c, art) for c in d.cards)) for d in decks]
+    # the revision covers everything printed, the code and the illustration included
+    decks = [dataclasses.replace(d, cards=tuple(dataclasses.replace(c, revision=card_revision(c.fields)) for c in d.cards))
+             for d in decks]
     if not isinstance(data["name"], str):
         problems.add(path, data.line_of("name"), None, "name must be text")
         return None
@@ -215,18 +219,16 @@ def _with_codes(decks: list[Deck], problems: Problems) -> list[Deck]:
                              f"short code {code} is also {other.id}'s ({other.path.name}:{other.line}); "
                              "give one of them its own `code:`")
             taken.setdefault(code, card)
-            fields = {**card.fields, "code": code}
-            cards.append(dataclasses.replace(card, fields=fields, revision=card_revision(fields)))
+            cards.append(dataclasses.replace(card, fields={**card.fields, "code": code}))
         out.append(dataclasses.replace(deck, cards=tuple(cards)))
     return out
 
 
 def _with_art(card: Card, art: dict[str, tuple[str, int]]) -> Card:
-    """The card with its illustration as the field `art` (part of what is printed, so of its revision)."""
+    """The card with its illustration as the field `art`."""
     if card.id not in art:
         return card
-    fields = {**card.fields, "art": art[card.id][0]}
-    return dataclasses.replace(card, fields=fields, revision=card_revision(fields))
+    return dataclasses.replace(card, fields={**card.fields, "art": art[card.id][0]})
 
 
 def _documents(raw: Any, folder: Path, path: Path, line: int, problems: Problems) -> tuple[Document, ...]:
@@ -451,15 +453,6 @@ def _load_card(raw, path, game, deck, card_types, icons, problems, vocabulary: V
 
 def _unknown_icons(text: str, icons: set[str] | None) -> list[str]:
     return [] if icons is None else [t for t in TOKEN_PATTERN.findall(text) if t not in icons]
-
-
-def _plain(value: Any) -> Any:
-    """Strip the line-number bookkeeping so the model holds plain values."""
-    if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_plain(v) for v in value]
-    return value
 
 
 def _check_unique_ids(games, problems: Problems) -> None:

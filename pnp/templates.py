@@ -22,6 +22,7 @@ from pnp.elements import QR, Art, Circle, Face, Icon, Line, Paint, Polygon, Rect
 from pnp.errors import PnpError
 from pnp.project import TEMPLATES_DIR
 from pnp.yamlio import YamlSyntaxError, load_marked
+from pnp.yamlio import plain as _plain
 
 SUFFIX = ".xml.j2"
 STYLE_FILE = "style.yaml"
@@ -54,14 +55,6 @@ def _deep_merge(base: dict, over: dict) -> dict:
     for k, v in over.items():
         out[k] = _deep_merge(out[k], v) if isinstance(v, dict) and isinstance(out.get(k), dict) else v
     return out
-
-
-def _plain(value):
-    if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_plain(v) for v in value]
-    return value
 
 
 @dataclass

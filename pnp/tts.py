@@ -29,7 +29,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pnp.errors import PnpError, Problems
 from pnp.model import Deck, DocKind, Game, Size
 
 MAX_SIDE = 4096
@@ -211,30 +210,16 @@ def saved_object(objects: list[dict[str, Any]], name: str) -> dict[str, Any]:
 
 def export_tts(project: Path, game_slug: str, out_dir: Path, decks: list[str] | None = None,
                url_base: str | None = None) -> TtsReport:
-    from pnp.build import SHEET_FONT, _fit_face, _prepare_decks, check_games, deck_size
+    from pnp.build import SHEET_FONT, _fit_face, deck_size
     from pnp.documents import prepare_documents
-    from pnp.export import _write_all, shop_folder
-    from pnp.fonts import register_fonts
-    from pnp.icons import IconSet
+    from pnp.export import _write_all, game_faces, shop_folder
     from pnp.model import PAPERS, Shop
-    from pnp.project import TEMPLATES_DIR
     from pnp.render import RenderContext
-    from pnp.sources import icon_files, load_sources
-    from pnp.templates import TemplateSet
 
     started = time.perf_counter()
-    check_games(project, [game_slug])
-    game = load_sources(project, [game_slug]).games[game_slug]
-    known = [d.id for d in game.decks]
-    unknown = [d for d in decks or [] if d not in known]
-    if unknown:
-        raise PnpError(f"{game_slug} has no deck {', '.join(unknown)}; its decks: {', '.join(known)}")
-    chosen = [d for d in game.decks if not decks or d.id in decks]
-    register_fonts(project / TEMPLATES_DIR)
-    icons = IconSet.load(*icon_files(project, game_slug))
-    templates = TemplateSet.load(project, game_slug)
-    problems = Problems(project)
-    prepared = _prepare_decks(game, templates, icons, problems, chosen)
+    loaded = game_faces(project, game_slug, decks)
+    game, templates, icons, prepared, problems = (loaded.game, loaded.templates, loaded.icons, loaded.prepared,
+                                                  loaded.problems)
     boards = [] if decks else prepare_documents(
         game, templates, PAPERS["a4"], lambda face: _fit_face(face, templates.style, icons), problems,
         [d for d in game.documents if d.kind is DocKind.BOARD])

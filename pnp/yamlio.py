@@ -138,3 +138,12 @@ def _parse(text: str) -> tuple[Any, list[tuple[int, Any]]]:
     finally:
         loader.dispose()
     return data, loader.duplicate_keys
+
+
+def plain(value: Any) -> Any:
+    """The same data without the line-number bookkeeping: dicts and lists."""
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [plain(v) for v in value]
+    return value

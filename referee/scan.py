@@ -89,16 +89,16 @@ def scanned_card(code: str, db: Path) -> Scanned:
     from referee import table
     from referee.cards import lookup
     from referee.copies import where_text
-    from referee.whereabouts import where_is
+    from referee.games import rules_for
 
-    game = table.status(db).state.game
-    found = lookup(code, table_game=game)
+    state = table.status(db).state
+    found = lookup(code, table_game=state.game)
     card = found.card
-    if card.game != game:
-        raise RefereeError(f"{card.name} ({card.id}) is a {card.game} card; this table plays {game}")
-    where = where_is(db, card.id, game)
+    if card.game != state.game:
+        raise RefereeError(f"{card.name} ({card.id}) is a {card.game} card; this table plays {state.game}")
+    places = rules_for(state.game).where_is(state, card.id)
     printed = max(1, card.quantity)
-    if where is not None and len(where.places) >= printed:
+    if len(places) >= printed:
         raise RefereeError(f"{card.name} ({card.id}): all {printed} printed cop{'y is' if printed == 1 else 'ies are'} "
-                           f"already on the table: {where_text(where.places)}")
+                           f"already on the table: {where_text(places)}")
     return Scanned(card.id, card.name, tuple(w for w in [found.warning()] if w))

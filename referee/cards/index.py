@@ -116,8 +116,21 @@ def index_path(root: Path) -> Path:
     return cache_root(root) / INDEX_FILE
 
 
+_LOADED: dict[Path, tuple[list[list[Any]], CardIndex]] = {}  # root -> (signature, index): one read per process
+
+
 def load_index(root: Path) -> CardIndex:
     sig = signature(root)
+    held = _LOADED.get(root)
+    if held is not None and held[0] == sig:  # the sources are as they were: no need to read the file again
+        return held[1]
+    index = _load_index(root, sig)
+    if not any(mtime > time.time_ns() - RACY_NS for _, mtime, _ in sig):  # a file edited this very moment may change again unseen
+        _LOADED[root] = (sig, index)
+    return index
+
+
+def _load_index(root: Path, sig: list[list[Any]]) -> CardIndex:
     cached = _read_cached(index_path(root))
     if cached is not None and cached.get("signature") == sig and not cached.get("racy"):
         return _from_json(root, cached)

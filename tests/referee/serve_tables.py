@@ -6,12 +6,7 @@ from pathlib import Path
 from conftest import Table
 from referee.games.cold_war import cards as carddata
 
-ANN_SETUP = ("setup Ann cold-wm-kitchen cold-wm-forward-base cold-wm-tank-battalion cold-wm-joint-brass "
-             "cold-wm-proxy-war --propaganda cold-wm-big-brain --discard cold-wm-vice-president "
-             "--discard cold-wm-snoop-director --discard cold-wm-rapid-deploy")
-BO_SETUP = ("setup Bo cold-vk-orbit-dog cold-vk-fortress-line cold-vk-tank-column cold-vk-marshal cold-vk-air-defence "
-            "--propaganda cold-vk-chess-academy --discard cold-vk-five-year-plan --discard cold-vk-metro-palace "
-            "--discard cold-vk-ideologist")
+from test_rules_cold_war_hidden import ANN_SETUP, BO_SETUP  # the same two setups as the hidden-output tests
 HIDDEN = {  # each player's face-down cards after the setups
     "Ann": ["cold-wm-forward-base", "cold-wm-tank-battalion", "cold-wm-proxy-war", "cold-wm-big-brain"],
     "Bo": ["cold-vk-fortress-line", "cold-vk-tank-column", "cold-vk-air-defence", "cold-vk-chess-academy"],

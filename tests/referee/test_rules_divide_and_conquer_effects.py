@@ -25,9 +25,10 @@ from referee.cards.index import load_index, project_root
 from referee.errors import CardError, RuleViolation
 from referee.games import rules_for
 from referee.games.divide_and_conquer import battle
-from referee.games.divide_and_conquer import cards as dcards
 from referee.games.divide_and_conquer.effects import HANDLERS, card_fields
 from referee.model import Action, GameSlug, Setup
+
+from test_rules_divide_and_conquer import card, play, step  # the same helpers as the rules tests
 
 ROOT = Path(__file__).resolve().parents[2]
 GAME = "divide-and-conquer"
@@ -50,10 +51,6 @@ def rules_cards():
     index = load_index(project_root())
     return sorted((c for c in index.cards.values() if c.game == GAME and c.type in ("asset", "deficit", "event")),
                   key=lambda c: c.id)
-
-
-def card(card_id: str) -> dict:
-    return dcards.from_lookup(lookup(card_id))
 
 
 def the_effect(card_id: str) -> dict:
@@ -116,16 +113,6 @@ def test_every_rules_card_carries_its_text_and_what_its_effect_means_to_the_rule
 def start():
     return RULES.setup(Setup(GameSlug.DIVIDE_AND_CONQUER, tuple((p, None) for p in PLAYERS), 1,
                              house_rules={"deck-size": "60"}), ())
-
-
-def step(state, name, dice=(), **args):
-    action = Action(name, args, None)
-    RULES.check(state, action)
-    return RULES.apply(state, action, dice)
-
-
-def play(state, name, card_id, **args):
-    return step(state, name, player=state.active_player.name, card=card_id, _card=card(card_id), **args)
 
 
 def as_turn_of(state, name):
