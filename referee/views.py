@@ -22,10 +22,11 @@ class StatusView:
     archived: Path | None = None  # where `new --force` kept the table it replaced
 
     def to_json(self, reveal: Sequence[str] = ()) -> dict[str, Any]:
-        """The status for scripts. A game's own fields are added at the top
-        level and each player's own fields inside that player; names already
-        used by the core keep their core meaning. Hidden cards stay hidden
-        unless their owner is in `reveal`."""
+        """The status for scripts. The fields every game shares sit at the top
+        level and in each player; a game's own state goes under one key,
+        `state`, at the top (the table's) and in each player (that player's).
+        docs/status-json.md documents each game's shape. Hidden cards stay
+        hidden unless their owner is in `reveal`."""
         from referee.games import visible_state
 
         s = visible_state(self.state, reveal)
@@ -35,8 +36,7 @@ class StatusView:
                 "name": p.name, "faction": p.faction, "life": p.life,
                 "capital": p.capital, "eliminated": p.eliminated,
             }
-            for key, value in p.fields.items():
-                entry.setdefault(key, value)
+            entry["state"] = dict(p.fields)
             players.append(entry)
         out: dict[str, Any] = {
             "game": s.game.value,
@@ -51,10 +51,15 @@ class StatusView:
             "house_rules": dict(s.house_rules),
             "seed": self.seed,
         }
-        for key, value in s.fields.items():
-            out.setdefault(key, value)
-        out.setdefault("phase", _phase(self.state))
+        out["phase"] = _phase(self.state)
+        out["result"] = s.fields.get("result")  # how a game ended without a winner (a draw)
+        out["prompts"] = list(s.fields.get("prompts") or ())  # cards waiting for a person
+        out["state"] = {k: v for k, v in s.fields.items() if k not in _CORE_FIELDS}
         return out
+
+
+# Kept in a game's fields but shared by every game, so shown at the top level.
+_CORE_FIELDS = ("result", "prompts")
 
 
 def _phase(state: State) -> str | None:

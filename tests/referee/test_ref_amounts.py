@@ -83,8 +83,8 @@ def test_the_crowd_cannot_be_set_off_its_track(debate):
 def test_fortitude_takes_negative_and_signed_amounts(debate, amount, fortitude):
     debate.run(["fortitude", "Ann", amount])
     players = {p["name"]: p for p in debate.status()["players"]}
-    assert players["Ann"]["fortitude"] == fortitude
-    assert players["Bo"]["fortitude"] == 60
+    assert players["Ann"]["state"]["fortitude"] == fortitude
+    assert players["Bo"]["state"]["fortitude"] == 60
 
 
 def test_the_debate_keeps_no_life_even_with_a_negative_amount(debate):
@@ -159,8 +159,8 @@ def test_malformed_amounts_are_refused_without_touching_the_table(culture):
 
 def test_a_hand_cannot_be_set_below_zero(table):
     table.run("new divide-and-conquer --player A --player B --player C --player D --seed 1")
-    before = _player(table, "B")["hand"]
+    before = _player(table, "B")["state"]["hand"]
     out = table.fail(["hand", "B", "=-1"]).output
     assert "B's hand cannot be set below 0 (asked for -1)" in out and "not an amount" not in out
     table.run(["hand", "B", "=2"])
-    assert _player(table, "B")["hand"] == 2 != before
+    assert _player(table, "B")["state"]["hand"] == 2 != before

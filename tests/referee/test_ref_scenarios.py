@@ -7,7 +7,9 @@ final `expect`. A refused step must leave the table exactly as it was.
 `reveal` (a list of players) shows their hidden cards in every status
 checked; a step's own `reveal` overrides it for that step's `expect`.
 Players in an `expect` are keyed by name; any field not mentioned is not
-checked.
+checked. A game's own fields (under `state` in `status --json`, for the
+table and for each player) are written in an `expect` beside the shared ones,
+and looked up under `state`.
 """
 from __future__ import annotations
 
@@ -43,8 +45,11 @@ def assert_matches(actual: Any, expected: Any, where: str = "status") -> None:
     if isinstance(expected, dict):
         assert isinstance(actual, dict), f"{where}: expected a mapping, got {actual!r}"
         for key, value in expected.items():
-            assert key in actual, f"{where}: no key {key!r}"
-            assert_matches(actual[key], value, f"{where}.{key}")
+            found = actual
+            if key not in actual and isinstance(actual.get("state"), dict):
+                found = actual["state"]  # a game's own field
+            assert key in found, f"{where}: no key {key!r}"
+            assert_matches(found[key], value, f"{where}.{key}")
         return
     assert actual == expected, f"{where}: expected {expected!r}, got {actual!r}"
 

@@ -44,8 +44,10 @@ class Recorder:
         return {turn: values[label] for turn, values in self.seen.items()}
 
 
-def by_player(key: str):
-    return lambda s: {p["name"]: p[key] for p in s["players"]}
+def by_player(key: str, own: bool = True):
+    """Each player's value of `key`: a game's own field (under `state`) or, with
+    own=False, a field every game shares."""
+    return lambda s: {p["name"]: (p["state"] if own else p)[key] for p in s["players"]}
 
 
 def pdf_text(path: Path) -> str:
@@ -75,7 +77,7 @@ def check_charts(report, measure: str, recorder: Recorder, labels) -> None:
 
 
 def test_culture_war_report(table: Table, tmp_path: Path) -> None:
-    rec = Recorder(table, by_player("life"))
+    rec = Recorder(table, by_player("life", own=False))
     rec.new("new culture-war --player ann:community --player bo:conservative --seed 11 "
             "--house-rule first-player=seating --house-rule counter-fail=normal")
     rec.run("capital ann +20")
@@ -90,11 +92,11 @@ def test_culture_war_report(table: Table, tmp_path: Path) -> None:
     rec.run("capital bo +20")
     rec.run("deploy conservative-beat-cop")
     odds = json.loads(table.run("odds bo/beat-cop ann/eternal-facilitator --json").output)
-    pieces = table.status()["pieces"]
+    pieces = table.status()["state"]["pieces"]
     hero = next(h for h, p in pieces.items() if p.get("card") == "community-eternal-facilitator")
     after = rec.run("battle bo/beat-cop ann/eternal-facilitator --dice 6,1")
     chances.append(Fraction(odds["kill"]))
-    hero_lost = hero not in after["pieces"]
+    hero_lost = hero not in after["state"]["pieces"]
     rec.run("end-turn")
     final = rec.run("life bo =0")
     assert final["winner"] == "ann"
@@ -156,10 +158,10 @@ def test_divide_and_conquer_report(table: Table) -> None:
                  "raise dc-left-campus-outrage --attach dc-deficit-hot-mic-moment=g4",
                  "team --attach dc-asset-offshore-trust=g2"):
         rec.run(line)
-    fights = [rec.run("fight")["last_attack"]]
+    fights = [rec.run("fight")["state"]["last_attack"]]
     for line in ("attack g3 --intent take-over", "team dc-right-defence-contractor", "call --by Ana"):
         rec.run(line)
-    fights.append(rec.run("fight")["last_attack"])
+    fights.append(rec.run("fight")["state"]["last_attack"])
 
     report = build(table.db)
     check_charts(report, "net influence", rec, ["Ana", "Ben", "Cy", "Dee"])
@@ -279,7 +281,7 @@ def test_debate_report(table: Table) -> None:
     assert report.chart("crowd").get("crowd").as_dict() == rec.series("crowd")
     assert report.fights == ()
     ends = [m.text for m in report.moments]
-    fort = {p["name"]: p["fortitude"] for p in final["players"]}
+    fort = {p["name"]: p["state"]["fortitude"] for p in final["players"]}
     assert ends[0] == f"round 1 ends: Ana fortitude {fort['Ana']}, Ben fortitude {fort['Ben']}; " \
                       f"the crowd at {final['crowd']:+d}"
     assert "Ana wins" in ends
@@ -298,7 +300,7 @@ def test_debate_report(table: Table) -> None:
 
 def petri_measures(status: dict) -> dict[str, int]:
     colour = {p["name"]: p["faction"] for p in status["players"]}
-    board = status["board"]
+    board = status["state"]["board"]
     out = {}
     for name, c in colour.items():
         alone = sum(1 for points in PRIME_AREAS.values()

@@ -174,8 +174,8 @@ def test_face_down_cards_never_reach_status_unless_revealed(table):
     assert all(cid in mine for cid in hidden) and "(propaganda)" in mine
     assert "cold-vk-fortress-line" not in mine
     both = json.loads(table.run("status --json --reveal ann --reveal Bo").output)
-    assert both["revealed"] == ["Ann", "Bo"]
-    assert both["tables"]["Bo"]["military"]["M3"]["cards"] == ["cold-vk-tank-column"]
+    assert both["state"]["revealed"] == ["Ann", "Bo"]
+    assert both["state"]["tables"]["Bo"]["military"]["M3"]["cards"] == ["cold-vk-tank-column"]
     assert "decks" not in both and "desks" not in both
 
 
@@ -257,7 +257,7 @@ def test_cards_can_be_given_as_scanned_qr_payloads(table):
     out_text = table.run(["setup", "Ann", payload, *ANN.split()[1:], "cold-wm-radar-line", *discards(ANN_OUT).split()]).output
     assert "Ann sets up" in out_text
     assert table.log()["events"][-1]["cards"]["cold-wm-kitchen"] == info["revision"]  # a face-up card's revision is logged
-    assert table.status()["tables"]["Ann"]["science"]["S1"]["cards"] == ["cold-wm-kitchen"]
+    assert table.status()["state"]["tables"]["Ann"]["science"]["S1"]["cards"] == ["cold-wm-kitchen"]
     stale = table.run(["setup", "Bo", "PNP:COLD-WAR:COLD-VK-ORBIT-DOG:000000", *BO.split()[1:],
                        "cold-vk-tank-column", *discards(BO_OUT).split()])
     assert "out of date" in stale.output
@@ -281,7 +281,7 @@ def test_undo_says_what_was_taken_back(table):
     table.run(f"setup Ann {ANN} cold-wm-radar-line {discards(ANN_OUT)}")
     out = table.run("undo").output
     assert "taken back: Ann sets up" in out
-    assert table.status()["tables"]["Ann"]["set_up"] is False
+    assert table.status()["state"]["tables"]["Ann"]["set_up"] is False
 
 
 def test_an_exported_game_replays_to_the_same_table(table, tmp_path):
@@ -299,7 +299,7 @@ def test_an_exported_game_replays_to_the_same_table(table, tmp_path):
     assert CliRunner().invoke(cli, ["replay", str(export), "--db", str(copy_db)]).exit_code == 0
     ours = json.loads(table.run("status --json --reveal all").output)
     theirs = json.loads(CliRunner().invoke(cli, ["status", "--json", "--reveal", "all", "--db", str(copy_db)]).output)
-    for key in ("tables", "scores", "moves", "turn", "active", "phase"):
+    for key in ("state", "players", "turn", "active", "phase"):
         assert ours[key] == theirs[key], key
 
 

@@ -154,7 +154,7 @@ def test_seeded_battles_are_logged_die_by_die_and_replay_exactly(table, tmp_path
     from conftest import Table
 
     again = Table(copy).status()
-    for key in ("players", "pieces", "banks", "turn", "active"):
+    for key in ("players", "state", "turn", "active"):
         assert again[key] == live[key]
 
 
@@ -188,7 +188,7 @@ def test_a_seeded_roll_off_rolls_until_one_player_is_highest(table):
         table.run(f"new culture-war --player a:anarchy --player b:community --player c --seed {seed} --force")
         table.run("rolloff")
         status = table.status()
-        order = status["order"]
+        order = status["state"]["order"]
         last = order["rounds"][-1]
         top = max(d for _, d in last)
         assert [n for n, d in last if d == top] == [order["first"]] == [status["active"]]
@@ -235,7 +235,7 @@ def test_a_scanned_qr_payload_plays_the_card_and_an_old_print_warns(table):
     assert "Window Smasher enters play as #5" in result.output
     result = table.run("play PNP:CULTURE-WAR:ANARCHY-GAS-MASK:000000 --on 5")
     assert "out of date" in result.output
-    assert table.status()["pieces"]["5"]["now"] == {"atk": 2, "def": 1}
+    assert table.status()["state"]["pieces"]["5"]["now"] == {"atk": 2, "def": 1}
 
 
 def test_cards_of_other_games_and_unknown_cards_are_refused(table):
@@ -297,7 +297,7 @@ def test_life_to_zero_by_the_scorekeeper_also_clears_the_players_cards(table):
     table.run("life bo =0")
     status = table.status()
     assert status["winner"] == "ann"
-    assert sorted(status["pieces"]) == ["1", "2"] and all(p["owner"] == "ann" for p in status["pieces"].values())
+    assert sorted(status["state"]["pieces"]) == ["1", "2"] and all(p["owner"] == "ann" for p in status["state"]["pieces"].values())
 
 
 # ---- random play ------------------------------------------------------------------
@@ -406,12 +406,12 @@ def test_coins_can_be_taken_from_named_places_and_the_cost_overridden(table):
     table.run("capital ann +2")  # bank 2, Real Estate #1 holds 1
     table.run("deploy anarchy-window-smasher --from bank")
     status = table.status()
-    assert status["banks"]["ann"] == {"anarchy": 1} and status["pieces"]["1"]["coins"] == {"anarchy": 1}
+    assert status["state"]["banks"]["ann"] == {"anarchy": 1} and status["state"]["pieces"]["1"]["coins"] == {"anarchy": 1}
     out = table.fail("deploy anarchy-masked-rioter --from 1").output
     assert "ann needs 2 capital for Masked Rioter (unit) but has 1 in #1" in out
     table.run("deploy anarchy-masked-rioter --from 1,bank")
     assert table.status()["players"][0]["capital"] == 0
     table.run("capital ann +1")
     table.run("deploy anarchy-leaderless-crowd --cost 1")  # card text the referee does not model
-    assert table.status()["pieces"]["7"]["card"] == "anarchy-leaderless-crowd"
+    assert table.status()["state"]["pieces"]["7"]["card"] == "anarchy-leaderless-crowd"
     assert "is not ann's Real Estate" in table.fail("play anarchy-gas-mask --on 7 --from 3").output

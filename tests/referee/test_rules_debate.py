@@ -244,8 +244,8 @@ def test_potus_by_card_id_name_or_qr_text_and_bad_ones_are_named(table):
     truman = lookup("deb-truman").card
     table.run(f"new debate --player Ana:Lincoln --player Ben:PNP:DEBATE:DEB-TRUMAN:{truman.revision}")
     players = {p["name"]: p for p in table.status()["players"]}
-    assert players["Ben"]["potus"] == "Harry S. Truman" and players["Ben"]["bf_bonus"] == truman.fields["bf_bonus"]
-    assert players["Ana"]["gf_bonus"] == lookup("deb-lincoln").card.fields["gf_bonus"]
+    assert players["Ben"]["state"]["potus"] == "Harry S. Truman" and players["Ben"]["state"]["bf_bonus"] == truman.fields["bf_bonus"]
+    assert players["Ana"]["state"]["gf_bonus"] == lookup("deb-lincoln").card.fields["gf_bonus"]
     result = table.fail("new debate --player A:Roosevelt --player B --force")
     assert "more than one POTUS" in result.output and "deb-f-roosevelt" in result.output
     result = table.fail("new debate --player A:deb-cheap-laugh --player B --force")
@@ -257,7 +257,7 @@ def test_potus_by_card_id_name_or_qr_text_and_bad_ones_are_named(table):
 def test_potus_can_be_chosen_until_the_first_tactic(table):
     table.run("new debate --player Ana --player Ben --house-rule starting-crowd=0")
     table.run("potus Ana deb-reagan")
-    assert table.status()["potus"]["Ana"]["id"] == "deb-reagan"
+    assert table.status()["state"]["potus"]["Ana"]["id"] == "deb-reagan"
     result = table.fail("potus Ben Reagan")
     assert "Ronald Reagan (deb-reagan) has 1 printed copy" in result.output and "Ana's POTUS" in result.output
     table.run("argue deb-shouting-match-2 1")

@@ -148,5 +148,5 @@ def test_a_named_deck_and_a_known_hand_stay_out_of_what_players_read(table):
         assert not [c for c in hidden if c in text], text
         assert "hand_known" not in text and "deck_list" not in text
     assert "Ben: hand 5, draw pile 10, discard pile 0" in table.run("status").output
-    revealed = table.status(["Ben"])["piles"]["Ben"]
+    revealed = table.status(["Ben"])["state"]["piles"]["Ben"]
     assert revealed["hand_known"] == ["deb-steamroller-2"] and sorted(revealed["deck_list"]) == sorted(b_cards)

@@ -159,14 +159,14 @@ def test_status_json_shows_counts_and_hides_hands_unless_revealed():
                               house_rules={"starting-crowd": "0"}), ())
     state = RULES.apply(state, Action("deck", {"player": "Ben", "_deck": [STATS[i] for i in TACTICS[:15]]}), ())
     public = json.loads(status_json(state))
-    assert public["piles"]["Ana"] == {"deck": 15, "draw": 10, "hand": 5, "discard": []}
-    assert public["piles"]["Ben"] == {"deck": 15, "draw": 10, "hand": 5, "discard": []}
+    assert public["state"]["piles"]["Ana"] == {"deck": 15, "draw": 10, "hand": 5, "discard": []}
+    assert public["state"]["piles"]["Ben"] == {"deck": 15, "draw": 10, "hand": 5, "discard": []}
     text = json.dumps(public)
     for card_id in TACTICS:
         assert card_id not in text  # no deck list, no hand
     shown = StatusView(state, "Debate", 1, Path("t.db"), 1).to_json(["Ben"])
-    assert "deck_list" in shown["piles"]["Ben"] and "deck_list" not in shown["piles"]["Ana"]
-    assert shown["piles"]["Ben"]["deck_list"] == TACTICS[:15] and shown["piles"]["Ben"]["deck_named"]
+    assert "deck_list" in shown["state"]["piles"]["Ben"] and "deck_list" not in shown["state"]["piles"]["Ana"]
+    assert shown["state"]["piles"]["Ben"]["deck_list"] == TACTICS[:15] and shown["state"]["piles"]["Ben"]["deck_named"]
 
 
 def test_a_deck_action_reads_as_a_count_for_players():

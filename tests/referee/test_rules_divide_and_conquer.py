@@ -158,7 +158,7 @@ def test_qr_text_names_a_card_and_a_group_may_be_named_by_its_card(table):
     media = lookup("dc-left-prestige-media").card
     table.run(f"recruit PNP:DIVIDE-AND-CONQUER:DC-LEFT-PRESTIGE-MEDIA:{media.revision}")
     table.run("attach dc-asset-offshore-trust dc-left-prestige-media")
-    assert table.status()["groups"]["g1"]["value"] == 9
+    assert table.status()["state"]["groups"]["g1"]["value"] == 9
     table.run("recruit dc-asset-offshore-trust", ok=False)
     result = table.fail("attach dc-asset-catchy-slogan dc-right-oil-baron-club")
     assert "no dc-right-oil-baron-club group is on the table" in result.output
@@ -186,7 +186,7 @@ def test_export_and_replay_rebuild_the_same_table(tmp_path):
     copy = Table(tmp_path / "copy.db")
     copy.run(["replay", str(out)])
     a, b = live.status(), copy.status()
-    for key in ("groups", "bases", "last_attack", "deck", "players", "discard"):
+    for key in ("state", "players"):
         assert a[key] == b[key]
 
 
@@ -257,7 +257,7 @@ def test_an_event_with_nothing_to_hit_says_so_when_played(table):
     out = table.run("event dc-event-career-ending-scandal").output
     assert "Career-Ending Scandal has nothing to hit" in out and "does nothing and goes to the discard pile" in out
     assert "last event (Ana): Career-Ending Scandal has nothing to hit" in table.run("status").output
-    assert table.status()["discard"] == ["dc-event-career-ending-scandal"]
+    assert table.status()["state"]["discard"] == ["dc-event-career-ending-scandal"]
 
 
 @pytest.mark.parametrize("setting, words", [

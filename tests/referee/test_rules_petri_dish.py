@@ -229,7 +229,7 @@ def test_every_listed_action_is_accepted_by_its_command(table):
     for line in listed["actions"]:
         table.run(line)
         table.run("undo")
-        assert table.status()["board"] == before["board"]
+        assert table.status()["state"]["board"] == before["state"]["board"]
     text = table.run("legal").output.splitlines()
     assert text[0] == f"Bo (black) has {len(listed['actions'])} legal actions:"
     assert [t.strip() for t in text[1:]] == listed["actions"]
@@ -250,7 +250,7 @@ def test_board_is_drawn_like_the_printed_dish(table):
     ranks = lines[1:9]
     assert [r.split()[0] for r in ranks] == list("87654321")
     column = {f: lines[0].index(f) for f in "abcdefgh"}
-    board = table.status()["board"]
+    board = table.status()["state"]["board"]
     for rank, row in zip(range(8, 0, -1), ranks):
         for f in "abcdefgh":
             cell = row[column[f]:column[f] + 2].strip()
@@ -268,11 +268,11 @@ def test_board_is_drawn_like_the_printed_dish(table):
 def test_status_json_carries_the_board_and_both_reserves(table):
     midgame(table)
     status = table.status()
-    assert len(status["board"]) == 52
-    occupied = {p: v for p, v in status["board"].items() if v}
+    assert len(status["state"]["board"]) == 52
+    occupied = {p: v for p, v in status["state"]["board"].items() if v}
     assert occupied == {"d3": {"owner": "white", "size": 1}, "c3": {"owner": "white", "size": 2},
                         "e4": {"owner": "black", "size": 2}}
-    assert {p["name"]: p["reserve"] for p in status["players"]} == {"Ann": 13, "Bo": 14}
+    assert {p["name"]: p["state"]["reserve"] for p in status["players"]} == {"Ann": 13, "Bo": 14}
     text = table.run("status").output
     assert "reserve" in text and "prime areas: south-west white alone" in text
 
@@ -284,7 +284,7 @@ def test_perft_command_counts_from_the_table_position(table):
     midgame(table)
     split = json.loads(table.run("perft 2 --split --json").output)
     state_brute = brute.Brute(
-        {p: (v["owner"][0].upper(), v["size"]) for p, v in table.status()["board"].items() if v}, "B", 9)
+        {p: (v["owner"][0].upper(), v["size"]) for p, v in table.status()["state"]["board"].items() if v}, "B", 9)
     assert split["nodes"] == state_brute.perft(2) == sum(split["split"].values())
     assert sorted(split["split"]) == sorted(label for label, _ in state_brute.successors())
     assert "Traceback" not in table.fail("perft -1").output
