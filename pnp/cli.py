@@ -108,7 +108,7 @@ def build(ctx, games, paper, layout, flip, printer, ink, backs, out, force):
     Only files whose inputs changed (cards, templates, styles, fonts,
     options, pnp itself) are rebuilt; the summary says which.
     """
-    from pnp.build import build as run_build, make_options
+    from pnp.build.orchestrator import build as run_build, make_options
 
     project = _project(ctx)
     out_dir = Path(out) if out else project / "output"
@@ -164,9 +164,9 @@ def watch_command(ctx, games, paper, layout, flip, printer, ink, out):
       pnp watch
       pnp watch culture-war --paper letter
     """
-    from pnp.build import make_options
+    from pnp.build.orchestrator import make_options
     from pnp.errors import PnpError
-    from pnp.watch import watch
+    from pnp.extras.watch import watch
 
     project = _project(ctx)
     out_dir = Path(out) if out else project / "output"
@@ -199,7 +199,7 @@ def preview(ctx, card, sheet_game, dpi, out_file):
       pnp preview anarchy-window-smasher --dpi 300 --out /tmp/card.png
       pnp preview --sheet culture-war
     """
-    from pnp.preview import preview_card, preview_sheet
+    from pnp.extras.preview import preview_card, preview_sheet
 
     project = _project(ctx)
     if bool(card) == bool(sheet_game):
@@ -230,8 +230,8 @@ def validate(ctx, games):
       pnp validate
       pnp validate culture-war
     """
-    from pnp.build import validate as run_validate
-    from pnp.listing import unchecked_warnings
+    from pnp.build.orchestrator import validate as run_validate
+    from pnp.extras.listing import unchecked_warnings
 
     sources = run_validate(_project(ctx), list(games) or None)
     n = sum(len(g.cards) for g in sources.games.values())
@@ -254,7 +254,7 @@ def list_cards(ctx, game, as_json):
       pnp list culture-war
       pnp list --json | jq '.[] | select(.type == "unit")'
     """
-    from pnp.listing import card_rows, card_table
+    from pnp.extras.listing import card_rows, card_table
 
     rows = card_rows(_project(ctx), game)
     if as_json:
@@ -281,7 +281,7 @@ def calibrate(ctx, paper, flip, printer, out_file):
       pnp calibrate --paper letter --flip short --out /tmp/cal.pdf
       pnp calibrate --printer office   # check a stored profile
     """
-    from pnp.calibrate import write_calibration
+    from pnp.extras.calibrate import write_calibration
 
     path = write_calibration(_project(ctx), paper, Flip(flip), printer, Path(out_file) if out_file else None)
     click.echo(f"wrote {path} (2 pages, {paper.upper()})")
@@ -314,7 +314,7 @@ def printer_group():
               help="The flip the sheet was printed with; builds then use it.")
 def printer_add(name, dx, dy, scale, flip):
     """Store (or replace) printer profile NAME."""
-    from pnp.printers import PrinterProfile, add_profile, profiles_path
+    from pnp.layout.printers import PrinterProfile, add_profile, profiles_path
 
     profile, replaced = add_profile(PrinterProfile(name, dx, dy, scale, Flip(flip) if flip else None))
     click.echo(f"{'replaced' if replaced else 'added'} printer {profile.name}: {_profile_text(profile)}  "
@@ -326,7 +326,7 @@ def printer_add(name, dx, dy, scale, flip):
 @click.option("--json", "as_json", is_flag=True)
 def printer_list(as_json):
     """List the stored printer profiles."""
-    from pnp.printers import load_profiles, profiles_path
+    from pnp.layout.printers import load_profiles, profiles_path
 
     profiles = load_profiles()
     if as_json:
@@ -344,7 +344,7 @@ def printer_list(as_json):
 @click.argument("name")
 def printer_remove(name):
     """Delete printer profile NAME."""
-    from pnp.printers import remove_profile
+    from pnp.layout.printers import remove_profile
 
     gone = remove_profile(name)
     click.echo(f"removed printer {gone.name}")
@@ -378,7 +378,7 @@ def export_command(ctx, game, shop, decks, out, url_base):
     project = _project(ctx)
     target = Path(out) if out else project / "output"
     if Shop(shop) is Shop.TTS:
-        from pnp.tts import export_tts
+        from pnp.extras.tts import export_tts
 
         report = export_tts(project, game, target, list(decks) or None, url_base)
         click.echo(f"Tabletop Simulator: {report.folder}\n  {len(report.decks)} decks, {report.sheets} sheets, "
@@ -387,7 +387,7 @@ def export_command(ctx, game, shop, decks, out, url_base):
         return
     if url_base:
         raise click.UsageError("--url-base is for --shop tts")
-    from pnp.export import export
+    from pnp.extras.export import export
 
     report = export(project, game, Shop(shop), target, list(decks) or None)
     click.echo(export_summary(report))
@@ -424,7 +424,7 @@ def convert_command(ctx, game, deck, fmt, force):
       pnp convert culture-war anarchy --to xlsx
       pnp convert culture-war anarchy --to yaml
     """
-    from pnp.convert import convert_deck
+    from pnp.sources.convert import convert_deck
 
     project = _project(ctx)
     report = convert_deck(project, game, deck, fmt, force)
@@ -447,7 +447,7 @@ def new_game_command(ctx, slug, name):
       pnp new-game dragon-market
       pnp build dragon-market
     """
-    from pnp.newgame import new_game
+    from pnp.extras.newgame import new_game
 
     given = ctx.obj.get("project")
     made = new_game(Path(given) if given else Path.cwd(), slug, name)

@@ -6,7 +6,33 @@ from enum import Enum
 from pathlib import Path
 from typing import Any, NewType
 
-from pnp.schema import FieldType
+
+@dataclass(frozen=True)
+class FieldType:
+    """A card field's declared type (parsed from its type string by pnp.sources.schema)."""
+
+    kind: str  # int, str, bool, enum, list, effects, outcomes
+    optional: bool = False
+    minimum: int | None = None
+    choices: tuple[str, ...] = ()
+    item: "FieldType | None" = None
+
+    def default(self) -> Any:
+        if self.kind == "outcomes":
+            return {}
+        return [] if self.kind in ("list", "effects") else None
+
+    def describe(self) -> str:
+        if self.kind == "enum":
+            return "one of " + ", ".join(self.choices)
+        if self.kind == "list":
+            return f"a list of {self.item.describe() if self.item else 'values'}"
+        if self.kind == "int" and self.minimum is not None:
+            return f"a whole number >= {self.minimum}"
+        return {"int": "a whole number", "str": "text", "bool": "true or false",
+                "effects": "a list of effects",
+                "outcomes": "a mapping of die faces (\"1\", \"5-6\", \"4+\") to lists of effects"}.get(self.kind, self.kind)
+
 
 CardId = NewType("CardId", str)
 GameSlug = NewType("GameSlug", str)
@@ -68,7 +94,7 @@ class Backs(str, Enum):
 
 
 class Shop(str, Enum):
-    """The print shops `pnp export` prepares files for (see pnp.export)."""
+    """The print shops `pnp export` prepares files for (see pnp.extras.export)."""
 
     TGC = "tgc"
     MPC = "mpc"

@@ -8,6 +8,8 @@ from pnp.errors import PnpError
 SOURCES_DIR = "card_sources"
 TEMPLATES_DIR = "templates"
 GAME_FILE = "game.yaml"
+FONTS_DIR = "fonts"  # under templates/
+PACKAGE_FONTS = Path(__file__).parent / "assets" / "fonts"  # Roboto and Roboto Condensed, Apache 2.0
 
 
 def is_project(path: Path) -> bool:
@@ -39,3 +41,10 @@ def installed_project() -> Path | None:
     """The project this package was installed from, if it is still there."""
     root = Path(__file__).resolve().parents[1]
     return root if is_project(root) else None
+
+
+def font_folder(templates: Path) -> Path:
+    """The project's own fonts (templates/fonts/*.ttf) if it has any, else the
+    ones pnp ships with, so a new project needs no fonts of its own."""
+    own = templates / FONTS_DIR
+    return own if any(own.glob("*.ttf")) else PACKAGE_FONTS

@@ -43,7 +43,7 @@ def render(pdf: Path, page: int, scale: float):
 
 
 def main() -> int:
-    from pnp.build import BuildOptions, build
+    from pnp.build.orchestrator import BuildOptions, build
 
     images = ROOT / "docs" / "images"
     images.mkdir(parents=True, exist_ok=True)

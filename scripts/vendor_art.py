@@ -26,7 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from pnp.art import ART_DIR, art_names  # noqa: E402
+from pnp.sources.art import ART_DIR, art_names  # noqa: E402
 
 PACKAGE = "@iconify-json/game-icons"
 LICENCE = "CC BY 3.0 (https://creativecommons.org/licenses/by/3.0/)"

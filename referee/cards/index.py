@@ -7,7 +7,7 @@ the project the referee package itself sits in.
 
 Freshness: the index stores the path, mtime and size of every YAML file that
 can change a card (everything under card_sources/, and templates/icons.yaml).
-If any differs, the index is rebuilt through `pnp.sources.load_sources`,
+If any differs, the index is rebuilt through `pnp.sources.loader.load_sources`,
 which is the only time PyYAML is imported. Each rebuild keeps the fields of
 every revision seen before (up to MAX_HISTORY per card), so a scan of an old
 printed card can say exactly what changed since it was printed.
@@ -106,7 +106,7 @@ def _pnp_code_stamp() -> list[int]:
     rebuilds the index."""
     import pnp
 
-    stats = [p.stat() for p in Path(pnp.__file__).parent.glob("*.py")]
+    stats = [p.stat() for p in Path(pnp.__file__).parent.rglob("*.py")]  # every subpackage
     return [max((s.st_mtime_ns for s in stats), default=0), sum(s.st_size for s in stats)]
 
 
@@ -164,7 +164,7 @@ def _write_cached(path: Path, data: dict[str, Any]) -> None:
 
 def _rebuild(root: Path, sig: list[list[Any]], old_history: dict[str, Any]) -> dict[str, Any]:
     from pnp.errors import PnpError
-    from pnp.sources import load_sources
+    from pnp.sources.loader import load_sources
 
     try:
         sources = load_sources(root)

@@ -14,7 +14,7 @@ from click.testing import CliRunner
 
 from pnp.cli import main
 from pnp.model import GAME_SLUGS
-from pnp.sources import load_sources
+from pnp.sources.loader import load_sources
 
 ROOT = Path(__file__).resolve().parents[2]
 ART = ROOT / "templates" / "art"

@@ -20,7 +20,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import pdfcheck as pc  # noqa: E402
 
-from pnp.calibrate import calibration_pdf  # noqa: E402
+from pnp.extras.calibrate import calibration_pdf  # noqa: E402
 from pnp.model import PAPERS, Flip  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -12,12 +12,12 @@ from pathlib import Path
 import pytest
 import yaml
 
-from pnp.build import card_context, prepare_game, validate
-from pnp.elements import QR, Text
+from pnp.build.orchestrator import card_context, prepare_game, validate
+from pnp.faces.elements import QR, Text
 from pnp.errors import Problems, ValidationFailed
-from pnp.fonts import register_fonts
-from pnp.icons import IconSet
-from pnp.sources import icon_files, load_sources
+from pnp.render.fonts import register_fonts
+from pnp.faces.icons import IconSet
+from pnp.sources.loader import icon_files, load_sources
 
 ROOT = Path(__file__).resolve().parents[2]
 GAME = "cold-war"
@@ -214,7 +214,7 @@ def test_every_face_has_a_qr_and_readable_text(game, faces):
 def test_triad_and_shield_icons_are_printed(game, faces):
     import re
 
-    from pnp.elements import Icon, Text
+    from pnp.faces.elements import Icon, Text
     for deck in game.decks:
         for card in deck.cards:
             elements = faces[deck.id].fronts[card.id].elements

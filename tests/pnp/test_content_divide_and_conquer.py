@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from pnp.build import validate
+from pnp.build.orchestrator import validate
 from pnp.errors import ValidationFailed
-from pnp.sources import load_sources
+from pnp.sources.loader import load_sources
 
 ROOT = Path(__file__).resolve().parents[2]
 GAME = "divide-and-conquer"

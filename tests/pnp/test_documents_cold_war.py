@@ -16,9 +16,9 @@ import pypdfium2 as pdfium
 import pytest
 import yaml
 
-from pnp.build import BuildOptions, build
+from pnp.build.orchestrator import BuildOptions, build
 from pnp.model import PAPERS
-from pnp.sources import load_sources
+from pnp.sources.loader import load_sources
 
 ROOT = Path(__file__).resolve().parents[2]
 GAME = "cold-war"

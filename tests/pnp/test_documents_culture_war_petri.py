@@ -30,7 +30,7 @@ POKER = (63.5, 88.9)
 # --------------------------------------------------------------------------- builds and sources
 
 def _build(out: Path, paper: str, games: list[str]) -> Path:
-    from pnp.build import BuildOptions, build
+    from pnp.build.orchestrator import BuildOptions, build
     from pnp.model import PAPERS
 
     build(ROOT, games, out, BuildOptions(paper=PAPERS[paper]))

@@ -56,7 +56,7 @@ def _project(dest: Path) -> Path:
 
 
 def _build(tmp: Path, paper: str) -> Path:
-    from pnp.build import BuildOptions, build
+    from pnp.build.orchestrator import BuildOptions, build
     from pnp.model import PAPERS
 
     project = _project(tmp / "project")

@@ -10,11 +10,11 @@ import pytest
 from click.testing import CliRunner
 
 from effects_fixture import DECK, EFFECTS, edit, line_of, write_effects_project
-from pnp.build import BuildOptions, build
+from pnp.build.orchestrator import BuildOptions, build
 from pnp.cli import main
-from pnp.facecache import FaceCache
+from pnp.build.facecache import FaceCache
 from pnp.model import GAME_SLUGS
-from pnp.sources import load_sources
+from pnp.sources.loader import load_sources
 
 ROOT = Path(__file__).resolve().parents[2]
 MM = 72 / 25.4
@@ -104,7 +104,7 @@ def test_the_face_cache_key_follows_effects_yaml(fx_project):
     key = FaceCache(fx_project, "culture-war", "anarchy").key("unit", {"card": {"id": "x"}})
     edit(fx_project, EFFECTS, "applied: true\n  lose:", "applied: true\n  # a comment only\n  lose:")
     os.environ.pop("PNP_NO_CACHE", None)
-    from pnp.incremental import forget_files
+    from pnp.build.incremental import forget_files
 
     forget_files()
     assert FaceCache(fx_project, "culture-war", "anarchy").key("unit", {"card": {"id": "x"}}) != key
@@ -149,7 +149,7 @@ def face_texts(out_dir: Path, game: str) -> dict[str, str]:
 
 def assert_faces_match(project: Path, out_dir: Path, game: str) -> int:
     """Every card's text, regenerated from its effects, is what its face shows."""
-    from pnp.effectcheck import load_vocabulary
+    from pnp.sources.effectcheck import load_vocabulary
     from pnp.errors import Problems
 
     problems = Problems(project)

@@ -6,12 +6,12 @@ from pathlib import Path
 import pytest
 
 from effects_fixture import DECK, EFFECTS, edit, line_of, write_effects_project
-from pnp.build import BuildOptions, build, validate
-from pnp.effectcheck import load_vocabulary
-from pnp.effecttext import capitalise, face_words, is_sentence, join_and
+from pnp.build.orchestrator import BuildOptions, build, validate
+from pnp.sources.effectcheck import load_vocabulary
+from pnp.sources.effecttext import capitalise, face_words, is_sentence, join_and
 from pnp.errors import Problems, ValidationFailed
 from pnp.model import Coverage
-from pnp.sources import load_sources
+from pnp.sources.loader import load_sources
 
 
 @pytest.fixture

@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from pnp.build import BuildOptions, build
-from pnp.templates import TemplateSet
+from pnp.build.orchestrator import BuildOptions, build
+from pnp.faces.templates import TemplateSet
 
 DECK = "card_sources/culture-war/anarchy.yaml"
 

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from pnp.build import BuildOptions, build
+from pnp.build.orchestrator import BuildOptions, build
 from pnp.model import PAPERS
 
 DECK = "card_sources/culture-war/anarchy.yaml"
@@ -121,7 +121,7 @@ def test_an_unchanged_game_is_trusted_for_its_ids_until_one_clashes(mini_project
     ids its last build recorded, and a clash still names both places."""
     import shutil
 
-    from pnp import sources
+    from pnp.sources import loader as sources
     from pnp.errors import ValidationFailed
 
     shutil.copytree(mini_project / "card_sources/culture-war", mini_project / "card_sources/second-war")

@@ -16,7 +16,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import pdfcheck as pc  # noqa: E402
 
 from pnp.cli import main  # noqa: E402
-from pnp.qrpayload import parse_payload  # noqa: E402
+from pnp.sources.qrpayload import parse_payload  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 GAME = "culture-war"

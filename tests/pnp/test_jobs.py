@@ -10,10 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from pnp import jobs, pool, sources
-from pnp.build import BuildOptions, build
+from pnp.build import jobs
+
+from pnp.build import pool
+
+from pnp.sources import loader as sources
+from pnp.build.orchestrator import BuildOptions, build
 from pnp.errors import PnpError, ValidationFailed
-from pnp.jobs import Task, next_task
+from pnp.build.jobs import Task, next_task
 
 GAME = "card_sources/culture-war/game.yaml"
 

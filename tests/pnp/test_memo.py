@@ -1,8 +1,8 @@
 """The parsed-source memo gives exactly what a fresh parse gives, and never trusts a bad cache file."""
 import pytest
 
-from pnp import memo
-from pnp.sources import load_sources
+from pnp.sources import memo
+from pnp.sources.loader import load_sources
 
 
 @pytest.fixture(autouse=True)

@@ -11,7 +11,7 @@ import zxingcpp
 from click.testing import CliRunner
 
 from pnp.cli import main
-from pnp.qrpayload import parse_payload
+from pnp.sources.qrpayload import parse_payload
 
 
 def run(folder: Path, *args: str):

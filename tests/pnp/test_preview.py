@@ -4,8 +4,8 @@ from click.testing import CliRunner
 from PIL import Image
 
 from pnp.cli import main
-from pnp.preview import preview_card, preview_sheet
-from pnp.qrpayload import parse_payload
+from pnp.extras.preview import preview_card, preview_sheet
+from pnp.sources.qrpayload import parse_payload
 
 MM_PER_INCH = 25.4
 

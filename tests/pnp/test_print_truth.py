@@ -116,7 +116,7 @@ def test_qr_codes_decode_to_manifest_payloads_inside_their_trim(a4_long, deck, p
 
 def test_every_printed_copy_carries_its_own_copy_number(a4_long):
     """Three copies of one card are three physical cards: each scan names its copy."""
-    from pnp.qrpayload import parse_payload
+    from pnp.sources.qrpayload import parse_payload
 
     cards = a4_long.manifest["cards"]
     payloads = [c["qr"] for c in cards]
@@ -130,7 +130,7 @@ def test_every_printed_copy_carries_its_own_copy_number(a4_long):
 
 def test_qr_modules_are_at_least_0_4_mm_on_paper(a4_long):
     """Measured on the raster: the decoded symbol's width over its module count."""
-    from pnp.qr import qr_rows
+    from pnp.render.qr import qr_rows
 
     path = a4_long.pdf_path("anarchy")
     r = pc.raster(path, 1, 300)

@@ -7,10 +7,10 @@ import pytest
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import Paragraph
 
-from pnp import richtext
-from pnp.elements import Text
-from pnp.fonts import register_fonts
-from pnp.textfit import icon_markup, setting
+from pnp.faces import richtext
+from pnp.faces.elements import Text
+from pnp.render.fonts import register_fonts
+from pnp.faces.textfit import icon_markup, setting
 
 ROOT = Path(__file__).resolve().parents[2]
 FONT = "RobotoCondensed-Regular"
@@ -74,8 +74,8 @@ def test_justified_text_is_left_to_reportlab():
 def test_a_number_never_ends_a_line_apart_from_its_icon():
     """"-1 {atk}" is one unit: at every width that breaks the sentence, the
     number and its icon sit on the same line."""
-    from pnp.richtext import layout, parse
-    from pnp.templates import rich
+    from pnp.faces.richtext import layout, parse
+    from pnp.faces.templates import rich
 
     parsed = parse(str(rich("Your units get -1 {atk} and 2 {capital} this turn, then 10 {life}.")),
                        FONT, "#000000")

@@ -31,7 +31,7 @@ def sheets(built):
 
 
 def test_every_board_carries_its_title(built):
-    from pnp.sources import load_sources
+    from pnp.sources.loader import load_sources
 
     sources = load_sources(ROOT)
     boards = 0
@@ -68,7 +68,7 @@ def test_the_quick_reference_cards_share_one_look(built):
     """Every game's reference card: the same dark title bar reading QUICK REFERENCE and the game."""
     import json
 
-    from pnp.sources import load_sources
+    from pnp.sources.loader import load_sources
 
     sources = load_sources(ROOT)
     for slug in GAME_SLUGS:

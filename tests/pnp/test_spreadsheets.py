@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from pnp.cli import main
-from pnp.sources import load_sources
+from pnp.sources.loader import load_sources
 
 DECK_DIR = Path("card_sources/culture-war")
 

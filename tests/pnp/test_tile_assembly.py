@@ -19,7 +19,7 @@ BOARDS = [("petri-dish", "board-dish.pdf"), ("debate", "board-forum.pdf")]
 
 
 def _build(out: Path, paper: Size) -> Path:
-    from pnp.build import BuildOptions, build
+    from pnp.build.orchestrator import BuildOptions, build
 
     build(ROOT, [g for g, _ in BOARDS], out, BuildOptions(paper=paper))
     return out

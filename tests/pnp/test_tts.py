@@ -13,8 +13,8 @@ from click.testing import CliRunner
 from PIL import Image, ImageChops
 
 from pnp.cli import main
-from pnp.qrpayload import parse_payload
-from pnp.tts import MAX_SIDE, cell_pixels, grid_for
+from pnp.sources.qrpayload import parse_payload
+from pnp.extras.tts import MAX_SIDE, cell_pixels, grid_for
 from pnp.model import Size
 
 ROOT = Path(__file__).resolve().parents[2]

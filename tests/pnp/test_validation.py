@@ -3,7 +3,7 @@ from pathlib import Path
 
 import pytest
 
-from pnp.build import BuildOptions, build, validate
+from pnp.build.orchestrator import BuildOptions, build, validate
 from pnp.errors import ValidationFailed
 
 DECK = "card_sources/culture-war/anarchy.yaml"

@@ -2,9 +2,9 @@
 import threading
 import time
 
-from pnp.build import BuildOptions, BuildReport
+from pnp.build.orchestrator import BuildOptions, BuildReport
 from pnp.errors import PnpError
-from pnp.watch import watch
+from pnp.extras.watch import watch
 
 DECK = "card_sources/culture-war/anarchy.yaml"
 

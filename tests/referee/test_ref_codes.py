@@ -10,8 +10,8 @@ import yaml
 from click.testing import CliRunner
 
 from pnp.cli import main as pnp_main
-from pnp.codes import CODE
-from pnp.sources import load_sources
+from pnp.sources.codes import CODE
+from pnp.sources.loader import load_sources
 
 ROOT = Path(__file__).resolve().parents[2]
 

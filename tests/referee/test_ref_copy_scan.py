@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from pnp.qrpayload import format_payload, parse_payload
+from pnp.sources.qrpayload import format_payload, parse_payload
 from referee.cards import lookup
 
 from test_rules_culture_war import new

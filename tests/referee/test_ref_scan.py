@@ -33,7 +33,7 @@ def test_lines_are_classified():
 def test_scan_shows_cards_runs_commands_and_survives_errors(card_project, table, monkeypatch):
     monkeypatch.chdir(card_project)
     table.run("new culture-war --player Ana --player Ben")
-    from pnp.sources import load_sources
+    from pnp.sources.loader import load_sources
 
     rev = load_sources(card_project).cards["alpha-courier"].revision
     script = "\n".join([

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from referee.cards import lookup
-from pnp.qrpayload import format_payload
+from pnp.sources.qrpayload import format_payload
 
 from test_rules_cold_war import ANN, ANN_OUT
 

@@ -7,7 +7,7 @@ import subprocess
 
 from conftest import PYTHON, ROOT
 
-HEAVY = ("reportlab", "jinja2", "PIL", "qrcode", "pypdfium2", "yaml", "pnp.sources")
+HEAVY = ("reportlab", "jinja2", "PIL", "qrcode", "pypdfium2", "yaml", "pnp.sources.loader")
 
 PROBE = """
 import json, sys
@@ -43,4 +43,4 @@ def test_a_card_lookup_with_a_warm_index_does_not_parse_yaml(card_project, tmp_p
     cold = loaded(["card", "alpha-wall"], card_project, db)
     assert "yaml" in cold  # the first lookup builds the index
     warm = loaded(["card", "alpha-wall"], card_project, db)
-    assert not warm & {"yaml", "reportlab", "jinja2", "pnp.sources"}, warm
+    assert not warm & {"yaml", "reportlab", "jinja2", "pnp.sources.loader"}, warm

@@ -38,7 +38,7 @@ SCENARIOS = sorted((Path(__file__).parent / "scenarios").glob(f"{GAME}-effect-*.
 
 
 def vocabulary():
-    from pnp.effectcheck import load_vocabulary
+    from pnp.sources.effectcheck import load_vocabulary
     from pnp.errors import Problems
 
     problems = Problems(ROOT)
@@ -77,7 +77,7 @@ def test_kinds_a_person_must_carry_out_are_prompted():
     game has none today, so every card's coverage is full."""
     vocab = vocabulary()
     assert [name for name, kind in vocab.kinds.items() if not kind.applied] == []
-    from pnp.sources import load_sources
+    from pnp.sources.loader import load_sources
 
     game = load_sources(ROOT, [GAME]).games[GAME]
     assert {c.coverage.value for c in game.cards if c.type in ("asset", "deficit", "event")} == {"full"}

@@ -1,0 +1,111 @@
+"""Fitted card faces remembered between builds, so that after one card's
+edit only that card goes through its template and the text fitting again.
+
+A face is kept under a hash of everything it is made from: the card's
+template context (its fields, deck, game and QR payload), the template files
+it renders with their includes, the styles, icons and fonts (fitting depends
+on font metrics), the game's effects.yaml (its phrases print the card texts)
+and pnp's own code. One JSON file per deck in
+`.pnp-cache/faces/<game>/<deck>.json`, never pickle; a damaged file is
+ignored. Decks of more than MAX_CARDS distinct cards are not cached: their
+faces are made as pages need them and dropped after, and holding and
+writing thousands of them would cost more memory and time than it saves.
+"""
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import fields
+from pathlib import Path
+from typing import Any
+
+from pnp.faces.elements import QR, Art, Circle, Face, Icon, Line, Paint, Polygon, Rect, Text
+from pnp.build.incremental import code_digest, content_hash, effect_files, file_digest, shared_template_files, template_closure
+from pnp.caches import cache_root
+
+FORMAT = "pnp-faces-1"
+MAX_CARDS = 500
+_KINDS = {cls.__name__: cls for cls in (Rect, Circle, Line, Polygon, Icon, QR, Text, Art)}
+
+
+_FIELDS = {cls: tuple(f.name for f in fields(cls)) for cls in (*_KINDS.values(), Paint)}
+
+
+def encode(face: Face) -> list:
+    return [[type(el).__name__] + [_value(getattr(el, name)) for name in _FIELDS[type(el)]] for el in face.elements]
+
+
+def _value(v: Any) -> Any:
+    if isinstance(v, Paint):
+        return {"paint": [_value(getattr(v, name)) for name in _FIELDS[Paint]]}
+    if isinstance(v, tuple):
+        return [_value(x) for x in v]
+    return v
+
+
+def decode(data: list) -> Face:
+    elements = []
+    for kind, *values in data:
+        cls = _KINDS[kind]
+        elements.append(cls(*(_typed(v) for v in values)))
+    return Face(tuple(elements))
+
+
+def _typed(v: Any) -> Any:
+    if isinstance(v, dict):
+        fill, stroke, width, opacity, dash = v["paint"]
+        return Paint(fill, stroke, width, opacity, tuple(dash))
+    if isinstance(v, list):
+        return tuple(_typed(x) for x in v)
+    return v
+
+
+class FaceCache:
+    """The remembered faces of one deck; `save` keeps just those used this time."""
+
+    def __init__(self, project: Path, game: str, deck: str, enabled: bool = True):
+        self.project, self.game = project, game
+        self.path = cache_root(project) / "faces" / game / f"{deck}.json"
+        self.enabled = enabled and not os.environ.get("PNP_NO_CACHE")
+        self.stored: dict[str, Any] = self._load() if self.enabled else {}
+        self.used: dict[str, Any] = {}
+        self._prefixes: dict[str, str] = {}
+
+    def _load(self) -> dict[str, Any]:
+        try:
+            data = json.loads(self.path.read_bytes())
+            return data["faces"] if data.get("format") == FORMAT and isinstance(data.get("faces"), dict) else {}
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            return {}
+
+    def key(self, template: str, context: dict[str, Any]) -> str:
+        if template not in self._prefixes:
+            files = (template_closure(self.project, self.game, [template]) + shared_template_files(self.project, self.game)
+                     + effect_files(self.project, self.game))
+            self._prefixes[template] = content_hash(code_digest(), template, file_digest(files, self.project))
+        return content_hash(self._prefixes[template], context)
+
+    def get(self, key: str) -> Face | None:
+        if not self.enabled or key not in self.stored:
+            return None
+        try:
+            face = decode(self.stored[key])
+        except (KeyError, TypeError, ValueError):
+            return None
+        self.used[key] = self.stored[key]
+        return face
+
+    def put(self, key: str, face: Face) -> None:
+        if self.enabled:
+            self.used[key] = encode(face)
+
+    def save(self) -> None:
+        if not self.enabled or self.used == self.stored:
+            return
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = self.path.with_suffix(f".{os.getpid()}.tmp")
+            tmp.write_text(json.dumps({"format": FORMAT, "faces": self.used}, separators=(",", ":")), encoding="utf-8")
+            os.replace(tmp, self.path)
+        except OSError:
+            pass  # a read-only project still builds, just without remembering faces

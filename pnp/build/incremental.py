@@ -1,0 +1,192 @@
+"""What each output depends on, as hashes, so a build redoes only what changed.
+
+Two levels:
+- a game digest over the bytes of every input file (cheap: no YAML parsing,
+  no ReportLab), which lets an unchanged rebuild stop at once;
+- a key per output file over exactly what goes into it: its cards as parsed,
+  the templates it renders (with their includes), styles, icons, fonts,
+  the build options and pnp's own code.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Iterable
+
+from pnp import __version__
+from pnp.project import SOURCES_DIR, TEMPLATES_DIR, font_folder
+
+STATE_FILE = ".pnp-build.json"
+_code_digest: str | None = None
+
+
+def content_hash(*parts: Any) -> str:
+    """A SHA-256 over values as canonical JSON."""
+    blob = json.dumps(parts, sort_keys=True, separators=(",", ":"), default=str, ensure_ascii=False)
+    return hashlib.sha256(blob.encode("utf-8")).hexdigest()
+
+
+_file_hashes: dict[Path, bytes | None] = {}  # within one build: each file read and hashed once
+
+
+def forget_files() -> None:
+    """Start a new build: files may have changed since the last one."""
+    _file_hashes.clear()
+
+
+def _file_hash(path: Path) -> bytes | None:
+    if path not in _file_hashes:
+        _file_hashes[path] = hashlib.sha256(path.read_bytes()).digest() if path.is_file() else None
+    return _file_hashes[path]
+
+
+def file_digest(paths: Iterable[Path], root: Path) -> str:
+    sha = hashlib.sha256()
+    for path in sorted(set(paths)):
+        digest = _file_hash(path)
+        if digest is not None:  # a file outside the project (pnp's own fonts) counts by its name
+            name = path.relative_to(root) if path.is_relative_to(root) else Path("<pnp>") / path.name
+            sha.update(str(name).encode() + b"\0" + digest)
+    return sha.hexdigest()
+
+
+PACKAGE = Path(__file__).resolve().parents[1]  # pnp/
+
+
+def code_files(package: Path = PACKAGE) -> list[Path]:
+    """pnp's own source, every subpackage included, and its assets (fonts)."""
+    return sorted(package.rglob("*.py")) + sorted(p for p in (package / "assets").rglob("*") if p.is_file())
+
+
+def code_digest() -> str:
+    """pnp's own source: a new pnp (or a local edit to it) rebuilds everything."""
+    global _code_digest
+    if _code_digest is None:
+        _code_digest = file_digest(code_files(), PACKAGE) + __version__
+    return _code_digest
+
+
+def shared_template_files(project: Path, game: str) -> list[Path]:
+    """Files every output of a game depends on: styles, icons, fonts."""
+    t = project / TEMPLATES_DIR
+    files = [t / "style.yaml", t / "icons.yaml", t / game / "style.yaml", t / game / "icons.yaml"]
+    return files + sorted(font_folder(t).glob("*.ttf"))
+
+
+def effect_files(project: Path, game: str) -> list[Path]:
+    """The game's effect vocabulary, if it has one: card texts are generated from
+    its phrases, so every output holding cards (and every remembered face) depends on it."""
+    path = project / SOURCES_DIR / game / "effects.yaml"
+    return [path] if path.is_file() else []
+
+
+def game_inputs(project: Path, game: str) -> list[Path]:
+    t = project / TEMPLATES_DIR
+    return (sorted((project / SOURCES_DIR / game).rglob("*")) + sorted((t / game).rglob("*"))
+            + sorted((t / "common").rglob("*")) + shared_template_files(project, game))
+
+
+def game_digest(project: Path, game: str, options: Any) -> str:
+    return content_hash(code_digest(), repr(options), file_digest(game_inputs(project, game), project))
+
+
+_TAG = re.compile(r"\{%[-+]?\s*(?:include|extends|import|from)\b(.*?)[-+]?%\}", re.S)
+_STRING = re.compile(r"\"([^\"]*)\"|'([^']*)'")
+_CODE = re.compile(r"\{\{.*?\}\}|\{%.*?%\}", re.S)
+
+
+@lru_cache(maxsize=None)
+def _referenced(path: str, mtime_ns: int, size: int) -> tuple[str, ...]:
+    """The templates a template includes, extends or imports: every string
+    literal in those tags (a superset of what Jinja would load, found without
+    parsing the template, which costs as much as compiling it)."""
+    text = Path(path).read_text(encoding="utf-8", errors="replace")
+    names = []
+    for body in _TAG.findall(text):
+        names += [a or b for a, b in _STRING.findall(body) if a or b]
+    return tuple(names)
+
+
+@lru_cache(maxsize=None)
+def _code_words(path: str, mtime_ns: int, size: int) -> frozenset[str]:
+    """Every name used inside the template's {{ }} and {% %} blocks: a
+    superset of the variables it reads from its context."""
+    text = Path(path).read_text(encoding="utf-8", errors="replace")
+    return frozenset(w for block in _CODE.findall(text) for w in re.findall(r"[A-Za-z_][A-Za-z0-9_]*", block))
+
+
+def _stamp(path: Path) -> tuple[str, int, int]:
+    st = path.stat()
+    return str(path), st.st_mtime_ns, st.st_size
+
+
+def template_closure(project: Path, game: str, names: Iterable[str]) -> list[Path]:
+    """The template files `names` render, following {% include %}/{% extends %}/{% import %}."""
+    t = project / TEMPLATES_DIR
+    seen: dict[str, Path] = {}
+    todo = [n if n.endswith(".xml.j2") else f"{n}.xml.j2" for n in names]
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        path = next((d / name for d in (t / game, t / "common") if (d / name).is_file()), t / game / name)
+        seen[name] = path
+        if path.is_file():
+            todo += list(_referenced(*_stamp(path)))
+    return sorted(seen.values())
+
+
+def template_variables(project: Path, game: str, names: Iterable[str]) -> set[str]:
+    """The names the templates (and what they include) use in their code:
+    every variable they read is among them."""
+    found: set[str] = set()
+    for path in template_closure(project, game, names):
+        if path.is_file():
+            found |= _code_words(*_stamp(path))
+    return found
+
+
+def output_key(project: Path, game: str, options: Any, content: Any, templates: Iterable[str],
+               extra_files: Iterable[Path] = ()) -> str:
+    files = template_closure(project, game, templates) + shared_template_files(project, game) + list(extra_files)
+    return content_hash(code_digest(), repr(options), content, file_digest(files, project))
+
+
+class BuildState:
+    """What the last build of a game wrote, kept next to its outputs."""
+
+    def __init__(self, path: Path, data: dict[str, Any]):
+        self.path = path
+        self.digest: str = data.get("digest", "")
+        self.outputs: dict[str, dict[str, Any]] = data.get("outputs", {})
+
+    @classmethod
+    def load(cls, out_dir: Path) -> "BuildState":
+        path = out_dir / STATE_FILE
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            data = {}
+        return cls(path, data if isinstance(data, dict) else {})
+
+    def up_to_date(self, digest: str, out_dir: Path) -> bool:
+        return bool(self.outputs) and digest == self.digest and all((out_dir / f).is_file() for f in self.outputs)
+
+    def fresh(self, name: str, key: str, out_dir: Path) -> bool:
+        entry = self.outputs.get(name)
+        return entry is not None and entry.get("key") == key and (out_dir / name).is_file()
+
+    def card_ids(self) -> set[str] | None:
+        """The ids of the cards this build wrote, or None if it recorded none."""
+        ids = {c["id"] for entry in self.outputs.values() for c in entry.get("cards", []) if "id" in c}
+        return ids or None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"digest": self.digest, "outputs": self.outputs}
+
+    def dump(self) -> bytes:
+        """Compact JSON: only pnp reads this file, and it lists every card."""
+        return json.dumps(self.to_json(), separators=(",", ":"), ensure_ascii=False).encode("utf-8")

@@ -1,0 +1,270 @@
+"""Stage 3a: Jinja templates -> card faces made of elements.
+
+Templates live in templates/<game>/<name>.xml.j2 (falling back to
+templates/common/). Jinja runs sandboxed with StrictUndefined and XML
+autoescaping; its output is a small XML language (see docs/templates.md)
+whose coordinates are millimetres from the card's top-left corner.
+"""
+from __future__ import annotations
+
+import re
+import sys
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from jinja2.sandbox import SandboxedEnvironment
+from markupsafe import Markup, escape
+
+from pnp.faces.elements import QR, Art, Circle, Face, Icon, Line, Paint, Polygon, Rect, Text
+from pnp.errors import PnpError
+from pnp.project import TEMPLATES_DIR
+from pnp.sources.yamlio import YamlSyntaxError, load_marked
+from pnp.sources.yamlio import plain as _plain
+
+SUFFIX = ".xml.j2"
+STYLE_FILE = "style.yaml"
+_TOKEN = re.compile(r"\{([a-z0-9-]+)\}")
+_BOLD = re.compile(r"\*\*(.+?)\*\*")
+_NUMBER_BEFORE_ICON = re.compile(r"([0-9X]%?) +(?=\{[a-z0-9-]+\})")  # "-1 {atk}" never breaks apart
+INLINE_TAGS = {"b", "i", "br", "font", "icon", "u", "strike", "super", "sub", "span"}
+
+
+class TemplateProblem(Exception):
+    def __init__(self, path: str, line: int, message: str):
+        super().__init__(message)
+        self.path, self.line, self.message = path, line, message
+
+
+def rich(text: Any) -> Markup:
+    """Card text -> inline markup: escapes XML, `**bold**`, `{icon}` tokens, newlines."""
+    if text is None:
+        return Markup("")
+    out = str(escape(str(text)))
+    out = _BOLD.sub(r"<b>\1</b>", out)
+    out = _NUMBER_BEFORE_ICON.sub("\\1\xa0", out)
+    out = _TOKEN.sub(r'<icon name="\1"/>', out)
+    out = out.replace("\n", "<br/>")
+    return Markup(out)
+
+
+def _deep_merge(base: dict, over: dict) -> dict:
+    out = dict(base)
+    for k, v in over.items():
+        out[k] = _deep_merge(out[k], v) if isinstance(v, dict) and isinstance(out.get(k), dict) else v
+    return out
+
+
+@dataclass
+class TemplateSet:
+    """Templates and style for one game."""
+
+    root: Path
+    game: str
+    env: SandboxedEnvironment
+    style: dict[str, Any]
+    style_files: tuple[Path, ...]
+    _shown: dict[str, str] = field(default_factory=dict)  # template name -> its path as messages show it
+
+    @classmethod
+    def load(cls, project: Path, game: str) -> "TemplateSet":
+        tdir = project / TEMPLATES_DIR
+        style: dict[str, Any] = {}
+        files = []
+        for path in (tdir / STYLE_FILE, tdir / game / STYLE_FILE):
+            if path.exists():
+                try:
+                    data, _ = load_marked(path)
+                except YamlSyntaxError as exc:
+                    raise PnpError(f"{path}:{exc.line}: -: {exc.message}") from None
+                style = _deep_merge(style, _plain(data or {}))
+                files.append(path)
+        env = SandboxedEnvironment(
+            loader=jinja2.FileSystemLoader([str(tdir / game), str(tdir / "common")]),
+            undefined=jinja2.StrictUndefined,
+            autoescape=True,
+            trim_blocks=True,
+            lstrip_blocks=True,
+            keep_trailing_newline=False,
+            finalize=lambda value: "" if value is None else value,  # an unset optional field prints nothing, not "None"
+            optimized=False,  # compiling is most of a cold build's template cost; the optimizer's folding saves little per render
+        )
+        env.filters["rich"] = rich
+        env.filters["mm"] = lambda v: f"{float(v):.3f}"
+        env.filters["tint"] = lambda color, amount: tint(str(color), float(amount))  # "#c0392b" | tint(0.3)
+        return cls(tdir, game, env, style, tuple(files))
+
+    def template_path(self, name: str) -> Path:
+        for folder in (self.root / self.game, self.root / "common"):
+            if (folder / f"{name}{SUFFIX}").exists():
+                return folder / f"{name}{SUFFIX}"
+        return self.root / self.game / f"{name}{SUFFIX}"
+
+    def render(self, name: str, context: dict[str, Any]) -> Face:
+        """Render template `name` to a Face. Raises TemplateProblem."""
+        shown = self._shown.get(name) or self._shown.setdefault(name, _shown(self.template_path(name), self.root.parent))
+        try:
+            template = self.env.get_template(f"{name}{SUFFIX}")
+        except jinja2.TemplateNotFound:
+            raise TemplateProblem(shown, 0, f"template {name}{SUFFIX} not found in templates/{self.game}/ or templates/common/") from None
+        except jinja2.TemplateSyntaxError as exc:
+            raise TemplateProblem(shown, exc.lineno or 0, f"template syntax error: {exc.message}") from None
+        try:
+            xml = template.render(style=self.style, **context)
+        except jinja2.TemplateSyntaxError as exc:  # in a partial, compiled when first included
+            where = self._shown_file(exc.filename) if exc.filename else shown
+            raise TemplateProblem(where, exc.lineno or 0, f"template syntax error: {exc.message}") from None
+        except jinja2.UndefinedError as exc:
+            raise TemplateProblem(*self._where(shown), f"unknown template variable: {exc.message}") from None
+        except jinja2.TemplateError as exc:
+            raise TemplateProblem(*self._where(shown), f"template error: {exc}") from None
+        except (TypeError, ValueError, ArithmeticError) as exc:
+            raise TemplateProblem(*self._where(shown), f"template error: {exc}") from None
+        face = parse_face(xml, shown, context.get("payload", ""), self.style)
+        if any(isinstance(el, Art) for el in face.elements):
+            face = Face(tuple(self._art(el, shown) if isinstance(el, Art) else el for el in face.elements), face.key)
+        return face
+
+    def _art(self, el: Art, shown: str) -> Art:
+        """An illustration's path, from the project root, made absolute (it must exist)."""
+        from dataclasses import replace
+
+        path = (self.root.parent / el.src).resolve()
+        if not path.is_file():
+            raise TemplateProblem(shown, 0, f"<art>: no illustration {el.src}")
+        return replace(el, src=str(path))
+
+    def _shown_file(self, filename: str) -> str:
+        return _shown(Path(filename), self.root.parent)
+
+    def _where(self, shown: str) -> tuple[str, int]:
+        """The file and line the designer must open: the innermost template
+        frame of the current exception, a partial's own when the error is in
+        one (Jinja gives template frames the template's file and line)."""
+        found = _innermost_template_frame(str(self.root))
+        if found is None:
+            return shown, 0
+        filename, line = found
+        return self._shown_file(filename), line
+
+
+def _shown(path: Path, project: Path) -> str:
+    try:
+        return str(path.relative_to(project))
+    except ValueError:
+        return str(path)
+
+
+def _innermost_template_frame(root: str) -> tuple[str, int] | None:
+    """(file, line) of the deepest frame of the current exception that runs a
+    template under `root`."""
+    tb = sys.exc_info()[2]
+    found = None
+    while tb is not None:
+        name = tb.tb_frame.f_code.co_filename
+        if name.endswith(SUFFIX) and name.startswith(root):
+            found = (name, tb.tb_lineno)
+        tb = tb.tb_next
+    return found
+
+
+def _num(el: ET.Element, key: str, default: float | None = None) -> float:
+    raw = el.get(key)
+    if raw is None:
+        if default is None:
+            raise ValueError(f"<{el.tag}> needs {key}=")
+        return default
+    try:
+        return float(raw)
+    except ValueError:
+        raise ValueError(f"<{el.tag}> {key}={raw!r} is not a number (millimetres)") from None
+
+
+def _paint(el: ET.Element, colors: dict[str, str]) -> Paint:
+    def color(key):
+        value = el.get(key)
+        if value in (None, "", "none"):
+            return None
+        return colors.get(value, value)
+    dash = tuple(float(v) for v in el.get("dash", "").split()) if el.get("dash") else ()
+    opacity = float(el.get("opacity", 1))
+    fill, stroke = color("fill"), color("stroke")
+    if opacity < 1:  # a tint over white paper: no transparency groups, so forms stay simple
+        fill, stroke = (tint(c, opacity) if c else None for c in (fill, stroke))
+    return Paint(fill, stroke, float(el.get("stroke-width", 0.3)), 1.0, dash)
+
+
+def tint(color: str, amount: float) -> str:
+    """`color` laid at `amount` opacity over white."""
+    value = color.lstrip("#")
+    if len(value) != 6:
+        raise ValueError(f"colour {color!r} must be #rrggbb")
+    rgb = [int(value[i:i + 2], 16) for i in (0, 2, 4)]
+    mixed = [round(255 - (255 - c) * amount) for c in rgb]
+    return "#" + "".join(f"{c:02x}" for c in mixed)
+
+
+def _inner_markup(el: ET.Element) -> str:
+    parts = [escape(el.text or "")]
+    for child in el:
+        if child.tag not in INLINE_TAGS:
+            raise ValueError(f"<{child.tag}> is not allowed inside <text>")
+        parts.append(Markup(ET.tostring(child, encoding="unicode")))
+    return str(Markup("").join(parts)).strip()
+
+
+def parse_face(xml: str, shown: str, payload: str, style: dict[str, Any]) -> Face:
+    colors = style.get("colors", {})
+    try:
+        root = ET.fromstring(xml)
+    except ET.ParseError as exc:
+        line = exc.position[0] if exc.position else 0
+        raise TemplateProblem(shown, line, f"template output is not well-formed XML: {exc}") from None
+    elements = []
+    for el in root:
+        try:
+            elements.append(_element(el, payload, colors))
+        except (ValueError, KeyError) as exc:
+            raise TemplateProblem(shown, 0, str(exc)) from None
+    return Face(tuple(elements), key="")
+
+
+def _element(el: ET.Element, payload: str, colors: dict[str, str]):
+    tag = el.tag
+    if tag == "rect":
+        return Rect(_num(el, "x"), _num(el, "y"), _num(el, "w"), _num(el, "h"), _paint(el, colors),
+                    _num(el, "r", 0), el.get("bleed", "true") != "false")
+    if tag == "circle":
+        return Circle(_num(el, "cx"), _num(el, "cy"), _num(el, "r"), _paint(el, colors))
+    if tag == "line":
+        return Line(_num(el, "x1"), _num(el, "y1"), _num(el, "x2"), _num(el, "y2"), _paint(el, colors))
+    if tag == "polygon":
+        pts = []
+        for pair in (el.get("points") or "").split():
+            x, _, y = pair.partition(",")
+            pts.append((float(x), float(y)))
+        if len(pts) < 3:
+            raise ValueError("<polygon> needs at least 3 points")
+        return Polygon(tuple(pts), _paint(el, colors))
+    if tag == "icon":
+        color = el.get("color", "#1d1d1d")
+        return Icon(el.get("name", ""), _num(el, "x"), _num(el, "y"), _num(el, "size"), colors.get(color, color))
+    if tag == "qr":
+        return QR(_num(el, "x"), _num(el, "y"), _num(el, "size"), el.get("payload", payload))
+    if tag == "text":
+        rotate = el.get("rotate", "0")
+        if rotate not in ("0", "180"):
+            raise ValueError(f'<text rotate="{rotate}">: rotate is 0 or 180 (text turned to face the far player)')
+        return Text(_num(el, "x"), _num(el, "y"), _num(el, "w"), _num(el, "h"), el.get("style", "body"),
+                    _inner_markup(el), el.get("field", ""), el.get("align", "left"), el.get("valign", "top"),
+                    rotate=int(rotate))
+    if tag == "art":
+        src = el.get("src", "")
+        if not src.endswith(".svg"):
+            raise ValueError(f'<art src="{src}">: src is an illustration, templates/art/NAME.svg (card.art)')
+        color, background, tint = (el.get(k) for k in ("color", "background", "tint"))
+        return Art(src, _num(el, "x"), _num(el, "y"), _num(el, "w"), _num(el, "h"), colors.get(color or "ink", color or "#1d1d1d"),
+                   colors.get(background, background) if background else None, colors.get(tint, tint) if tint else None)
+    raise ValueError(f"unknown element <{tag}> (use rect, circle, line, polygon, icon, qr, text, art)")

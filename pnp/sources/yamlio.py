@@ -1,0 +1,149 @@
+"""YAML reading with `safe_load` semantics that remembers where each key stood."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+try:  # the C loader is much faster; same safe semantics
+    _Base = yaml.CSafeLoader
+except AttributeError:  # pragma: no cover
+    _Base = yaml.SafeLoader
+
+
+class MarkedDict(dict):
+    """A mapping that knows its own line and the line of each key (1-based)."""
+
+    line: int = 0
+    key_lines: dict
+
+    def line_of(self, key: str) -> int:
+        return self.key_lines.get(key, self.line)
+
+
+class MarkedList(list):
+    line: int = 0
+    item_lines: list
+
+
+class _MarkedLoader(_Base):
+    duplicate_keys: list
+
+
+def _construct_mapping(loader: _MarkedLoader, node: yaml.MappingNode) -> MarkedDict:
+    loader.flatten_mapping(node)
+    result = MarkedDict()
+    result.line = node.start_mark.line + 1
+    result.key_lines = {}
+    for key_node, value_node in node.value:
+        key = loader.construct_object(key_node, deep=True)
+        line = key_node.start_mark.line + 1
+        if key in result:
+            loader.duplicate_keys.append((line, key))
+        result[key] = loader.construct_object(value_node, deep=True)
+        result.key_lines[key] = line
+    return result
+
+
+def _construct_sequence(loader: _MarkedLoader, node: yaml.SequenceNode) -> MarkedList:
+    result = MarkedList(loader.construct_object(child, deep=True) for child in node.value)
+    result.line = node.start_mark.line + 1
+    result.item_lines = [child.start_mark.line + 1 for child in node.value]
+    return result
+
+
+_MarkedLoader.add_constructor("tag:yaml.org,2002:map", _construct_mapping)
+_MarkedLoader.add_constructor("tag:yaml.org,2002:seq", _construct_sequence)
+
+
+class YamlSyntaxError(Exception):
+    def __init__(self, line: int, message: str):
+        super().__init__(message)
+        self.line = line
+        self.message = message
+
+
+def load_marked(path: Path) -> tuple[Any, list[tuple[int, Any]]]:
+    """Parse one file. Returns the data and a list of (line, key) duplicate keys.
+    Results are remembered by the file's content (see pnp.sources.memo)."""
+    from pnp.sources.memo import memo_file
+
+    return memo_file("yaml", path, lambda data: _parse(data.decode("utf-8")), _encode_result, _decode_result)
+
+
+def _encode(value: Any) -> Any:
+    """Marked values -> JSON: {"m": line, "k": [[key, key line, value], ...]} and {"l": line, "i": [...]}."""
+    if isinstance(value, MarkedDict):
+        return {"m": value.line, "k": [[k, value.key_lines.get(k, value.line), _encode(v)] for k, v in value.items()]}
+    if isinstance(value, MarkedList):
+        return {"l": value.line, "n": value.item_lines, "i": [_encode(v) for v in value]}
+    if isinstance(value, (str, int, float, bool)) or value is None:
+        return value
+    return {"s": str(value)}  # dates and other scalars YAML may produce: kept as text
+
+
+def _decode(value: Any) -> Any:
+    if isinstance(value, dict):
+        if "m" in value:
+            out = MarkedDict()
+            out.line, out.key_lines = value["m"], {}
+            for k, line, v in value["k"]:
+                out[k] = _decode(v)
+                out.key_lines[k] = line
+            return out
+        if "l" in value:
+            out = MarkedList(_decode(v) for v in value["i"])
+            out.line, out.item_lines = value["l"], value["n"]
+            return out
+        return value["s"]
+    return value
+
+
+def _encode_result(result):
+    data, duplicates = result
+    if any(not isinstance(k, str) for _, k in duplicates) or not _json_safe(data):
+        raise _NotCacheable
+    return [_encode(data), duplicates]
+
+
+def _decode_result(stored):
+    return _decode(stored[0]), [tuple(d) for d in stored[1]]
+
+
+class _NotCacheable(TypeError):
+    pass
+
+
+def _json_safe(value: Any) -> bool:
+    """Only string keys survive JSON; anything else is simply not cached."""
+    if isinstance(value, dict):
+        return all(isinstance(k, str) and _json_safe(v) for k, v in value.items())
+    if isinstance(value, list):
+        return all(_json_safe(v) for v in value)
+    return isinstance(value, (str, int, float, bool)) or value is None
+
+
+def _parse(text: str) -> tuple[Any, list[tuple[int, Any]]]:
+    loader = _MarkedLoader(text)
+    loader.duplicate_keys = []
+    try:
+        data = loader.get_single_data()
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark else 0
+        raise YamlSyntaxError(line, f"YAML syntax error: {exc.problem or exc}") from None
+    except yaml.YAMLError as exc:
+        raise YamlSyntaxError(0, f"YAML error: {exc}") from None
+    finally:
+        loader.dispose()
+    return data, loader.duplicate_keys
+
+
+def plain(value: Any) -> Any:
+    """The same data without the line-number bookkeeping: dicts and lists."""
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [plain(v) for v in value]
+    return value
