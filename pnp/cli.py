@@ -1,7 +1,9 @@
 """The `pnp` command line: parse arguments, call one core function, print."""
 from __future__ import annotations
 
+import io
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -10,6 +12,7 @@ import click
 from pnp.errors import PnpError
 from pnp.model import PAPERS, Flip, Ink, Layout, Shop
 from pnp.project import find_project
+from pnp.write import write_atomic
 
 
 class PnpGroup(click.Group):
@@ -31,8 +34,6 @@ class PnpGroup(click.Group):
         except KeyboardInterrupt:
             raise click.Abort() from None
         except Exception as exc:  # a bug in pnp: one line for the user, the traceback with PNP_DEBUG=1
-            import os
-
             if os.environ.get("PNP_DEBUG"):
                 raise
             raise click.ClickException(
@@ -108,7 +109,8 @@ def build(ctx, games, paper, layout, flip, printer, ink, backs, out, force):
     Only files whose inputs changed (cards, templates, styles, fonts,
     options, pnp itself) are rebuilt; the summary says which.
     """
-    from pnp.build.orchestrator import build as run_build, make_options
+    from pnp.build.options import make_options  # lazy: loaded only when this command runs
+    from pnp.build.orchestrator import build as run_build
 
     project = _project(ctx)
     out_dir = Path(out) if out else project / "output"
@@ -164,8 +166,7 @@ def watch_command(ctx, games, paper, layout, flip, printer, ink, out):
       pnp watch
       pnp watch culture-war --paper letter
     """
-    from pnp.build.orchestrator import make_options
-    from pnp.errors import PnpError
+    from pnp.build.options import make_options  # lazy: loaded only when this command runs
     from pnp.extras.watch import watch
 
     project = _project(ctx)
@@ -199,7 +200,7 @@ def preview(ctx, card, sheet_game, dpi, out_file):
       pnp preview anarchy-window-smasher --dpi 300 --out /tmp/card.png
       pnp preview --sheet culture-war
     """
-    from pnp.extras.preview import preview_card, preview_sheet
+    from pnp.extras.preview import preview_card, preview_sheet  # lazy: loaded only when this command runs
 
     project = _project(ctx)
     if bool(card) == bool(sheet_game):
@@ -211,10 +212,8 @@ def preview(ctx, card, sheet_game, dpi, out_file):
         image, found = preview_card(project, card, dpi)
         target = Path(out_file) if out_file else project / "output" / found.game / f"preview-{found.id}.png"
     target.parent.mkdir(parents=True, exist_ok=True)
-    buffer = __import__("io").BytesIO()
+    buffer = io.BytesIO()
     image.save(buffer, format="PNG")
-    from pnp.write import write_atomic
-
     write_atomic(target, buffer.getvalue())
     click.echo(f"{target}  ({image.width} x {image.height} px at {dpi} dpi)")
 
@@ -230,7 +229,7 @@ def validate(ctx, games):
       pnp validate
       pnp validate culture-war
     """
-    from pnp.build.orchestrator import validate as run_validate
+    from pnp.build.prepare import validate as run_validate  # lazy: loaded only when this command runs
     from pnp.extras.listing import unchecked_warnings
 
     sources = run_validate(_project(ctx), list(games) or None)
@@ -254,7 +253,7 @@ def list_cards(ctx, game, as_json):
       pnp list culture-war
       pnp list --json | jq '.[] | select(.type == "unit")'
     """
-    from pnp.extras.listing import card_rows, card_table
+    from pnp.extras.listing import card_rows, card_table  # lazy: loaded only when this command runs
 
     rows = card_rows(_project(ctx), game)
     if as_json:
@@ -281,7 +280,7 @@ def calibrate(ctx, paper, flip, printer, out_file):
       pnp calibrate --paper letter --flip short --out /tmp/cal.pdf
       pnp calibrate --printer office   # check a stored profile
     """
-    from pnp.extras.calibrate import write_calibration
+    from pnp.extras.calibrate import write_calibration  # lazy: loaded only when this command runs
 
     path = write_calibration(_project(ctx), paper, Flip(flip), printer, Path(out_file) if out_file else None)
     click.echo(f"wrote {path} (2 pages, {paper.upper()})")
@@ -314,7 +313,7 @@ def printer_group():
               help="The flip the sheet was printed with; builds then use it.")
 def printer_add(name, dx, dy, scale, flip):
     """Store (or replace) printer profile NAME."""
-    from pnp.layout.printers import PrinterProfile, add_profile, profiles_path
+    from pnp.layout.printers import PrinterProfile, add_profile, profiles_path  # lazy: loaded only when this command runs
 
     profile, replaced = add_profile(PrinterProfile(name, dx, dy, scale, Flip(flip) if flip else None))
     click.echo(f"{'replaced' if replaced else 'added'} printer {profile.name}: {_profile_text(profile)}  "
@@ -326,7 +325,7 @@ def printer_add(name, dx, dy, scale, flip):
 @click.option("--json", "as_json", is_flag=True)
 def printer_list(as_json):
     """List the stored printer profiles."""
-    from pnp.layout.printers import load_profiles, profiles_path
+    from pnp.layout.printers import load_profiles, profiles_path  # lazy: loaded only when this command runs
 
     profiles = load_profiles()
     if as_json:
@@ -344,7 +343,7 @@ def printer_list(as_json):
 @click.argument("name")
 def printer_remove(name):
     """Delete printer profile NAME."""
-    from pnp.layout.printers import remove_profile
+    from pnp.layout.printers import remove_profile  # lazy: loaded only when this command runs
 
     gone = remove_profile(name)
     click.echo(f"removed printer {gone.name}")
@@ -378,7 +377,7 @@ def export_command(ctx, game, shop, decks, out, url_base):
     project = _project(ctx)
     target = Path(out) if out else project / "output"
     if Shop(shop) is Shop.TTS:
-        from pnp.extras.tts import export_tts
+        from pnp.extras.tts import export_tts  # lazy: loaded only when this command runs
 
         report = export_tts(project, game, target, list(decks) or None, url_base)
         click.echo(f"Tabletop Simulator: {report.folder}\n  {len(report.decks)} decks, {report.sheets} sheets, "
@@ -387,7 +386,7 @@ def export_command(ctx, game, shop, decks, out, url_base):
         return
     if url_base:
         raise click.UsageError("--url-base is for --shop tts")
-    from pnp.extras.export import export
+    from pnp.extras.export import export  # lazy: loaded only when this command runs
 
     report = export(project, game, Shop(shop), target, list(decks) or None)
     click.echo(export_summary(report))
@@ -424,7 +423,7 @@ def convert_command(ctx, game, deck, fmt, force):
       pnp convert culture-war anarchy --to xlsx
       pnp convert culture-war anarchy --to yaml
     """
-    from pnp.sources.convert import convert_deck
+    from pnp.sources.convert import convert_deck  # lazy: loaded only when this command runs
 
     project = _project(ctx)
     report = convert_deck(project, game, deck, fmt, force)
@@ -447,7 +446,7 @@ def new_game_command(ctx, slug, name):
       pnp new-game dragon-market
       pnp build dragon-market
     """
-    from pnp.extras.newgame import new_game
+    from pnp.extras.newgame import new_game  # lazy: loaded only when this command runs
 
     given = ctx.obj.get("project")
     made = new_game(Path(given) if given else Path.cwd(), slug, name)
@@ -470,7 +469,7 @@ def clean_command(ctx):
     Example:
       pnp clean
     """
-    from pnp.caches import clean
+    from pnp.caches import clean  # lazy: loaded only when this command runs
 
     removed = clean(_project(ctx))
     click.echo("\n".join(f"removed {p}" for p in removed) if removed else "no caches to remove")

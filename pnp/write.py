@@ -15,7 +15,7 @@ FILE_MODE = 0o666 & ~_UMASK  # what `open()` would give: mkstemp's 0600 is for t
 
 def write_atomic(path: Path, data: bytes) -> None:
     """Write all of `data` or nothing: a reader never sees a half-written file."""
-    import tempfile  # not loaded by a build that writes nothing
+    import tempfile  # lazy: not loaded by a build that writes nothing
 
     try:
         path.parent.mkdir(parents=True, exist_ok=True)

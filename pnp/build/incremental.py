@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from pnp import __version__
+from pnp.model import Deck, DocKind, Document, Game
 from pnp.project import SOURCES_DIR, TEMPLATES_DIR, font_folder
 
 STATE_FILE = ".pnp-build.json"
@@ -153,6 +154,34 @@ def output_key(project: Path, game: str, options: Any, content: Any, templates: 
                extra_files: Iterable[Path] = ()) -> str:
     files = template_closure(project, game, templates) + shared_template_files(project, game) + list(extra_files)
     return content_hash(code_digest(), repr(options), content, file_digest(files, project))
+
+
+def deck_key(project: Path, game: Game, deck: Deck, options: Any) -> str:
+    """The key of a deck's file: its cards as parsed, their types, its look, and what its templates read."""
+    types = sorted({c.type for c in deck.cards})
+    content = {
+        "game": [game.name, game.card_size, list(game.players)],
+        "deck": [deck.id, deck.name, deck.back, deck.color, deck.icon, deck.size],
+        "types": {t: [game.card_types[t].template, repr(game.card_types[t].fields)] for t in types},
+        "cards": [[c.fields, c.revision] for c in deck.cards],
+    }
+    names = [game.card_types[t].template for t in types] + ([deck.back] if deck.back else [])
+    return output_key(project, game.slug, options, content, names, effect_files(project, game.slug))
+
+
+def doc_key(project: Path, game: Game, doc: Document, options: Any) -> str:
+    """The key of a document's files: the document, the decks when its template
+    reads them, and for a rule sheet its markdown and the diagrams it draws."""
+    content = {"game": [game.name, list(game.players)],
+               "doc": [doc.id, doc.kind.value, doc.name, doc.template, doc.size, doc.data]}
+    if doc.kind is not DocKind.RULES and template_variables(project, game.slug, [doc.template]) & {"decks", "*"}:
+        content["decks"] = [(d.id, d.name, d.color, d.icon) for d in game.decks]  # only if the template reads them
+    if doc.kind is DocKind.RULES:
+        source = doc.path.parent / doc.template
+        text = source.read_text(encoding="utf-8") if source.is_file() else ""
+        diagrams = [line.split()[1] for line in text.splitlines() if line.strip().startswith("@diagram ") and len(line.split()) > 1]
+        return output_key(project, game.slug, options, content, diagrams, [source])
+    return output_key(project, game.slug, options, content, [doc.template])
 
 
 class BuildState:

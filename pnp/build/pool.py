@@ -2,7 +2,9 @@
 process. The first worker loads the drawing modules and fonts once and forks
 the others from itself; the parent hands over each game as soon as it has
 been read, and tasks go to workers that are ready, biggest first, each
-keeping to the games whose templates it has compiled (pnp.build.jobs.next_task)."""
+keeping to the games whose templates it has compiled (pnp.build.tasks.next_task).
+The tasks themselves run in pnp.build.jobs, which this module imports only
+where a task runs: in a worker, or here when there is no pool."""
 from __future__ import annotations
 
 import gc
@@ -11,12 +13,20 @@ import os
 import pickle
 import shutil
 import signal
+import tempfile
+from multiprocessing.connection import wait
 from pathlib import Path
 from typing import Any, Callable
 
-from pnp.build import jobs
+from pnp.build.tasks import Task, can_fork, extend_job, next_task, set_job, share_compiled, worker_count
 from pnp.errors import PnpError
-from pnp.build.jobs import Task
+
+
+def _jobs():
+    """pnp.build.jobs, which runs the tasks."""
+    from pnp.build import jobs  # lazy: it loads ReportLab and Jinja, which the parent of a pool never needs
+
+    return jobs
 
 
 class Run:
@@ -48,14 +58,15 @@ class Run:
         """Every task's result, in the order the tasks were added: from the
         pool; from new workers when there is more than one task and core; else
         run here, one after another."""
-        if self.pool is None and jobs.worker_count(len(self.tasks)) > 1 and jobs.can_fork():
-            with Pool(self.shared["project"], jobs.worker_count(len(self.tasks))) as fresh:
+        if self.pool is None and worker_count(len(self.tasks)) > 1 and can_fork():
+            with Pool(self.shared["project"], worker_count(len(self.tasks))) as fresh:
                 fresh.start(self.shared)
                 fresh.add(self.parts, self.tasks)
                 return fresh.finish(self.progress)
         if self.pool is not None:
             return self.pool.finish(self.progress)
-        jobs.set_job({**self.shared, **self.parts})
+        set_job({**self.shared, **self.parts})
+        jobs = _jobs()
         results = []
         for i, task in enumerate(self.tasks):
             if self.progress:
@@ -71,10 +82,10 @@ def _first_worker(parent_ends: list, conns: list, project: Path, compiled: str) 
     forks serves one of the rest. Stopping it stops them."""
     for end in parent_ends:
         end.close()
-    jobs.share_compiled(compiled)
+    share_compiled(compiled)
     gc.disable()  # what warming up makes lives as long as the worker: nothing for a collection to find
     try:
-        jobs.warm(project)
+        _jobs().warm(project)
         failure = None
     except BaseException as exc:
         failure = exc
@@ -127,19 +138,19 @@ def _serve(conn, failure: BaseException | None) -> None:
         if message is None:
             return
         if isinstance(message, tuple) and message[0] == "job":  # a new build: what its tasks share
-            jobs.set_job(message[1])
+            set_job(message[1])
             tasks = []
             continue
         if isinstance(message, tuple):  # ("more", file holding one game's part of the job, its tasks)
             with open(message[1], "rb") as file:
-                jobs.extend_job(pickle.load(file))
+                extend_job(pickle.load(file))
             tasks += message[2]
             continue
         i = message
         try:
             if failure is not None:
                 raise failure
-            result = ("ok", jobs.run_task(tasks[i]))
+            result = ("ok", _jobs().run_task(tasks[i]))  # loaded already, as the first worker warmed up
         except BaseException as exc:  # handed to the parent, which raises it
             result = ("error", exc)
         try:
@@ -154,8 +165,6 @@ class Pool:
     worker does that once and forks the others from itself."""
 
     def __init__(self, project: Path, workers: int):
-        import tempfile
-
         # this build's shared files: the job's parts, and templates compiled by one worker
         # for the others (kept for this build only: a cold build stays cold)
         self.folder = tempfile.mkdtemp(prefix=f"pnp-build-{os.getpid()}-")
@@ -237,7 +246,7 @@ class Pool:
         if not self.pending:
             return False
         others = set().union(*(games for c, games in self.loaded.items() if c is not conn))
-        i = jobs.next_task(self.pending, self.tasks, self.loaded[conn], others)
+        i = next_task(self.pending, self.tasks, self.loaded[conn], others)
         self.pending.remove(i)
         self.loaded[conn].add(self.tasks[i].game)
         conn.send(i)
@@ -249,8 +258,6 @@ class Pool:
         is ready, having warmed up, or a task's answer. Either way that worker
         gets its next task. Tasks are handed out only to ready workers, so that
         the first ones go to different games (fewer templates compiled twice)."""
-        from multiprocessing.connection import wait
-
         for conn in wait([c for c in self.loaded if self.busy[c] or c not in self.ready], timeout):
             try:
                 message = conn.recv()
@@ -288,8 +295,6 @@ class Pool:
 
     def reap(self) -> None:
         """Wait until the workers have gone, then remove this build's shared files."""
-        from multiprocessing.connection import wait
-
         if not self.loaded:
             return
         first = next(iter(self.loaded))  # closes when the first worker, the last to leave, has gone

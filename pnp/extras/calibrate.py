@@ -21,9 +21,20 @@ from __future__ import annotations
 import io
 import math
 from dataclasses import dataclass, field
+from pathlib import Path
 
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import Frame, Paragraph
+
+from pnp.errors import PnpError
+from pnp.layout.printers import back_shift, get_profile
 from pnp.layout.sheets import mirror
-from pnp.model import Flip, Size
+from pnp.model import PAPERS, Flip, Size
+from pnp.project import TEMPLATES_DIR
+from pnp.render.fonts import register_fonts
+from pnp.units import pt
+from pnp.write import write_atomic
 
 STEP = 0.25            # mm per pair
 PAIRS = 12             # pairs -12..12: -3..+3 mm
@@ -305,13 +316,6 @@ def back_instructions(printer_note: str = "") -> tuple[str, ...]:
 
 def render_calibration(sheet: CalibrationSheet, font: str, bold_font: str, back_shift=None) -> bytes:
     """The two-page PDF. `back_shift` (a pnp.layout.printers.BackShift) corrects page 2 as a build would."""
-    from reportlab.lib.styles import ParagraphStyle
-    from reportlab.platypus import Frame, Paragraph
-
-    from pnp.units import pt
-
-    from reportlab.pdfgen.canvas import Canvas
-
     buffer = io.BytesIO()
     canvas = Canvas(buffer, pagesize=(pt(sheet.paper.width), pt(sheet.paper.height)), invariant=1,
                     initialFontName=font, pageCompression=1)
@@ -361,10 +365,6 @@ def render_calibration(sheet: CalibrationSheet, font: str, bold_font: str, back_
 def calibration_pdf(project, paper: Size, flip: Flip, printer=None) -> bytes:
     """The calibration sheet for `paper` and `flip`, in the project's fonts;
     with a printer profile, its correction is applied to the back page."""
-    from pnp.render.fonts import register_fonts
-    from pnp.layout.printers import back_shift
-    from pnp.project import TEMPLATES_DIR
-
     names = register_fonts(project / TEMPLATES_DIR)
     font = "RobotoCondensed-Regular" if "RobotoCondensed-Regular" in names else names[0]
     bold = "RobotoCondensed-Bold" if "RobotoCondensed-Bold" in names else font
@@ -379,13 +379,6 @@ def calibration_pdf(project, paper: Size, flip: Flip, printer=None) -> bytes:
 
 def write_calibration(project, paper: str, flip: Flip, printer: str | None = None, out=None):
     """Write the calibration PDF (default: output/calibration-<paper>-<flip>.pdf); returns its path."""
-    from pathlib import Path
-
-    from pnp.errors import PnpError
-    from pnp.model import PAPERS
-    from pnp.layout.printers import get_profile
-    from pnp.write import write_atomic
-
     if paper not in PAPERS:
         raise PnpError(f"unknown paper {paper!r}; choose from {', '.join(sorted(PAPERS))}")
     profile = get_profile(printer) if printer else None

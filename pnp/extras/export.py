@@ -32,13 +32,23 @@ import json
 import math
 import time
 import zipfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from pathlib import Path
 from typing import Any
 
+import pypdfium2 as pdfium
+
+from pnp.build.orchestrator import check_games
+from pnp.build.prepare import DeckFaces, deck_size, prepare_decks
 from pnp.errors import PnpError, Problems
+from pnp.faces.elements import QR, Text
+from pnp.faces.textfit import setting, wrapped
 from pnp.model import Card, Deck, Game, Shop, Size
+from pnp.render.canvas import draw_face, new_canvas
+from pnp.render.tools import Tools, load_tools
+from pnp.sources.loader import load_sources
+from pnp.units import mm, pt
 from pnp.write import write_atomic, write_json
 
 MM_PER_INCH = 25.4
@@ -108,9 +118,6 @@ class ExportReport:
 
 def _text_box(el, style: dict) -> tuple[float, float, float, float] | None:
     """Where a fitted text's lines really are (card mm, y down): x0, top, x1, bottom."""
-    from pnp.faces.textfit import setting, wrapped
-    from pnp.units import mm
-
     if not el.markup:
         return None
     own = setting(el, style, el.size)
@@ -128,8 +135,6 @@ def _text_box(el, style: dict) -> tuple[float, float, float, float] | None:
 
 def safe_zone_problems(face, size: Size, style: dict) -> list[tuple[str, float]]:
     """(what, distance to the trim in mm) for text and QR codes inside the safe zone."""
-    from pnp.faces.elements import QR, Text
-
     out = []
     for el in face.elements:
         if isinstance(el, QR):
@@ -164,15 +169,10 @@ def _safe_zone_warnings(deck: Deck, faces: list[tuple[str, Any]], size: Size, st
 # --------------------------------------------------------------------------- drawing
 
 def _canvas(buffer: io.BytesIO, page: Size, ctx, title: str):
-    from pnp.render.canvas import new_canvas
-
     return new_canvas(buffer, page, ctx, title, None)
 
 
 def _draw_on_page(canvas, face, card: Size, bleed_x: float, bleed_y: float, ctx) -> None:
-    from pnp.render.canvas import draw_face
-    from pnp.units import pt
-
     canvas.saveState()
     canvas.translate(pt(bleed_x), pt(bleed_y))
     draw_face(canvas, face, card, ctx)
@@ -180,16 +180,12 @@ def _draw_on_page(canvas, face, card: Size, bleed_x: float, bleed_y: float, ctx)
 
 
 def _set_boxes(canvas, page: Size, bleed_x: float, bleed_y: float) -> None:
-    from pnp.units import pt
-
     canvas.setBleedBox((0, 0, pt(page.width), pt(page.height)))
     canvas.setTrimBox((pt(bleed_x), pt(bleed_y), pt(page.width - bleed_x), pt(page.height - bleed_y)))
 
 
 def _pdf_pages(faces: list, card: Size, bleed: float, ctx, title: str, boxes: bool = True) -> bytes:
     """A PDF with one page per face (faces may repeat: each distinct face is one form)."""
-    from pnp.units import pt
-
     page = Size(card.width + 2 * bleed, card.height + 2 * bleed, "card")
     buffer = io.BytesIO()
     canvas = _canvas(buffer, page, ctx, title)
@@ -210,8 +206,6 @@ def _pdf_pages(faces: list, card: Size, bleed: float, ctx, title: str, boxes: bo
 
 def _pngs(faces: list, card: Size, px: tuple[int, int], ctx, title: str) -> list[bytes]:
     """Each face as a PNG of exactly `px` pixels at DPI, the card centred, its art run into the bleed."""
-    import pypdfium2 as pdfium
-
     w_in, h_in = px[0] / DPI, px[1] / DPI
     page = Size(w_in * MM_PER_INCH, h_in * MM_PER_INCH, "image")
     bx, by = (page.width - card.width) / 2, (page.height - card.height) / 2
@@ -310,22 +304,14 @@ class GameFaces:
     """A game read and its chosen decks' faces prepared, with the tools that drew them."""
 
     game: Game
-    templates: Any
-    icons: Any
-    prepared: list    # pnp.build.orchestrator.DeckFaces, one per chosen deck
+    tools: Tools
+    prepared: list[DeckFaces]    # one per chosen deck
     problems: Problems
 
 
 def game_faces(project: Path, game_slug: str, decks: list[str] | None = None) -> GameFaces:
     """Read GAME, check the deck ids asked for, and prepare those decks' faces
     (all decks when none are named). Problems are collected, not raised."""
-    from pnp.build.orchestrator import _prepare_decks, check_games
-    from pnp.render.fonts import register_fonts
-    from pnp.faces.icons import IconSet
-    from pnp.project import TEMPLATES_DIR
-    from pnp.sources.loader import icon_files, load_sources
-    from pnp.faces.templates import TemplateSet
-
     check_games(project, [game_slug])
     game = load_sources(project, [game_slug]).games[game_slug]
     known = [d.id for d in game.decks]
@@ -333,23 +319,18 @@ def game_faces(project: Path, game_slug: str, decks: list[str] | None = None) ->
     if unknown:
         raise PnpError(f"{game_slug} has no deck {', '.join(unknown)}; its decks: {', '.join(known)}")
     chosen = [d for d in game.decks if not decks or d.id in decks]
-    register_fonts(project / TEMPLATES_DIR)
-    icons = IconSet.load(*icon_files(project, game_slug))
-    templates = TemplateSet.load(project, game_slug)
+    tools = load_tools(project, game_slug)
     problems = Problems(project)
-    return GameFaces(game, templates, icons, _prepare_decks(game, templates, icons, problems, chosen), problems)
+    return GameFaces(game, tools, prepare_decks(game, tools, problems, chosen), problems)
 
 
 def export(project: Path, game_slug: str, shop: Shop, out_dir: Path, decks: list[str] | None = None) -> ExportReport:
     """Write the shop's files for GAME's decks (all, or those named)."""
-    from pnp.build.orchestrator import SHEET_FONT, deck_size
-    from pnp.render.canvas import RenderContext
-
     started = time.perf_counter()
     spec = SHOPS[shop]
     loaded = game_faces(project, game_slug, decks)
     loaded.problems.raise_if_any()
-    game, templates, icons, prepared = loaded.game, loaded.templates, loaded.icons, loaded.prepared
+    game, tools, prepared = loaded.game, loaded.tools, loaded.prepared
     folder = shop_folder(out_dir, game_slug, shop)
     report = ExportReport(spec, folder)
     written: list[tuple[Path, bytes]] = []
@@ -358,7 +339,7 @@ def export(project: Path, game_slug: str, shop: Shop, out_dir: Path, decks: list
         deck = faces.deck
         size = deck_size(deck, game)
         bleed = max(spec.bleed_mm, spec.bleed_px / DPI * MM_PER_INCH)
-        ctx = RenderContext(templates.style, icons, SHEET_FONT, bleed=bleed + 0.5)
+        ctx = replace(tools.context, bleed=bleed + 0.5)
         files, refs, size_words = _deck_files(spec, game, deck, size, faces.fronts, faces.back, ctx)
         deck_dir = folder / deck.id
         written += [(deck_dir / name, data) for name, data in files]
@@ -368,7 +349,7 @@ def export(project: Path, game_slug: str, shop: Shop, out_dir: Path, decks: list
         labelled = [(f"{c.id} front", faces.fronts[c.id]) for c in deck.cards]
         if faces.back is not None:
             labelled.append((f"{deck.id} back", faces.back))
-        report.warnings += _safe_zone_warnings(deck, labelled, size, templates.style)
+        report.warnings += _safe_zone_warnings(deck, labelled, size, tools.style)
         for card in deck.cards:
             rows.append([deck.id, card.id, card.name, card.quantity,
                          " ".join(f"{deck.id}/{r}" for r in refs[card.id]["fronts"]),
@@ -378,14 +359,14 @@ def export(project: Path, game_slug: str, shop: Shop, out_dir: Path, decks: list
     writer.writerow(["deck", "card_id", "name", "quantity", "front_files", "back_files"])
     writer.writerows(rows)
     written.append((folder / ORDER_CSV, text.getvalue().encode("utf-8")))
-    _write_all(folder, written)
+    write_all(folder, written)
     report.files = [p for p, _ in written]
     report.csv = folder / ORDER_CSV
     report.seconds = time.perf_counter() - started
     return report
 
 
-def _write_all(folder: Path, written: list[tuple[Path, bytes]]) -> None:
+def write_all(folder: Path, written: list[tuple[Path, bytes]]) -> None:
     """Write every file, then remove what an earlier export of this shop wrote and this one did not."""
     previous: list[str] = []
     try:

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pnp.errors import PnpError
-from pnp.project import GAME_FILE, SOURCES_DIR, TEMPLATES_DIR
+from pnp.project import GAME_FILE, SOURCES_DIR, TEMPLATES_DIR, is_project
 from pnp.write import write_atomic
 
 SLUG = re.compile(r"^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$")
@@ -193,8 +193,6 @@ def title_of(slug: str) -> str:
 
 def new_game(folder: Path, slug: str, name: str | None = None) -> NewGame:
     """Create game `slug` in the project at or above `folder` (or a new project in `folder`)."""
-    from pnp.project import is_project
-
     if not SLUG.match(slug) or len(slug) > 24:
         raise PnpError(f"{slug!r} is not a game slug: lowercase letters, digits and single hyphens, "
                        "starting with a letter, at most 24 characters (e.g. dragon-market)")

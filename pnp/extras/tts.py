@@ -25,11 +25,19 @@ import io
 import json
 import math
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from pnp.model import Deck, DocKind, Game, Size
+import pypdfium2 as pdfium
+from PIL import Image
+
+from pnp.build.manifest import copy_payloads
+from pnp.build.prepare import deck_size
+from pnp.extras.export import write_all, game_faces, shop_folder
+from pnp.model import PAPERS, Deck, DocKind, Game, Shop, Size
+from pnp.render.canvas import draw_face, new_canvas
+from pnp.render.documents import prepare_documents
 
 MAX_SIDE = 4096
 MAX_COLUMNS, MAX_ROWS = 10, 7
@@ -78,10 +86,6 @@ class TtsReport:
 
 def _render(faces: list, card: Size, px: tuple[int, int], ctx) -> list:
     """Each face as a PIL image of exactly `px` (the trimmed card, no bleed)."""
-    import pypdfium2 as pdfium
-
-    from pnp.render.canvas import draw_face, new_canvas
-
     buffer = io.BytesIO()
     canvas = new_canvas(buffer, card, ctx, "tts", None)
     for face in faces:
@@ -108,8 +112,6 @@ def _png(image) -> bytes:
 
 
 def _blank_back(px: tuple[int, int], colour: str):
-    from PIL import Image
-
     return Image.new("RGB", px, colour)
 
 
@@ -128,10 +130,6 @@ def _transform(x: float, z: float = 0.0, flipped: bool = True) -> dict[str, floa
 
 def _deck_object(game: Game, deck: Deck, fronts: dict, back, size: Size, ctx, urls: _Urls, x: float,
                  files: list[tuple[str, bytes]]) -> dict[str, Any]:
-    from PIL import Image
-
-    from pnp.build.orchestrator import copy_payloads
-
     px = cell_pixels(size)
     cards = list(deck.cards)
     images = _render([fronts[c.id] for c in cards] + ([back] if back is not None else []), size, px, ctx)
@@ -210,23 +208,15 @@ def saved_object(objects: list[dict[str, Any]], name: str) -> dict[str, Any]:
 
 def export_tts(project: Path, game_slug: str, out_dir: Path, decks: list[str] | None = None,
                url_base: str | None = None) -> TtsReport:
-    from pnp.build.orchestrator import SHEET_FONT, _fit_face, deck_size
-    from pnp.render.documents import prepare_documents
-    from pnp.extras.export import _write_all, game_faces, shop_folder
-    from pnp.model import PAPERS, Shop
-    from pnp.render.canvas import RenderContext
-
     started = time.perf_counter()
     loaded = game_faces(project, game_slug, decks)
-    game, templates, icons, prepared, problems = (loaded.game, loaded.templates, loaded.icons, loaded.prepared,
-                                                  loaded.problems)
+    game, tools, prepared, problems = loaded.game, loaded.tools, loaded.prepared, loaded.problems
     boards = [] if decks else prepare_documents(
-        game, templates, PAPERS["a4"], lambda face: _fit_face(face, templates.style, icons), problems,
-        [d for d in game.documents if d.kind is DocKind.BOARD])
+        game, tools.templates, PAPERS["a4"], tools.fit, problems, [d for d in game.documents if d.kind is DocKind.BOARD])
     problems.raise_if_any()
     folder = shop_folder(out_dir, game_slug, Shop.TTS)
     urls = _Urls(folder, url_base)
-    ctx = RenderContext(templates.style, icons, SHEET_FONT, bleed=0.0)
+    ctx = replace(tools.context, bleed=0.0)
     report = TtsReport(folder)
     files: list[tuple[str, bytes]] = []
     everything = []
@@ -248,7 +238,7 @@ def export_tts(project: Path, game_slug: str, out_dir: Path, decks: list[str] | 
     files.append((f"{game_slug}.json", _json(saved_object(everything, game.name))))
     report.objects = len(everything)
     written = [(folder / name, data) for name, data in files]
-    _write_all(folder, written)
+    write_all(folder, written)
     report.files = [p for p, _ in written]
     report.seconds = time.perf_counter() - started
     return report

@@ -6,7 +6,11 @@ import threading
 from pathlib import Path
 from typing import Callable
 
-from pnp.build.orchestrator import BuildOptions, BuildReport, build
+import watchfiles
+
+from pnp.build.options import BuildOptions
+from pnp.build.orchestrator import build
+from pnp.build.report import BuildReport
 from pnp.errors import PnpError
 from pnp.project import SOURCES_DIR, TEMPLATES_DIR
 
@@ -22,8 +26,6 @@ def watch(project: Path, games: list[str] | None, out_dir: Path, options: BuildO
           on_outcome: Callable[[Outcome, list[str]], None], stop: threading.Event | None = None,
           debounce_ms: int = 300) -> None:
     """Build once, then after every batch of saved changes, until `stop` is set."""
-    import watchfiles
-
     def run(changed: list[str]) -> None:
         try:
             on_outcome(build(project, games, out_dir, options), changed)

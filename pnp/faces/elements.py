@@ -9,6 +9,7 @@ from typing import Any
 from reportlab.lib.colors import HexColor
 
 from pnp.faces import pdfops
+from pnp.faces.artpanel import draw_art
 from pnp.units import pt
 
 
@@ -145,7 +146,7 @@ class Icon:
 
 @dataclass(frozen=True)
 class Art:
-    """An illustration panel (see pnp.sources.art): `src` is the SVG's absolute path."""
+    """An illustration panel (see pnp.faces.artpanel): `src` is the SVG's absolute path."""
 
     src: str
     x: float
@@ -157,8 +158,6 @@ class Art:
     tint: str | None = None
 
     def draw(self, canvas, card_w, card_h, bleed) -> None:
-        from pnp.sources.art import draw_art
-
         draw_art(canvas, self.src, pt(self.x), pt(card_h - self.y - self.h), pt(self.w), pt(self.h),
                  self.color, self.background, self.tint)
 

@@ -8,7 +8,7 @@ from typing import Any
 from reportlab.lib.rl_accel import fp_str
 
 from pnp.faces import pdfops
-from pnp.errors import PnpError
+from pnp.errors import PnpError, Problems
 from pnp.sources.yamlio import YamlSyntaxError, load_marked
 
 _PATH_TOKEN = re.compile(r"[MLCQZ]|-?\d*\.?\d+")
@@ -63,8 +63,6 @@ _PATH_ALL = re.compile(r"^(?:\s*(?:[MLCQZ]|-?\d*\.?\d+)\s*,?)*$")
 def check_icons(path: Path, data: Any) -> None:
     """Every problem in an icon file, each as `file:line: icon NAME: message`,
     so a designer opens the right line (nothing is drawn from a bad file)."""
-    from pnp.errors import Problems
-
     problems = Problems(next((p for p in path.resolve().parents if (p / "card_sources").is_dir()), None))
     if data is None:
         return

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import sys
 import xml.etree.ElementTree as ET
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -129,8 +129,6 @@ class TemplateSet:
 
     def _art(self, el: Art, shown: str) -> Art:
         """An illustration's path, from the project root, made absolute (it must exist)."""
-        from dataclasses import replace
-
         path = (self.root.parent / el.src).resolve()
         if not path.is_file():
             raise TemplateProblem(shown, 0, f"<art>: no illustration {el.src}")

@@ -13,8 +13,10 @@ from typing import Any
 from reportlab.lib.colors import HexColor
 from reportlab.lib.enums import TA_CENTER, TA_JUSTIFY, TA_LEFT, TA_RIGHT
 from reportlab.lib.styles import ParagraphStyle
+from reportlab.platypus import Paragraph
 
-from pnp.faces.elements import Text
+from pnp.faces import richtext
+from pnp.faces.elements import Face, Icon, Text
 from pnp.units import pt
 
 MIN_SIZE = 6.0
@@ -63,10 +65,7 @@ WRAPPED_LIMIT = 4096  # set paragraphs kept between fitting and drawing (enough 
 
 
 def make_paragraph(text: Text, style: dict[str, Any], size: float):
-    """A ReportLab Paragraph, for markup our own setter leaves alone
-    (platypus is imported only then: most builds never need it)."""
-    from reportlab.platypus import Paragraph
-
+    """A ReportLab Paragraph, for markup our own setter leaves alone."""
     pstyle = paragraph_style(style, text.style, size, text.align)
     color = pstyle.textColor.hexval().replace("0x", "#")
     return Paragraph(icon_markup(text.markup, size, color), pstyle)
@@ -95,8 +94,6 @@ def _color(style: dict[str, Any], spec: dict[str, Any]) -> str:
 def setting(text: Text, style: dict[str, Any], size: float):
     """The text set by our own setter (pnp.faces.richtext) at `size`, or None when
     its markup or alignment needs a ReportLab Paragraph."""
-    from pnp.faces import richtext
-
     spec = style.get("paragraph_styles", {}).get(text.style)
     if spec is None or text.align == "justify":
         return None
@@ -134,3 +131,29 @@ def fit(text: Text, style: dict[str, Any]) -> Text:
     raise FitError(
         f"text does not fit its {text.w:g} x {text.h:g} mm box even at {floor:g} pt; shorten it"
     )
+
+
+def fit_face(face: Face, style: dict[str, Any], icons) -> Face:
+    """The face with every text fitted to its box; FitError names the first
+    text that does not fit, or an icon that `icons` does not have."""
+    out = []
+    for el in face.elements:
+        if isinstance(el, Text):
+            el = fit(el, style)
+        elif isinstance(el, Icon) and el.name not in icons:
+            raise FitError(f"unknown icon {el.name!r}")
+        out.append(el)
+    return replace(face, elements=tuple(out))
+
+
+def failing_field(face: Face, style: dict[str, Any], icons) -> str:
+    """The field of the first text of `face` that does not fit ("" for an unknown icon or none)."""
+    for el in face.elements:
+        if isinstance(el, Text):
+            try:
+                fit(el, style)
+            except FitError:
+                return el.field
+        if isinstance(el, Icon) and el.name not in icons:
+            return ""
+    return ""

@@ -8,7 +8,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from pnp.faces.elements import Face
 from pnp.layout.sheets import PRINTER_MARGIN
 from pnp.model import Size
-from pnp.render.canvas import NOTE_FONT_SIZE, RenderContext, _scale_bar, draw_face, end_form, new_canvas
+from pnp.render.canvas import NOTE_FONT_SIZE, RenderContext, scale_bar, draw_face, end_form, new_canvas
 from pnp.layout.tiling import TilePlan, cut_lines, guide_lines
 from pnp.units import mm, pt
 
@@ -86,7 +86,7 @@ def _strip(canvas, ctx: RenderContext, caption: str, help_text: str = "") -> Non
     canvas.translate(pt(PRINTER_MARGIN), pt(PRINTER_MARGIN + 1))
     canvas.setFillColorRGB(0, 0, 0)
     canvas.setStrokeColorRGB(0, 0, 0)
-    _scale_bar(canvas, ctx.font)
+    scale_bar(canvas, ctx.font)
     room = mm(canvas._pagesize[0]) - 2 * PRINTER_MARGIN - 56
     lines = _wrap(caption, ctx.font, room) + _wrap(help_text, ctx.font, room)
     size = NOTE_FONT_SIZE if len(lines) <= 3 else NOTE_FONT_SIZE * 3 / len(lines)

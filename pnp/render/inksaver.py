@@ -1,4 +1,4 @@
-"""The ink-saver look, and measuring ink coverage.
+"""The ink-saver look (how much ink it saves is measured by pnp.build.inkcoverage).
 
 An ink-saver face is the normal face with its colours rewritten, after the
 templates have run and the text has been fitted (so nothing moves):
@@ -9,18 +9,18 @@ templates have run and the text has been fitted (so nothing moves):
 - text is black (or its own grey when that is already dark), so white text
   on a dark band stays readable once the band is a light tint;
 - small icons stay dark, large decorative icons become light.
-
-Coverage is the mean darkness (1 - luminance) of the rendered pages.
 """
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
-from pathlib import Path
+from dataclasses import replace
 from typing import Any
 
 from pnp.faces.elements import Art, Circle, Face, Icon, Line, Paint, Polygon, Rect, Text
-from pnp.model import Ink, Size
+from pnp.faces.icons import IconSet
+from pnp.model import Size
+from pnp.render.canvas import RenderContext
+from pnp.render.rulesheet import TINTS
 
 DARK = 0.75            # luminance below which a filled area counts as dark
 TINT_KEEP = 0.25       # a filled shape keeps this fraction of its darkness
@@ -29,7 +29,6 @@ OUTLINE_WIDTH = 0.25   # mm
 BACKGROUND_INSET = 1.5  # mm: the outline replacing a full-bleed background sits this far inside the trim
 LARGE_ICON = 12.0      # mm: icons this size or larger are decoration
 TEXT_DARK = 0.6        # text lighter than this turns black
-COVERAGE_DPI = 30
 EPS = 0.01
 _HEX = re.compile(r"^#?[0-9a-fA-F]{6}$")
 _FONT_COLOR = re.compile(r'color="(#[0-9a-fA-F]{6})"')
@@ -156,10 +155,8 @@ def saver_style(style: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def saver_icons(icons):
+def saver_icons(icons: IconSet) -> IconSet:
     """The icon set with its fixed colours in grey ("color" and "paper" stay as they are)."""
-    from pnp.faces.icons import IconSet
-
     def shape(s: dict) -> dict:
         s = dict(s)
         for key in ("fill", "stroke"):
@@ -170,14 +167,12 @@ def saver_icons(icons):
     return IconSet({name: [shape(s) for s in shapes] for name, shapes in icons.shapes.items()})
 
 
-def saver_context(ctx):
+def saver_context(ctx: RenderContext) -> RenderContext:
     return replace(ctx, style=saver_style(ctx.style), icons=saver_icons(ctx.icons))
 
 
 def saver_rule_tints() -> tuple[str, str]:
     """The rule sheets' note/row tint and table grid, in grey."""
-    from pnp.render.rulesheet import TINTS
-
     return grey(luminance(TINTS[0])), line_color(TINTS[1])
 
 
@@ -190,96 +185,3 @@ def saver_docs(prepared: list) -> list:
             key: saver_face(f, Size(key[1], key[2], "diagram")) for key, f in p.diagrams.items()}
         out.append(replace(p, face=face, diagrams=diagrams))
     return out
-
-
-# --------------------------------------------------------------------------- coverage
-
-def page_coverages(pdf: bytes | Path, dpi: int = COVERAGE_DPI) -> list[float]:
-    """The mean darkness (0 white .. 1 black) of each page, rendered at `dpi`."""
-    import pypdfium2 as pdfium
-
-    doc = pdfium.PdfDocument(pdf if isinstance(pdf, bytes) else str(pdf))
-    try:
-        out = []
-        for page in doc:
-            image = page.render(scale=dpi / 72).to_pil().convert("L")
-            hist = image.histogram()
-            n = image.width * image.height
-            out.append(sum((255 - v) * c for v, c in enumerate(hist)) / (255 * n) if n else 0.0)
-            page.close()
-        return out
-    finally:
-        doc.close()
-
-
-@dataclass(frozen=True)
-class Coverage:
-    pages: int
-    mean: float           # mean darkness over the pages, 0..1
-    source: str           # where the figure comes from, in words
-
-
-@dataclass
-class InkReport:
-    saver: dict[str, Coverage] = field(default_factory=dict)    # game -> coverage
-    normal: dict[str, Coverage] = field(default_factory=dict)
-
-
-def _files_coverage(paths: list[Path]) -> tuple[int, float]:
-    values = [v for path in paths for v in page_coverages(path)]
-    return len(values), (sum(values) / len(values) if values else 0.0)
-
-
-def _built_files(folder: Path) -> list[Path] | None:
-    """The PDFs a build left in `folder`, per its manifest; None if there is no complete build."""
-    import json
-
-    try:
-        manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    files = [folder / f["file"] for f in manifest.get("files", [])]
-    if not files or not all(p.is_file() for p in files):
-        return None
-    return files
-
-
-def _fresh(project: Path, slug: str, folder: Path, options) -> bool:
-    """Whether `folder` holds an up-to-date build of the game with exactly these options."""
-    from pnp.build.incremental import BuildState, game_digest
-
-    return BuildState.load(folder).up_to_date(game_digest(project, slug, options), folder)
-
-
-def measure_coverage(project: Path, games: list[str], out_dir: Path, options) -> InkReport:
-    """Coverage of the ink-saver files just built, and of the normal build
-    beside them (measured from its files when that build is up to date with
-    the same options but normal ink, otherwise built into a temporary folder
-    and measured there)."""
-    import tempfile
-    from dataclasses import replace as dc_replace
-
-    from pnp.build.orchestrator import build, game_dir
-
-    report = InkReport()
-    normal_options = dc_replace(options, ink=Ink.NORMAL)
-    missing = []
-    for slug in games:
-        saver_files = _built_files(game_dir(out_dir, slug, options)) or []
-        pages, mean = _files_coverage(saver_files)
-        report.saver[slug] = Coverage(pages, mean, f"{game_dir(out_dir, slug, options)}")
-        normal_dir = game_dir(out_dir, slug, normal_options)
-        normal_files = _built_files(normal_dir) if _fresh(project, slug, normal_dir, normal_options) else None
-        if normal_files:
-            pages, mean = _files_coverage(normal_files)
-            report.normal[slug] = Coverage(pages, mean, f"the normal build in {normal_dir}")
-        else:
-            missing.append(slug)
-    if missing:
-        with tempfile.TemporaryDirectory(prefix="pnp-ink-") as tmp:
-            build(project, missing, Path(tmp), normal_options, force=True)
-            for slug in missing:
-                pages, mean = _files_coverage(_built_files(Path(tmp) / slug) or [])
-                report.normal[slug] = Coverage(pages, mean, "a normal build rendered just now for comparison "
-                                                            f"(no up-to-date normal build in {out_dir / slug})")
-    return report

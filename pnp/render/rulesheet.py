@@ -16,13 +16,14 @@ from typing import Callable
 from reportlab.lib import colors
 from reportlab.lib.enums import TA_LEFT
 from reportlab.lib.styles import ParagraphStyle
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import (BaseDocTemplate, CondPageBreak, Flowable, Frame, FrameBreak, KeepTogether,
                                 NextPageTemplate, PageTemplate, Paragraph, Spacer, Table, TableStyle)
 
 from pnp.faces import richtext
 from pnp.faces.elements import Face
 from pnp.model import Size
-from pnp.render.canvas import RenderContext, _scale_bar, draw_face, icon_callback
+from pnp.render.canvas import RenderContext, scale_bar, draw_face, icon_callback
 from pnp.faces.templates import rich
 from pnp.faces.textfit import ICON_CALLBACK, icon_markup
 from pnp.units import pt
@@ -239,8 +240,6 @@ def parse(markdown: str, styles: dict[str, ParagraphStyle], accent: str,
 
 def _footer_lines(parts: list[str], font: str, size: float, room: float) -> list[str]:
     """The footer's parts joined with " · ", onto as few lines as fit `room` (two at most)."""
-    from reportlab.pdfbase.pdfmetrics import stringWidth
-
     lines = [parts[0]]
     for part in parts[1:]:
         joined = f"{lines[-1]} · {part}"
@@ -285,7 +284,7 @@ def render_rules(title: str, markdown: str, paper: Size, ctx: RenderContext, acc
         canvas.restoreState()
         canvas.saveState()  # the 50 mm check bar, as on every other sheet
         canvas.translate(W - m - pt(50) - pt(16), m + 1)
-        _scale_bar(canvas, fonts.body)
+        scale_bar(canvas, fonts.body)
         canvas.restoreState()
 
     doc = BaseDocTemplate(buffer, pagesize=(W, H), title=title, author="pnp", creator="pnp print-and-play pipeline",

@@ -8,6 +8,7 @@ The old file is left where it was, no longer used.
 from __future__ import annotations
 
 import re
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -63,8 +64,6 @@ def _raw_cards(path: Path, schemas, project: Path) -> list[dict[str, Any]]:
 
 
 def _check_round_trip(cards, data: bytes, new: Path, schemas, project: Path) -> None:
-    import tempfile
-
     with tempfile.TemporaryDirectory() as tmp:
         probe = Path(tmp) / new.name
         probe.write_bytes(data)

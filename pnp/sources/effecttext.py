@@ -15,6 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
+from jinja2 import StrictUndefined, TemplateSyntaxError, meta
+from jinja2.sandbox import SandboxedEnvironment
+
 from pnp.errors import Problems
 from pnp.model import Coverage, FieldType
 
@@ -87,9 +90,6 @@ class Vocabulary:
 
     def __init__(self, path: Path, triggers: dict[str, str], kinds: dict[str, EffectKind],
                  lines: dict[str, int]):
-        from jinja2 import StrictUndefined
-        from jinja2.sandbox import SandboxedEnvironment
-
         self.path = path
         self.triggers = triggers
         self.kinds = kinds
@@ -104,8 +104,6 @@ class Vocabulary:
     # ------------------------------------------------------------ compiling
     def compile(self, problems: Problems) -> None:
         """Compile every phrase once; syntax errors and unknown variables are problems."""
-        from jinja2 import TemplateSyntaxError, meta
-
         known = set(self.env.globals)
         for kind in self.kinds.values():
             try:

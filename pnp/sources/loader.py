@@ -12,6 +12,7 @@ import re
 from pathlib import Path
 from typing import Any, Callable
 
+from pnp.sources.codes import CODE, hashed_code
 from pnp.sources.composition import check_composition
 from pnp.sources.effectcheck import check_effects, generate_text, load_vocabulary, vocabulary_file, would_print
 from pnp.sources.effecttext import Vocabulary
@@ -199,8 +200,6 @@ def _load_game(folder: Path, slug: str, icons: set[str] | None, problems: Proble
 
 def _with_codes(decks: list[Deck], problems: Problems) -> list[Deck]:
     """Every card's short code (its own `code:`, else from its id), unique in the game."""
-    from pnp.sources.codes import CODE, hashed_code
-
     taken: dict[str, Card] = {}
     out = []
     for deck in decks:

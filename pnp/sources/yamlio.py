@@ -6,6 +6,8 @@ from typing import Any
 
 import yaml
 
+from pnp.sources.memo import memo_file
+
 try:  # the C loader is much faster; same safe semantics
     _Base = yaml.CSafeLoader
 except AttributeError:  # pragma: no cover
@@ -67,8 +69,6 @@ class YamlSyntaxError(Exception):
 def load_marked(path: Path) -> tuple[Any, list[tuple[int, Any]]]:
     """Parse one file. Returns the data and a list of (line, key) duplicate keys.
     Results are remembered by the file's content (see pnp.sources.memo)."""
-    from pnp.sources.memo import memo_file
-
     return memo_file("yaml", path, lambda data: _parse(data.decode("utf-8")), _encode_result, _decode_result)
 
 

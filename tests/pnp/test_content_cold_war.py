@@ -12,12 +12,11 @@ from pathlib import Path
 import pytest
 import yaml
 
-from pnp.build.orchestrator import card_context, prepare_game, validate
+from pnp.build.prepare import card_context, prepare_game, validate
 from pnp.faces.elements import QR, Text
 from pnp.errors import Problems, ValidationFailed
-from pnp.render.fonts import register_fonts
-from pnp.faces.icons import IconSet
-from pnp.sources.loader import icon_files, load_sources
+from pnp.render.tools import load_tools
+from pnp.sources.loader import load_sources
 
 ROOT = Path(__file__).resolve().parents[2]
 GAME = "cold-war"
@@ -181,11 +180,8 @@ def test_ids_are_prefixed_and_short(game):
 
 @pytest.fixture(scope="module")
 def faces(game):
-    register_fonts(ROOT / "templates")
     problems = Problems(ROOT)
-    prepared = prepare_game(game, ROOT, IconSet.load(*icon_files(ROOT, GAME)), problems)
-    if isinstance(prepared, tuple):  # (deck faces, documents) once games print documents too
-        prepared = prepared[0]
+    prepared, _ = prepare_game(game, load_tools(ROOT, GAME), problems)  # (deck faces, documents)
     assert not problems, problems.items
     return {d.deck.id: d for d in prepared}
 

@@ -16,7 +16,9 @@ import pypdfium2 as pdfium
 import pytest
 import yaml
 
-from pnp.build.orchestrator import BuildOptions, build
+from pnp.build.options import BuildOptions
+
+from pnp.build.orchestrator import build
 from pnp.model import PAPERS
 from pnp.sources.loader import load_sources
 

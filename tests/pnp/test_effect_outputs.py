@@ -10,7 +10,8 @@ import pytest
 from click.testing import CliRunner
 
 from effects_fixture import DECK, EFFECTS, edit, line_of, write_effects_project
-from pnp.build.orchestrator import BuildOptions, build
+from pnp.build.options import BuildOptions
+from pnp.build.orchestrator import build
 from pnp.cli import main
 from pnp.build.facecache import FaceCache
 from pnp.model import GAME_SLUGS

@@ -6,7 +6,9 @@ from pathlib import Path
 import pytest
 
 from effects_fixture import DECK, EFFECTS, edit, line_of, write_effects_project
-from pnp.build.orchestrator import BuildOptions, build, validate
+from pnp.build.options import BuildOptions
+from pnp.build.orchestrator import build
+from pnp.build.prepare import validate
 from pnp.sources.effectcheck import load_vocabulary
 from pnp.sources.effecttext import capitalise, face_words, is_sentence, join_and
 from pnp.errors import Problems, ValidationFailed

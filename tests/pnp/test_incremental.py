@@ -5,7 +5,9 @@ from pathlib import Path
 
 import pytest
 
-from pnp.build.orchestrator import BuildOptions, build
+from pnp.build.options import BuildOptions
+
+from pnp.build.orchestrator import build
 from pnp.model import PAPERS
 
 DECK = "card_sources/culture-war/anarchy.yaml"

@@ -15,9 +15,10 @@ from pnp.build import jobs
 from pnp.build import pool
 
 from pnp.sources import loader as sources
-from pnp.build.orchestrator import BuildOptions, build
+from pnp.build.options import BuildOptions
+from pnp.build.orchestrator import build
 from pnp.errors import PnpError, ValidationFailed
-from pnp.build.jobs import Task, next_task
+from pnp.build.tasks import Task, next_task
 
 GAME = "card_sources/culture-war/game.yaml"
 

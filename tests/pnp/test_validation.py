@@ -3,7 +3,11 @@ from pathlib import Path
 
 import pytest
 
-from pnp.build.orchestrator import BuildOptions, build, validate
+from pnp.build.options import BuildOptions
+
+from pnp.build.orchestrator import build
+
+from pnp.build.prepare import validate
 from pnp.errors import ValidationFailed
 
 DECK = "card_sources/culture-war/anarchy.yaml"

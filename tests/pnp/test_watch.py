@@ -2,7 +2,9 @@
 import threading
 import time
 
-from pnp.build.orchestrator import BuildOptions, BuildReport
+from pnp.build.options import BuildOptions
+
+from pnp.build.report import BuildReport
 from pnp.errors import PnpError
 from pnp.extras.watch import watch
 

@@ -1,0 +1,132 @@
+"""Preparing faces: each card's front and each deck's back rendered from its
+template and fitted (or remembered from an earlier build, see
+pnp.build.facecache), every problem collected with the card and line it
+belongs to; and `validate`, which prepares everything and writes nothing."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pnp.errors import Problems
+from pnp.faces.templates import TemplateProblem
+from pnp.faces.textfit import FitError, failing_field
+from pnp.model import PAPERS, Card, Deck, Game, Size, Sources
+from pnp.render.documents import PreparedDoc, prepare_documents
+from pnp.render.tools import Tools, load_tools
+from pnp.sources.loader import load_sources
+from pnp.sources.qrpayload import format_payload
+
+COMMON_BACK = {"id": "common", "name": "", "color": "#4a4a4a", "icon": "dice"}
+BAD_BACK = object()  # prepare_back's answer when the back has a problem (None means one-sided)
+
+
+@dataclass
+class DeckFaces:
+    deck: Deck
+    fronts: dict[str, Any]    # card id -> Face
+    back: Any                 # Face, or None for a one-sided deck
+
+
+def deck_size(deck: Deck, game: Game) -> Size:
+    return deck.size or game.card_size
+
+
+def card_context(card: Card, deck: Deck, game: Game) -> dict:
+    payload = format_payload(card.id, card.revision)  # each printed copy adds its number when drawn
+    size = deck_size(deck, game)
+    fields = dict(card.fields)
+    fields.update(id=card.id, revision=card.revision, deck=deck.id)
+    return {
+        "card": fields,
+        "deck": {"id": deck.id, "name": deck.name, "color": deck.color, "icon": deck.icon},
+        "game": {"slug": game.slug, "name": game.name, "players": list(game.players)},
+        "size": {"w": size.width, "h": size.height},
+        "payload": payload,
+    }
+
+
+def back_context(deck: Deck, game: Game, common: bool = False) -> dict:
+    """The back's template context; `common`: one neutral back for every deck."""
+    size = deck_size(deck, game)
+    return {
+        "deck": dict(COMMON_BACK) if common else {"id": deck.id, "name": deck.name, "color": deck.color, "icon": deck.icon},
+        "game": {"slug": game.slug, "name": game.name, "players": list(game.players)},
+        "size": {"w": size.width, "h": size.height},
+        "payload": "",
+    }
+
+
+def prepare_game(game: Game, tools: Tools, problems: Problems,
+                 paper: Size = PAPERS["a4"]) -> tuple[list[DeckFaces], list[PreparedDoc]]:
+    """Render and fit every face of every deck and document, collecting every problem."""
+    docs = prepare_documents(game, tools.templates, paper, tools.fit, problems)
+    return prepare_decks(game, tools, problems), docs
+
+
+def prepare_decks(game: Game, tools: Tools, problems: Problems, decks=None) -> list[DeckFaces]:
+    """The faces of the game's decks (or of `decks`); a deck whose back has a problem is left out."""
+    result = []
+    for deck in game.decks if decks is None else decks:
+        fronts = {card.id: face for card in deck.cards
+                  if (face := prepare_card(card, deck, game, tools, problems)) is not None}
+        back = prepare_back(deck, game, tools, problems)
+        if back is not BAD_BACK:
+            result.append(DeckFaces(deck, fronts, back))
+    return result
+
+
+def prepare_card(card: Card, deck: Deck, game: Game, tools: Tools, problems: Problems, cache=None):
+    """A card's front, rendered and fitted (or remembered in `cache`, a
+    pnp.build.facecache.FaceCache); None, and its problems recorded, if it has any."""
+    ctype = game.card_types[card.type]
+    context = card_context(card, deck, game)
+    key = cache.key(ctype.template, context) if cache is not None else None
+    if key is not None and (face := cache.get(key)) is not None:
+        return face
+    try:
+        face = tools.templates.render(ctype.template, context)
+    except TemplateProblem as exc:
+        problems.add(exc.path, exc.line, card.id, exc.message)
+        return None
+    try:
+        fitted = tools.fit(face)
+    except FitError as exc:
+        field = failing_field(face, tools.style, tools.icons)
+        problems.add(card.path, card.field_lines.get(field, card.line), card.id,
+                     f"{field or 'text'}: {exc}" if field else str(exc))
+        return None
+    if key is not None:
+        cache.put(key, fitted)
+    return fitted
+
+
+def prepare_back(deck: Deck, game: Game, tools: Tools, problems: Problems, cache=None, common: bool = False):
+    """The deck's back, None for a one-sided deck, or BAD_BACK (problems recorded)."""
+    if deck.back is None:
+        return None
+    context = back_context(deck, game, common)
+    key = cache.key(deck.back, context) if cache is not None else None
+    if key is not None and (face := cache.get(key)) is not None:
+        return face
+    try:
+        face = tools.fit(tools.templates.render(deck.back, context))
+    except TemplateProblem as exc:
+        problems.add(exc.path, exc.line, f"{deck.id} (back)", exc.message)
+        return BAD_BACK
+    except FitError as exc:
+        problems.add(tools.templates.template_path(deck.back), 0, f"{deck.id} (back)", str(exc))
+        return BAD_BACK
+    if key is not None:
+        cache.put(key, face)
+    return face
+
+
+def validate(project: Path, games: list[str] | None) -> Sources:
+    """Everything `build` checks, without writing."""
+    sources = load_sources(project, games)
+    problems = Problems(project)
+    for slug, game in sources.games.items():
+        prepare_game(game, load_tools(project, slug), problems)  # decks and documents
+    problems.raise_if_any()
+    return sources

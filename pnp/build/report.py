@@ -1,0 +1,32 @@
+"""What a build reports: the files it wrote, what was already up to date,
+how long it took and, for an ink-saver build, the ink it saves."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+
+@dataclass
+class BuiltFile:
+    game: str
+    path: Path
+    kind: str
+    pages: int
+    cards: int
+
+
+@dataclass
+class BuildReport:
+    files: list[BuiltFile] = field(default_factory=list)
+    seconds: float = 0.0
+    up_to_date: list[str] = field(default_factory=list)  # "game/file" left as they were
+    ink: Any = None          # an ink-saver build: pnp.build.inkcoverage.InkReport
+
+    @property
+    def pages(self) -> int:
+        return sum(f.pages for f in self.files)
+
+    @property
+    def cards(self) -> int:
+        return sum(f.cards for f in self.files)
