@@ -110,7 +110,7 @@ def build(ctx, games, paper, layout, flip, printer, ink, backs, out, force):
     options, pnp itself) are rebuilt; the summary says which.
     """
     from pnp.build.options import make_options  # lazy: loaded only when this command runs
-    from pnp.build.orchestrator import build as run_build
+    from pnp.build.orchestrator import build as run_build  # lazy: as above
 
     project = _project(ctx)
     out_dir = Path(out) if out else project / "output"
@@ -167,7 +167,7 @@ def watch_command(ctx, games, paper, layout, flip, printer, ink, out):
       pnp watch culture-war --paper letter
     """
     from pnp.build.options import make_options  # lazy: loaded only when this command runs
-    from pnp.extras.watch import watch
+    from pnp.extras.watch import watch  # lazy: as above
 
     project = _project(ctx)
     out_dir = Path(out) if out else project / "output"
@@ -230,7 +230,7 @@ def validate(ctx, games):
       pnp validate culture-war
     """
     from pnp.build.prepare import validate as run_validate  # lazy: loaded only when this command runs
-    from pnp.extras.listing import unchecked_warnings
+    from pnp.extras.listing import unchecked_warnings  # lazy: as above
 
     sources = run_validate(_project(ctx), list(games) or None)
     n = sum(len(g.cards) for g in sources.games.values())

@@ -57,9 +57,9 @@ def file_digest(paths: Iterable[Path], root: Path) -> str:
 PACKAGE = Path(__file__).resolve().parents[1]  # pnp/
 
 
-def code_files(package: Path = PACKAGE) -> list[Path]:
+def code_files() -> list[Path]:
     """pnp's own source, every subpackage included, and its assets (fonts)."""
-    return sorted(package.rglob("*.py")) + sorted(p for p in (package / "assets").rglob("*") if p.is_file())
+    return sorted(PACKAGE.rglob("*.py")) + sorted(p for p in (PACKAGE / "assets").rglob("*") if p.is_file())
 
 
 def code_digest() -> str:

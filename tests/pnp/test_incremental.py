@@ -149,3 +149,32 @@ def test_an_unchanged_game_is_trusted_for_its_ids_until_one_clashes(mini_project
         assert "duplicate id 'other-squat'" in message and "second-war/anarchy.yaml" in message
     finally:
         sources._load_game = real
+
+
+def test_an_edit_to_any_module_of_pnp_changes_the_code_hash(tmp_path, monkeypatch):
+    """pnp's code counts in every output's key: a module in any subpackage
+    counts, not only the top-level ones (an edit to it rebuilds everything)."""
+    import shutil
+
+    from pnp.build import incremental
+
+    copy = tmp_path / "pnp"
+    shutil.copytree(incremental.PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(incremental, "PACKAGE", copy)
+
+    def digest() -> str:
+        monkeypatch.setattr(incremental, "_code_digest", None)
+        incremental.forget_files()
+        return incremental.code_digest()
+
+    assert set(incremental.code_files()) >= set(copy.rglob("*.py"))
+    before = digest()
+    packages = sorted({p.parent for p in copy.rglob("*.py") if p.parent != copy})
+    assert len(packages) >= 6  # sources, faces, layout, render, build, extras
+    for package in packages:
+        module = sorted(package.glob("*.py"))[-1]
+        original = module.read_bytes()
+        module.write_bytes(original + b"\n# edited\n")
+        assert digest() != before, f"an edit to {module.relative_to(tmp_path)} left the code hash as it was"
+        module.write_bytes(original)
+        assert digest() == before
