@@ -1,4 +1,7 @@
-"""Stage 5: writing files atomically (temp file, then rename)."""
+"""Writing files atomically (a temporary file beside the target, then a
+rename), for pnp and the referee: a reader never sees half a file, and a
+failure leaves the old file as it was. `replace_file` is the one writer;
+`write_atomic` words its failures for pnp's users."""
 from __future__ import annotations
 
 import json
@@ -13,26 +16,44 @@ os.umask(_UMASK)
 FILE_MODE = 0o666 & ~_UMASK  # what `open()` would give: mkstemp's 0600 is for the temp file only
 
 
-def write_atomic(path: Path, data: bytes) -> None:
-    """Write all of `data` or nothing: a reader never sees a half-written file."""
-    import tempfile  # lazy: not loaded by a build that writes nothing
+def replace_file(path: Path, data: bytes, mode: int = FILE_MODE, durable: bool = True) -> None:
+    """Write all of `data` to `path` or nothing, with permissions `mode`;
+    `durable`: on disk (fsync) before it replaces the old file. The folder
+    must exist. OSError as raised: each caller words it its own way."""
+    _fill(*_temp_beside(path), path, data, mode, durable)
 
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Write all of `data` or nothing (creating the folder); PnpError naming the file if it cannot."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        fd, tmp = _temp_beside(path)
     except OSError as exc:
         raise PnpError(f"cannot write {path}: {exc.strerror or exc}; choose another folder with --out DIR") from None
+    try:
+        _fill(fd, tmp, path, data, FILE_MODE, durable=True)
+    except OSError as exc:
+        raise PnpError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+def _temp_beside(path: Path) -> tuple[int, str]:
+    import tempfile  # lazy: not loaded by a build that writes nothing
+
+    return tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+
+
+def _fill(fd: int, tmp: str, path: Path, data: bytes, mode: int, durable: bool) -> None:
+    """Write the temporary file and rename it over `path`; on any failure it is removed."""
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
-            os.fchmod(handle.fileno(), FILE_MODE)
-            os.fsync(handle.fileno())
+            os.fchmod(handle.fileno(), mode)
+            if durable:
+                os.fsync(handle.fileno())
         os.replace(tmp, path)
-    except BaseException as exc:
+    except BaseException:
         Path(tmp).unlink(missing_ok=True)
-        if isinstance(exc, OSError):
-            raise PnpError(f"cannot write {path}: {exc.strerror or exc}") from None
         raise
 
 

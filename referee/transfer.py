@@ -9,11 +9,11 @@ to the same table is refused, naming the first event that disagrees.
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
 
+from pnp.write import replace_file
 from referee import dice as dicelib
 from referee import ledger
 from referee.errors import RefereeError, TableError
@@ -77,10 +77,8 @@ def export(path: Path, target: Path, force: bool = False, full: bool = False) ->
         "events": [e.to_dict() for e in events],
         "final": status.to_json(),
     }
-    tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
     try:
-        tmp.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-        os.replace(tmp, target)
+        replace_file(target, (json.dumps(data, indent=1, ensure_ascii=False) + "\n").encode("utf-8"), durable=False)
     except OSError as exc:
         raise RefereeError(f"cannot write {target}: {exc.strerror}") from None
     return ExportResult(target, len(events))

@@ -22,6 +22,7 @@ from typing import Any
 from pnp.faces.elements import QR, Art, Circle, Face, Icon, Line, Paint, Polygon, Rect, Text
 from pnp.build.incremental import code_digest, content_hash, effect_files, file_digest, shared_template_files, template_closure
 from pnp.caches import cache_root
+from pnp.write import replace_file
 
 FORMAT = "pnp-faces-1"
 MAX_CARDS = 500
@@ -102,10 +103,9 @@ class FaceCache:
     def save(self) -> None:
         if not self.enabled or self.used == self.stored:
             return
+        data = json.dumps({"format": FORMAT, "faces": self.used}, separators=(",", ":")).encode("utf-8")
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = self.path.with_suffix(f".{os.getpid()}.tmp")
-            tmp.write_text(json.dumps({"format": FORMAT, "faces": self.used}, separators=(",", ":")), encoding="utf-8")
-            os.replace(tmp, self.path)
+            replace_file(self.path, data, durable=False)  # a cache: speed, not safety
         except OSError:
             pass  # a read-only project still builds, just without remembering faces

@@ -13,6 +13,8 @@ from pathlib import Path
 from typing import Any, Callable
 
 from pnp.caches import cache_root
+from pnp.write import replace_file
+
 FORMAT = b"pnp-memo-1"
 _recent: dict[str, Any] = {}  # digest -> value, this process's last few (callers must not mutate values)
 RECENT = 64
@@ -59,9 +61,7 @@ def _stored(kind: str, path: Path, data: bytes, digest: str, compute, encode, de
         return value  # not representable as JSON: computed every time
     try:
         store.parent.mkdir(parents=True, exist_ok=True)
-        tmp = store.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(payload, encoding="utf-8")
-        os.replace(tmp, store)
+        replace_file(store, payload.encode("utf-8"), durable=False)  # a cache: speed, not safety
     except OSError:
         pass  # a read-only project still builds, just without the memo
     return value

@@ -21,7 +21,6 @@ If the cache folder cannot be written, lookups still work; they just rebuild.
 from __future__ import annotations
 
 import json
-import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -150,16 +149,13 @@ def _read_cached(path: Path) -> dict[str, Any] | None:
 
 
 def _write_cached(path: Path, data: dict[str, Any]) -> None:
-    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    from pnp.write import replace_file
+
     try:
         path.parent.mkdir(exist_ok=True)
-        tmp.write_text(json.dumps(data, ensure_ascii=False, sort_keys=True), encoding="utf-8")
-        os.replace(tmp, path)
+        replace_file(path, json.dumps(data, ensure_ascii=False, sort_keys=True).encode("utf-8"), durable=False)
     except OSError:
-        try:
-            tmp.unlink()
-        except OSError:
-            pass
+        pass  # a cache: the next lookup tries again
 
 
 def _rebuild(root: Path, sig: list[list[Any]], old_history: dict[str, Any]) -> dict[str, Any]:

@@ -8,11 +8,11 @@ served; a player added later gets a new one.
 from __future__ import annotations
 
 import json
-import os
 import secrets
 from pathlib import Path
 from typing import Iterable
 
+from pnp.write import replace_file
 from referee.errors import TableError
 
 SUFFIX = ".serve-tokens.json"
@@ -48,12 +48,8 @@ class TokenStore:
             self._save()
 
     def _save(self) -> None:
-        tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}")
         try:
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-            with os.fdopen(fd, "w", encoding="utf-8") as out:
-                json.dump(self.tokens, out, indent=2)
-            os.replace(tmp, self.path)
+            replace_file(self.path, json.dumps(self.tokens, indent=2).encode("utf-8"), mode=0o600, durable=False)
         except OSError as exc:
             raise TableError(f"cannot write the private links' tokens to {self.path}: {exc.strerror}") from None
 
