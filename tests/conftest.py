@@ -9,6 +9,9 @@ ROOT = Path(__file__).resolve().parents[1]
 # tests/referee (folders of tests) would otherwise pass for the packages.
 if str(ROOT) not in sys.path[:1]:
     sys.path.insert(0, str(ROOT))
+# The tests' shared helpers (tests/helpers/) import as `helpers`.
+if str(ROOT / "tests") not in sys.path:
+    sys.path.insert(1, str(ROOT / "tests"))
 
 
 @pytest.fixture

@@ -96,6 +96,7 @@ def _panel(pdf: Path):
     return image
 
 
+@pytest.mark.pdf
 def test_the_chosen_icon_is_what_the_card_shows(mini_project, tmp_path):
     """Two builds differing only in one card's icon differ on that card's art panel, and only there."""
     mapping = dict(zip(MINI, ICONS))

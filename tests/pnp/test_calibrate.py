@@ -10,18 +10,18 @@ from __future__ import annotations
 
 import math
 import re
-import sys
 from pathlib import Path
 
 import pikepdf
 import pypdfium2 as pdfium
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import pdfcheck as pc  # noqa: E402
+from helpers import pdfcheck as pc
 
-from pnp.extras.calibrate import calibration_pdf  # noqa: E402
-from pnp.model import PAPERS, Flip  # noqa: E402
+from pnp.extras.calibrate import calibration_pdf
+from pnp.model import PAPERS, Flip
+
+pytestmark = pytest.mark.pdf
 
 ROOT = Path(__file__).resolve().parents[2]
 PAPER_MM = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}   # physical truths

@@ -5,6 +5,7 @@ import subprocess
 import sys
 
 from click.testing import CliRunner
+import pytest
 
 from pnp.cli import main
 
@@ -20,6 +21,7 @@ def run(*args, cwd=None):
         os.chdir(old)
 
 
+@pytest.mark.pdf
 def test_build_finds_the_project_from_a_subfolder(mini_project, tmp_path):
     sub = mini_project / "card_sources" / "culture-war"
     out = tmp_path / "elsewhere"
@@ -86,6 +88,7 @@ def test_python_dash_m_pnp(mini_project):
     assert "ok:" in proc.stdout
 
 
+@pytest.mark.pdf
 def test_layout_and_paper_options_reach_the_manifest(mini_project, tmp_path):
     result = run("--project", str(mini_project), "build", "--paper", "letter", "--layout", "gutterfold",
                  "--out", str(tmp_path / "o"))

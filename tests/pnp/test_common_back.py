@@ -8,8 +8,11 @@ from pathlib import Path
 import pypdfium2 as pdfium
 from click.testing import CliRunner
 from PIL import ImageChops
+import pytest
 
 from pnp.cli import main
+
+pytestmark = [pytest.mark.pdf, pytest.mark.slow]
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -22,6 +22,8 @@ from pnp.build.orchestrator import build
 from pnp.model import PAPERS
 from pnp.sources.loader import load_sources
 
+pytestmark = pytest.mark.pdf
+
 ROOT = Path(__file__).resolve().parents[2]
 GAME = "cold-war"
 COUNTRIES = ("westmark", "albion", "vostokia", "grauberg")

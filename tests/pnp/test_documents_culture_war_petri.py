@@ -20,6 +20,8 @@ import yaml
 import zxingcpp
 from PIL import Image, ImageChops, ImageFilter, ImageStat
 
+pytestmark = pytest.mark.pdf
+
 ROOT = Path(__file__).resolve().parents[2]
 CW, PD = "culture-war", "petri-dish"
 MM_PER_PT = 25.4 / 72.0

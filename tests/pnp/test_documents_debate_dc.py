@@ -22,6 +22,8 @@ import yaml
 import zxingcpp
 from PIL import Image, ImageChops, ImageStat
 
+pytestmark = pytest.mark.pdf
+
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = ("debate", "divide-and-conquer")
 POKER_W, POKER_H = 63.5, 88.9

@@ -9,7 +9,7 @@ import pypdfium2 as pdfium
 import pytest
 from click.testing import CliRunner
 
-from effects_fixture import DECK, EFFECTS, edit, line_of, write_effects_project
+from helpers.effects_fixture import DECK, EFFECTS, edit, line_of, write_effects_project
 from pnp.build.options import BuildOptions
 from pnp.build.orchestrator import build
 from pnp.cli import main
@@ -88,6 +88,7 @@ def rebuilt(project: Path, out: Path) -> set[str]:
     return {f.path.name for f in build(project, None, out, BuildOptions()).files}
 
 
+@pytest.mark.pdf
 def test_editing_a_phrase_rebuilds_the_decks_and_nothing_else(fx_project, tmp_path):
     game = fx_project / "card_sources/culture-war/game.yaml"
     game.write_text(game.read_text() + "documents:\n  - id: mat\n    kind: page\n    name: Test mat\n    template: testmat\n")
@@ -169,6 +170,7 @@ def assert_faces_match(project: Path, out_dir: Path, game: str) -> int:
     return checked
 
 
+@pytest.mark.pdf
 def test_the_fixture_faces_print_their_generated_text(fx_project, tmp_path):
     build(fx_project, None, tmp_path / "out", BuildOptions())
     assert assert_faces_match(fx_project, tmp_path / "out", "culture-war") == 4
@@ -182,6 +184,8 @@ def built_effect_games(tmp_path_factory):
     return out
 
 
+@pytest.mark.pdf
+@pytest.mark.slow
 @pytest.mark.parametrize("game", EFFECT_GAMES or [pytest.param("none", marks=pytest.mark.skip("no game has effects.yaml yet"))])
 def test_every_card_of_an_effects_game_prints_the_text_of_its_effects(game, built_effect_games):
     assert assert_faces_match(ROOT, built_effect_games, game) > 0

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from effects_fixture import DECK, EFFECTS, edit, line_of, write_effects_project
+from helpers.effects_fixture import DECK, EFFECTS, edit, line_of, write_effects_project
 from pnp.build.options import BuildOptions
 from pnp.build.orchestrator import build
 from pnp.build.prepare import validate

@@ -6,7 +6,6 @@ from __future__ import annotations
 import csv
 import io
 import shutil
-import sys
 import zipfile
 from pathlib import Path
 
@@ -18,11 +17,12 @@ import zxingcpp
 from click.testing import CliRunner
 from PIL import Image
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import pdfcheck as pc  # noqa: E402
+from helpers import pdfcheck as pc
 
-from pnp.cli import main  # noqa: E402
-from pnp.sources.qrpayload import parse_payload  # noqa: E402
+from pnp.cli import main
+from pnp.sources.qrpayload import parse_payload
+
+pytestmark = pytest.mark.pdf
 
 ROOT = Path(__file__).resolve().parents[2]
 INCH = 25.4

@@ -10,6 +10,8 @@ from pnp.build.options import BuildOptions
 from pnp.build.orchestrator import build
 from pnp.faces.templates import TemplateSet
 
+pytestmark = pytest.mark.pdf
+
 DECK = "card_sources/culture-war/anarchy.yaml"
 
 

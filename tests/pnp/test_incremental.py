@@ -10,6 +10,8 @@ from pnp.build.options import BuildOptions
 from pnp.build.orchestrator import build
 from pnp.model import PAPERS
 
+pytestmark = pytest.mark.pdf
+
 DECK = "card_sources/culture-war/anarchy.yaml"
 GAME = "card_sources/culture-war/game.yaml"
 

@@ -3,7 +3,6 @@ coverage it reports is the coverage a rasterizer measures."""
 from __future__ import annotations
 
 import re
-import sys
 from pathlib import Path
 
 import pypdfium2 as pdfium
@@ -12,11 +11,12 @@ import zxingcpp
 from click.testing import CliRunner
 from PIL import Image, ImageChops
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import pdfcheck as pc  # noqa: E402
+from helpers import pdfcheck as pc
 
-from pnp.cli import main  # noqa: E402
-from pnp.sources.qrpayload import parse_payload  # noqa: E402
+from pnp.cli import main
+from pnp.sources.qrpayload import parse_payload
+
+pytestmark = [pytest.mark.pdf, pytest.mark.slow]
 
 ROOT = Path(__file__).resolve().parents[2]
 GAME = "culture-war"

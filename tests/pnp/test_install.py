@@ -18,6 +18,8 @@ from click.testing import CliRunner
 from pnp.cli import main
 from pnp.model import GAME_SLUGS
 
+pytestmark = [pytest.mark.pdf, pytest.mark.slow]
+
 ROOT = Path(__file__).resolve().parents[2]
 
 

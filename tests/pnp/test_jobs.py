@@ -20,6 +20,8 @@ from pnp.build.orchestrator import build
 from pnp.errors import PnpError, ValidationFailed
 from pnp.build.tasks import Task, next_task
 
+pytestmark = pytest.mark.pdf
+
 GAME = "card_sources/culture-war/game.yaml"
 
 

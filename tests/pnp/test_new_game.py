@@ -8,6 +8,7 @@ from pathlib import Path
 import pikepdf
 import pypdfium2 as pdfium
 import zxingcpp
+import pytest
 from click.testing import CliRunner
 
 from pnp.cli import main
@@ -30,6 +31,7 @@ def _in(folder: Path, *args: str):
         os.chdir(old)
 
 
+@pytest.mark.pdf
 def test_a_new_game_in_an_empty_folder_builds_at_once(tmp_path):
     result = _in(tmp_path, "new-game", "dragon-market")
     assert result.exit_code == 0, result.output

@@ -1,11 +1,14 @@
 """`pnp preview`: one card, face and back, as a PNG a person can look at."""
 import zxingcpp
 from click.testing import CliRunner
+import pytest
 from PIL import Image
 
 from pnp.cli import main
 from pnp.extras.preview import preview_card, preview_sheet
 from pnp.sources.qrpayload import parse_payload
+
+pytestmark = pytest.mark.pdf
 
 MM_PER_INCH = 25.4
 

@@ -6,15 +6,15 @@ compares them with the manifest and with the physical card and paper sizes.
 """
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pikepdf
 import pytest
 import zxingcpp
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import pdfcheck as pc  # noqa: E402
+from helpers import pdfcheck as pc
+
+pytestmark = pytest.mark.pdf
 
 # Physical truths (the poker preset and the paper standards), written out here
 # on purpose rather than imported from pnp.

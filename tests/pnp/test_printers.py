@@ -5,17 +5,17 @@ Offsets are measured on the rendered back pages (cut marks found in a
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import pikepdf
 import pytest
 from click.testing import CliRunner
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import pdfcheck as pc  # noqa: E402
+from helpers import pdfcheck as pc
 
-from pnp.cli import main  # noqa: E402
+from pnp.cli import main
+
+pytestmark = pytest.mark.pdf
 
 A4 = (210.0, 297.0)
 TOL = 0.1    # mm

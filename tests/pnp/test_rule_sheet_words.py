@@ -12,6 +12,8 @@ from click.testing import CliRunner
 from pnp.cli import main
 from pnp.model import GAME_SLUGS
 
+pytestmark = pytest.mark.pdf
+
 ROOT = Path(__file__).resolve().parents[2]
 DEVELOPER_WORDS = ["`", "yaml", ".md", "card_sources", "templates/", "none yet", "-like", "rulebook",
                    "this project", "pnp build", "rebuild", "TODO", "_"]

@@ -6,14 +6,14 @@ content and rasters, not from pnp's layout code."""
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import pikepdf
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import pdfcheck as pc  # noqa: E402
+from helpers import pdfcheck as pc
+
+pytestmark = pytest.mark.pdf
 
 ROOT = Path(__file__).resolve().parents[2]
 PRINTABLE = 5.0       # mm from the paper's edge

@@ -99,6 +99,7 @@ def test_a_duplicate_id_across_a_sheet_and_a_yaml_deck_is_caught(mini_project):
     assert "duplicate id 'test-squat'" in result.output and "anarchy.xlsx" in result.output
 
 
+@pytest.mark.pdf
 def test_text_that_does_not_fit_is_named_by_row(mini_project, tmp_path):
     write_csv(mini_project, [HEADER, ["wordy", "Wordy", "unit", "", "1", "1", "1", "Mob", "", "Far too much. " * 120, ""]])
     result = run(mini_project, "build", "--out", str(tmp_path / "out"))
@@ -107,6 +108,7 @@ def test_text_that_does_not_fit_is_named_by_row(mini_project, tmp_path):
     assert not list((tmp_path / "out").rglob("*.pdf"))
 
 
+@pytest.mark.pdf
 def test_an_edited_sheet_rebuilds_just_its_deck(mini_project, tmp_path):
     run(mini_project, "convert", "culture-war", "anarchy", "--to", "csv")
     out = tmp_path / "out"

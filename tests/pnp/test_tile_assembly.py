@@ -13,6 +13,8 @@ from PIL import Image, ImageChops, ImageFilter, ImageStat
 
 from pnp.model import PAPERS, Size
 
+pytestmark = pytest.mark.pdf
+
 ROOT = Path(__file__).resolve().parents[2]
 PX = 5.0  # pixels per mm
 BOARDS = [("petri-dish", "board-dish.pdf"), ("debate", "board-forum.pdf")]

@@ -17,6 +17,8 @@ from pnp.sources.qrpayload import parse_payload
 from pnp.extras.tts import MAX_SIDE, cell_pixels, grid_for
 from pnp.model import Size
 
+pytestmark = pytest.mark.pdf
+
 ROOT = Path(__file__).resolve().parents[2]
 
 

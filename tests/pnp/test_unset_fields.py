@@ -3,7 +3,10 @@ there: never the word "None"."""
 from __future__ import annotations
 
 import pypdfium2 as pdfium
+import pytest
 import yaml
+
+pytestmark = pytest.mark.pdf
 
 
 def test_a_card_without_flavor_prints_no_none(mini_project, tmp_path):

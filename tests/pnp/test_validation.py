@@ -109,6 +109,7 @@ def test_bad_effect_is_reported(mini_project):
     assert "test-shield" in line and "stat must be one of" in line
 
 
+@pytest.mark.pdf
 def test_failed_build_writes_nothing_and_keeps_old_output(mini_project, tmp_path):
     out = tmp_path / "out"
     build(mini_project, None, out, BuildOptions())

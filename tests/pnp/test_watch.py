@@ -2,11 +2,15 @@
 import threading
 import time
 
+import pytest
+
 from pnp.build.options import BuildOptions
 
 from pnp.build.report import BuildReport
 from pnp.errors import PnpError
 from pnp.extras.watch import watch
+
+pytestmark = pytest.mark.pdf
 
 DECK = "card_sources/culture-war/anarchy.yaml"
 

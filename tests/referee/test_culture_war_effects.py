@@ -273,6 +273,7 @@ def test_every_rules_card_is_applied_or_prompted(card):
     assert code in traced or code in walk.prompted, f"{code} left no trace: {card['effects']}"
 
 
+@pytest.mark.slow
 def test_every_applied_kind_acts_somewhere_in_the_walk():
     """Across all cards, each applied kind of the vocabulary is carried out at least once."""
     fx_static.TRACE.clear()

@@ -147,6 +147,7 @@ def test_random_play_never_puts_a_card_in_more_places_than_printed(moves):
     play_randomly(moves)
 
 
+@pytest.mark.slow
 def test_random_play_really_plays_and_gets_refused():
     """The property is only worth something if moves get through, and
     refusals happen too (a used copy, an empty hand, the wrong phase)."""

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pypdfium2 as pdfium
 import yaml
+import pytest
 from click.testing import CliRunner
 
 from pnp.cli import main as pnp_main
@@ -48,6 +49,7 @@ def test_a_clash_or_a_bad_code_is_named(mini_project):
     assert "code 'TOO-LONG' must be 2 to 5 letters or digits" in result.output
 
 
+@pytest.mark.pdf
 def test_list_json_has_the_code_and_the_face_prints_it(mini_project, tmp_path):
     rows = json.loads(CliRunner().invoke(pnp_main, ["--project", str(mini_project), "list", "--json"]).output)
     codes = {r["id"]: r["code"] for r in rows}

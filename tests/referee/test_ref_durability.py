@@ -11,7 +11,7 @@ from pathlib import Path
 
 from conftest import PYTHON, ROOT, Table
 
-WRITER = Path(__file__).with_name("writer.py")
+WRITER = Path(__file__).resolve().parents[1] / "helpers" / "writer.py"
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
 
 

@@ -65,6 +65,7 @@ def test_wal_mode_is_on(tmp_path):
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
 
 
+@pytest.mark.slow
 def test_a_long_game_loads_from_a_snapshot_not_from_the_start(tmp_path):
     path, conn, rules = fresh(tmp_path)
     for i in range(1500):

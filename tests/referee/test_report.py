@@ -20,6 +20,8 @@ from conftest import Table
 from referee.games.petri_dish.geometry import PRIME_AREAS
 from referee.report import build, default_out
 
+pytestmark = pytest.mark.pdf
+
 
 class Recorder:
     """Runs commands and keeps, for each turn, what `status --json` last showed

@@ -19,6 +19,7 @@ import json
 import random
 
 from hypothesis import HealthCheck, given, settings, strategies as st
+import pytest
 
 from referee.errors import RefereeError
 from referee.games import rules_for, visible_state
@@ -143,6 +144,7 @@ def step(s: State, action: Action) -> State:
     return after
 
 
+@pytest.mark.slow
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1), count=st.integers(2, 4), rounds=st.integers(1, 2))
 def test_random_play_keeps_every_printed_copy_in_one_place(seed: int, count: int, rounds: int) -> None:

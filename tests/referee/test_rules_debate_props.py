@@ -127,6 +127,7 @@ def an_action(data, state) -> Action:
     return Action(kind, {}, who if kind == "end-turn" and data.draw(st.booleans()) else None)
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data(), st.integers(-10, 10), st.sampled_from(POTUSES), st.sampled_from(POTUSES),
        st.sampled_from(["opener", "both"]))

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+import pytest
 
 from referee import prompts
 from referee.cards import lookup
@@ -141,6 +142,7 @@ def _action(draw, state) -> tuple[str, dict, tuple[int, ...]]:
     return name, args, ()
 
 
+@pytest.mark.slow
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_random_play_never_puts_a_card_in_more_places_than_printed(data):

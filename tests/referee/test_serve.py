@@ -11,7 +11,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from conftest import Table
-from serve_tables import HIDDEN, card_name, cold_war, culture_war, leaks
+from helpers.serve_tables import HIDDEN, card_name, cold_war, culture_war, leaks
 
 from referee.cli import cli
 from referee.serve import snapshot

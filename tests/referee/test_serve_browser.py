@@ -21,13 +21,14 @@ from pathlib import Path
 import pytest
 
 from conftest import PYTHON, ROOT
-from serve_tables import HIDDEN, card_name, cold_war, culture_war, each_game, leaks
+from helpers.serve_tables import HIDDEN, card_name, cold_war, culture_war, each_game, leaks
 
 CHROMIUM = Path("/usr/bin/chromium")
 DRIVER = Path("/usr/bin/chromedriver")
 
-pytestmark = pytest.mark.skipif(not (CHROMIUM.exists() and DRIVER.exists()),
-                                reason="needs Debian's chromium and chromium-driver (make test installs them)")
+pytestmark = [pytest.mark.skipif(not (CHROMIUM.exists() and DRIVER.exists()),
+                                 reason="needs Debian's chromium and chromium-driver (make test installs them)"),
+              pytest.mark.slow]  # a browser starts
 
 
 def free_port() -> int:
