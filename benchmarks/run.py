@@ -144,7 +144,7 @@ def scale(work: Path) -> tuple[dict[int, float], int]:
         (game / "synth.yaml").write_text("\n".join(lines) + "\n")
         projects[n] = project
     # the clock starts once the drawing modules and fonts are loaded: a constant that is not the deck's
-    code = ("import resource,shutil,sys,time;from pathlib import Path;from pnp.build.orchestrator import build,BuildOptions;"
+    code = ("import resource,shutil,sys,time;from pathlib import Path;from pnp.build.orchestrator import build;from pnp.build.options import BuildOptions;"
             "from pnp.build.jobs import warm;warm(Path(sys.argv[1]));"
             "shutil.rmtree(Path(sys.argv[1])/'.pnp-cache',ignore_errors=True);"
             "t=time.perf_counter();build(Path(sys.argv[1]),None,Path(sys.argv[2]),BuildOptions(),force=True);"

@@ -19,9 +19,9 @@ from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
-from pnp.faces.elements import QR, Art, Circle, Face, Icon, Line, Paint, Polygon, Rect, Text
 from pnp.build.incremental import code_digest, content_hash, effect_files, file_digest, shared_template_files, template_closure
 from pnp.caches import cache_root
+from pnp.faces.elements import QR, Art, Circle, Face, Icon, Line, Paint, Polygon, Rect, Text
 from pnp.write import replace_file
 
 FORMAT = "pnp-faces-1"

@@ -20,6 +20,7 @@ from pnp.render.fonts import register_fonts
 from pnp.render.inksaver import saver_context, saver_docs, saver_face, saver_rule_tints, saver_text_color
 from pnp.render.tools import Tools, load_tools
 
+
 class _Invalid(Exception):
     """A card has a problem: stop drawing, keep checking."""
 

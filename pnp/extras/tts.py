@@ -34,7 +34,7 @@ from PIL import Image
 
 from pnp.build.manifest import copy_payloads
 from pnp.build.prepare import deck_size
-from pnp.extras.export import write_all, game_faces, shop_folder
+from pnp.extras.export import game_faces, shop_folder, write_all
 from pnp.model import PAPERS, Deck, DocKind, Game, Shop, Size
 from pnp.render.canvas import draw_face, new_canvas
 from pnp.render.documents import prepare_documents

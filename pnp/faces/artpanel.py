@@ -9,7 +9,8 @@ import io
 from functools import lru_cache
 from pathlib import Path
 
-from reportlab.graphics.shapes import Group, Path as RLPath
+from reportlab.graphics.shapes import Group
+from reportlab.graphics.shapes import Path as RLPath
 from reportlab.lib.rl_accel import fp_str
 from svglib.svglib import svg2rlg
 

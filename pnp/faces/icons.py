@@ -7,8 +7,8 @@ from typing import Any
 
 from reportlab.lib.rl_accel import fp_str
 
-from pnp.faces import pdfops
 from pnp.errors import PnpError, Problems
+from pnp.faces import pdfops
 from pnp.sources.yamlio import YamlSyntaxError, load_marked
 
 _PATH_TOKEN = re.compile(r"[MLCQZ]|-?\d*\.?\d+")

@@ -1,4 +1,4 @@
-"""Stage 3a: Jinja templates -> card faces made of elements.
+"""Stage 2, faces: Jinja templates -> card faces made of elements.
 
 Templates live in templates/<game>/<name>.xml.j2 (falling back to
 templates/common/). Jinja runs sandboxed with StrictUndefined and XML
@@ -18,8 +18,8 @@ import jinja2
 from jinja2.sandbox import SandboxedEnvironment
 from markupsafe import Markup, escape
 
-from pnp.faces.elements import QR, Art, Circle, Face, Icon, Line, Paint, Polygon, Rect, Text
 from pnp.errors import PnpError
+from pnp.faces.elements import QR, Art, Circle, Face, Icon, Line, Paint, Polygon, Rect, Text
 from pnp.project import TEMPLATES_DIR
 from pnp.sources.yamlio import YamlSyntaxError, load_marked
 from pnp.sources.yamlio import plain as _plain

@@ -1,4 +1,4 @@
-"""Stage 3b: where every card copy goes on which sheet (pure geometry, in mm).
+"""Stage 3, layout: where every card copy goes on which sheet (pure geometry, in mm).
 
 Page coordinates are millimetres from the page's bottom-left corner, as in
 the PDF. Cards in a grid abut and share cut lines; art runs into a bleed of

@@ -7,9 +7,9 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from pnp.faces.elements import Face
 from pnp.layout.sheets import PRINTER_MARGIN
-from pnp.model import Size
-from pnp.render.canvas import NOTE_FONT_SIZE, RenderContext, scale_bar, draw_face, end_form, new_canvas
 from pnp.layout.tiling import TilePlan, cut_lines, guide_lines
+from pnp.model import Size
+from pnp.render.canvas import NOTE_FONT_SIZE, RenderContext, draw_face, end_form, new_canvas, scale_bar
 from pnp.units import mm, pt
 
 CUT_DASH = (2.0, 1.2)   # mm: the dashed cut line on a sheet's left and top edges

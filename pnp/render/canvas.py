@@ -14,10 +14,10 @@ from reportlab.pdfgen.canvas import Canvas
 from pnp.faces import richtext
 from pnp.faces.elements import QR, Face, Icon, Text
 from pnp.faces.icons import IconSet
+from pnp.faces.textfit import ICON_CALLBACK, setting, wrapped
 from pnp.layout.marks import SCALE_BAR
 from pnp.model import Flip, Size
 from pnp.render.qr import draw_qr
-from pnp.faces.textfit import ICON_CALLBACK, setting, wrapped
 from pnp.units import pt
 
 NOTE_FONT_SIZE = 6.0

@@ -8,16 +8,16 @@ from typing import Any
 import jinja2
 from jinja2.sandbox import SandboxedEnvironment
 
-from pnp.faces.elements import Face
 from pnp.errors import PnpError, Problems
-from pnp.layout.sheets import PRINTER_MARGIN
-from pnp.model import GAME_SLUGS, PAPERS, DocKind, Document, Game, Size
-from pnp.render.canvas import RenderContext
-from pnp.render.boards import render_board
-from pnp.render.rulesheet import TINTS, DiagramFlowable, render_rules
+from pnp.faces.elements import Face
 from pnp.faces.templates import TemplateProblem, TemplateSet
 from pnp.faces.textfit import FitError
+from pnp.layout.sheets import PRINTER_MARGIN
 from pnp.layout.tiling import LABEL_STRIP, cut_lines, plan_tiles
+from pnp.model import GAME_SLUGS, PAPERS, DocKind, Document, Game, Size
+from pnp.render.boards import render_board
+from pnp.render.canvas import RenderContext
+from pnp.render.rulesheet import TINTS, DiagramFlowable, render_rules
 
 ART_CREDIT = "card illustrations: game-icons.net (Lorc, Delapouite and others), CC BY 3.0"
 BIG_PAPER = {"a4": "a3", "a3": "a3", "letter": "tabloid", "tabloid": "tabloid"}

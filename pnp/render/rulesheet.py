@@ -17,15 +17,27 @@ from reportlab.lib import colors
 from reportlab.lib.enums import TA_LEFT
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfbase.pdfmetrics import stringWidth
-from reportlab.platypus import (BaseDocTemplate, CondPageBreak, Flowable, Frame, FrameBreak, KeepTogether,
-                                NextPageTemplate, PageTemplate, Paragraph, Spacer, Table, TableStyle)
+from reportlab.platypus import (
+    BaseDocTemplate,
+    CondPageBreak,
+    Flowable,
+    Frame,
+    FrameBreak,
+    KeepTogether,
+    NextPageTemplate,
+    PageTemplate,
+    Paragraph,
+    Spacer,
+    Table,
+    TableStyle,
+)
 
 from pnp.faces import richtext
 from pnp.faces.elements import Face
-from pnp.model import Size
-from pnp.render.canvas import RenderContext, scale_bar, draw_face, icon_callback
 from pnp.faces.templates import rich
 from pnp.faces.textfit import ICON_CALLBACK, icon_markup
+from pnp.model import Size
+from pnp.render.canvas import RenderContext, draw_face, icon_callback, scale_bar
 from pnp.units import pt
 
 MARGIN = 14.0      # mm

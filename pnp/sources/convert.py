@@ -16,8 +16,8 @@ from typing import Any
 from pnp.errors import PnpError, Problems
 from pnp.sources.loader import COMMON_FIELDS, load_sources
 from pnp.sources.spreadsheet import FORMATS, is_spreadsheet, read_deck, write_deck
-from pnp.write import write_atomic
 from pnp.sources.yamlio import load_marked, plain
+from pnp.write import write_atomic
 
 
 @dataclass(frozen=True)

@@ -12,10 +12,21 @@ import difflib
 from pathlib import Path
 from typing import Any, Callable
 
-from pnp.sources.effecttext import (DEFAULT_WHEN, EFFECTS_FILE, FACES, HELPERS, KIND_KEYS, RESERVED, TOP_KEYS, EffectKind,
-                            EffectTextError, Report, Vocabulary)
 from pnp.errors import Problems
 from pnp.model import Coverage, FieldType
+from pnp.sources.effecttext import (
+    DEFAULT_WHEN,
+    EFFECTS_FILE,
+    FACES,
+    HELPERS,
+    KIND_KEYS,
+    RESERVED,
+    TOP_KEYS,
+    EffectKind,
+    EffectTextError,
+    Report,
+    Vocabulary,
+)
 from pnp.sources.schema import SchemaError, check_value, parse_param_type
 from pnp.sources.yamlio import MarkedDict, YamlSyntaxError, load_marked
 

@@ -12,17 +12,32 @@ import re
 from pathlib import Path
 from typing import Any, Callable
 
+from pnp.errors import PnpError, Problems
+from pnp.model import (
+    CARD_PRESETS,
+    Card,
+    CardId,
+    CardType,
+    Coverage,
+    Deck,
+    DeckId,
+    DocKind,
+    Document,
+    FieldType,
+    Game,
+    GameSlug,
+    Size,
+    Sources,
+)
+from pnp.project import GAME_FILE, SOURCES_DIR, TEMPLATES_DIR, available_games
+from pnp.sources.art import check_art, load_art
 from pnp.sources.codes import CODE, hashed_code
 from pnp.sources.composition import check_composition
 from pnp.sources.effectcheck import check_effects, generate_text, load_vocabulary, vocabulary_file, would_print
 from pnp.sources.effecttext import Vocabulary
-from pnp.errors import PnpError, Problems
-from pnp.model import CARD_PRESETS, Card, Coverage, CardId, CardType, Deck, DeckId, DocKind, Document, FieldType, Game, GameSlug, Size, Sources
-from pnp.project import GAME_FILE, SOURCES_DIR, TEMPLATES_DIR, available_games
 from pnp.sources.qrpayload import longest_payload
-from pnp.sources.spreadsheet import is_spreadsheet, read_deck
-from pnp.sources.art import check_art, load_art
 from pnp.sources.schema import SchemaError, check_value, parse_type
+from pnp.sources.spreadsheet import is_spreadsheet, read_deck
 from pnp.sources.yamlio import MarkedDict, YamlSyntaxError, load_marked
 from pnp.sources.yamlio import plain as _plain
 

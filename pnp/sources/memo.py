@@ -7,8 +7,8 @@ Callers give `encode`/`decode` to turn their values into JSON and back."""
 from __future__ import annotations
 
 import hashlib
-import os
 import json
+import os
 from pathlib import Path
 from typing import Any, Callable
 

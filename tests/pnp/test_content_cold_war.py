@@ -13,8 +13,8 @@ import pytest
 import yaml
 
 from pnp.build.prepare import card_context, prepare_game, validate
-from pnp.faces.elements import QR, Text
 from pnp.errors import Problems, ValidationFailed
+from pnp.faces.elements import QR, Text
 from pnp.render.tools import load_tools
 from pnp.sources.loader import load_sources
 

@@ -17,7 +17,6 @@ import pytest
 import yaml
 
 from pnp.build.options import BuildOptions
-
 from pnp.build.orchestrator import build
 from pnp.model import PAPERS
 from pnp.sources.loader import load_sources

@@ -10,10 +10,10 @@ import pytest
 from click.testing import CliRunner
 
 from helpers.effects_fixture import DECK, EFFECTS, edit, line_of, write_effects_project
+from pnp.build.facecache import FaceCache
 from pnp.build.options import BuildOptions
 from pnp.build.orchestrator import build
 from pnp.cli import main
-from pnp.build.facecache import FaceCache
 from pnp.model import GAME_SLUGS
 from pnp.sources.loader import load_sources
 
@@ -151,8 +151,8 @@ def face_texts(out_dir: Path, game: str) -> dict[str, str]:
 
 def assert_faces_match(project: Path, out_dir: Path, game: str) -> int:
     """Every card's text, regenerated from its effects, is what its face shows."""
-    from pnp.sources.effectcheck import load_vocabulary
     from pnp.errors import Problems
+    from pnp.sources.effectcheck import load_vocabulary
 
     problems = Problems(project)
     vocabulary = load_vocabulary(project / "card_sources" / game / "effects.yaml", problems)

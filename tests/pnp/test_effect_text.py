@@ -9,10 +9,10 @@ from helpers.effects_fixture import DECK, EFFECTS, edit, line_of, write_effects_
 from pnp.build.options import BuildOptions
 from pnp.build.orchestrator import build
 from pnp.build.prepare import validate
-from pnp.sources.effectcheck import load_vocabulary
-from pnp.sources.effecttext import capitalise, face_words, is_sentence, join_and
 from pnp.errors import Problems, ValidationFailed
 from pnp.model import Coverage
+from pnp.sources.effectcheck import load_vocabulary
+from pnp.sources.effecttext import capitalise, face_words, is_sentence, join_and
 from pnp.sources.loader import load_sources
 
 

@@ -6,7 +6,6 @@ from pathlib import Path
 import pytest
 
 from pnp.build.options import BuildOptions
-
 from pnp.build.orchestrator import build
 from pnp.faces.templates import TemplateSet
 

@@ -6,7 +6,6 @@ from pathlib import Path
 import pytest
 
 from pnp.build.options import BuildOptions
-
 from pnp.build.orchestrator import build
 from pnp.model import PAPERS
 
@@ -125,8 +124,8 @@ def test_an_unchanged_game_is_trusted_for_its_ids_until_one_clashes(mini_project
     ids its last build recorded, and a clash still names both places."""
     import shutil
 
-    from pnp.sources import loader as sources
     from pnp.errors import ValidationFailed
+    from pnp.sources import loader as sources
 
     shutil.copytree(mini_project / "card_sources/culture-war", mini_project / "card_sources/second-war")
     shutil.copytree(mini_project / "templates/culture-war", mini_project / "templates/second-war")

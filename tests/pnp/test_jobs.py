@@ -10,15 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from pnp.build import jobs
-
-from pnp.build import pool
-
-from pnp.sources import loader as sources
+from pnp.build import jobs, pool
 from pnp.build.options import BuildOptions
 from pnp.build.orchestrator import build
-from pnp.errors import PnpError, ValidationFailed
 from pnp.build.tasks import Task, next_task
+from pnp.errors import PnpError, ValidationFailed
+from pnp.sources import loader as sources
 
 pytestmark = pytest.mark.pdf
 

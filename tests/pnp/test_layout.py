@@ -3,8 +3,8 @@ import itertools
 
 import pytest
 
-from pnp.layout.sheets import PRINTER_MARGIN, mirror, plan_deck
 from pnp.layout.marks import cut_marks, place_labels
+from pnp.layout.sheets import PRINTER_MARGIN, mirror, plan_deck
 from pnp.model import CARD_PRESETS, PAPERS, Flip, Layout
 
 CASES = list(itertools.product(CARD_PRESETS.values(), PAPERS.values(), Layout, Flip))

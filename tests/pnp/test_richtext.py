@@ -9,8 +9,8 @@ from reportlab.platypus import Paragraph
 
 from pnp.faces import richtext
 from pnp.faces.elements import Text
-from pnp.render.fonts import register_fonts
 from pnp.faces.textfit import icon_markup, setting
+from pnp.render.fonts import register_fonts
 
 ROOT = Path(__file__).resolve().parents[2]
 FONT = "RobotoCondensed-Regular"

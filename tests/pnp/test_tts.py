@@ -13,9 +13,9 @@ from click.testing import CliRunner
 from PIL import Image, ImageChops
 
 from pnp.cli import main
-from pnp.sources.qrpayload import parse_payload
 from pnp.extras.tts import MAX_SIDE, cell_pixels, grid_for
 from pnp.model import Size
+from pnp.sources.qrpayload import parse_payload
 
 pytestmark = pytest.mark.pdf
 

@@ -4,9 +4,7 @@ from pathlib import Path
 import pytest
 
 from pnp.build.options import BuildOptions
-
 from pnp.build.orchestrator import build
-
 from pnp.build.prepare import validate
 from pnp.errors import ValidationFailed
 

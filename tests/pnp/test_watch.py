@@ -5,7 +5,6 @@ import time
 import pytest
 
 from pnp.build.options import BuildOptions
-
 from pnp.build.report import BuildReport
 from pnp.errors import PnpError
 from pnp.extras.watch import watch

@@ -38,8 +38,8 @@ SCENARIOS = sorted((Path(__file__).parent / "scenarios").glob(f"{GAME}-effect-*.
 
 
 def vocabulary():
-    from pnp.sources.effectcheck import load_vocabulary
     from pnp.errors import Problems
+    from pnp.sources.effectcheck import load_vocabulary
 
     problems = Problems(ROOT)
     vocab = load_vocabulary(ROOT / "card_sources" / GAME / "effects.yaml", problems)
