@@ -108,8 +108,10 @@ def _change_text(args: Mapping[str, Any]) -> str:
     return ""
 
 
-def describe(event: Event, target: Event | None = None) -> str:
-    """One line saying what an event did, in the words of the command."""
+def describe(event: Event, target: Event | None = None, rules: Any = None, before: State | None = None) -> str:
+    """One line saying what an event did, in words: the game's phrase for the
+    action (referee/wording.py) when `rules` are given, naming the things on
+    the table `before` it when known; otherwise the command's own words."""
     args = event.args
     if event.kind is EventKind.SETUP:
         players = ", ".join(f"{n} ({f})" if f else n for n, f in args["players"])
@@ -118,32 +120,48 @@ def describe(event: Event, target: Event | None = None) -> str:
     if event.kind is EventKind.ROLL:
         return f"roll {roll_line(event)}" + (f" - {args['reason']}" if args.get("reason") else "")
     if event.kind in (EventKind.UNDO, EventKind.REDO):
-        what = f" ({describe(target)})" if target is not None else ""
+        what = f" ({describe(target, None, rules)})" if target is not None else ""
         return f"{event.kind.value} #{event.target}{what}"
-    parts = [event.action]
-    if "player" in args:
-        parts.append(str(args["player"]))
-    change = _change_text(args)
-    if change:
-        parts.append(change)
+    named = _card_names(event.cards)
+    hidden = {"reason", "force", *INTERNAL_ARGS}
+    said = _phrased(event, rules, before, named)
+    if said is not None:
+        parts, used = [said[0]], said[1] | hidden
+    else:
+        parts, used = [event.action], {"player", "by", "to", *hidden}
+        if "player" in args:
+            parts.append(str(args["player"]))
+        change = _change_text(args)
+        if change:
+            parts.append(change)
     if event.action == "win" and args.get("force"):
         parts.append("(override: declared by hand while the rules could still decide)")
-    shown = {"player", "by", "to", "reason", "force", *INTERNAL_ARGS}
-    named = _card_names(event.cards)
     for key, value in args.items():
-        if key in shown or key.startswith("_"):  # _x: data for the rules
+        if key in used or key.startswith("_"):  # _x: data for the rules
             continue
         if key in ("card", "cards") and value and all(str(v) in named for v in (value if isinstance(value, list) else [value])):
             parts.append(", ".join(named[str(v)] for v in (value if isinstance(value, list) else [value])))
             continue
         parts.append(f"{key}={_value(value)}")
-    extra = [named[c] for c in event.cards if named.get(c) and not _mentioned(args, c)]
+    shown = " ".join(parts)
+    extra = [named[c] for c in event.cards if named.get(c) and named[c] not in shown and not _mentioned(args, c)]
     if extra:
         parts.append("card " + ", ".join(extra))
     if event.dice:
-        parts.append(f"dice {_dice(event.dice)}")
+        parts.append(f"(dice {_dice(event.dice)})" if said is not None else f"dice {_dice(event.dice)}")
     text = " ".join(parts)
     return text + (f" - {args['reason']}" if args.get("reason") else "")
+
+
+def _phrased(event: Event, rules: Any, before: State | None, named: Mapping[str, str]) -> tuple[str, set[str]] | None:
+    if rules is None:
+        return None
+    from referee.wording import Words, phrase
+
+    args = event.args
+    who = str(args.get("player") or event.actor or (before.active_player.name if before is not None else ""))
+    words = Words(args, who, named, before, getattr(rules, "label", None))
+    return phrase(getattr(rules, "phrases", {}), event.action, words)
 
 
 INTERNAL_ARGS = {"rolls"}  # how many dice an action took: the dice themselves are shown
@@ -224,12 +242,15 @@ def changes(before: State, after: State) -> list[str]:
 
 
 def act(result: ActResult) -> str:
+    from referee.games import rules_for
+
     e = result.event
+    rules = rules_for(result.after.game)
     if e.kind in (EventKind.UNDO, EventKind.REDO):
         verb = "undid" if e.kind is EventKind.UNDO else "redid"
-        head = f"#{e.seq} {verb} #{e.target} ({describe(result.undone) if result.undone else ''})"
+        head = f"#{e.seq} {verb} #{e.target} ({describe(result.undone, None, rules) if result.undone else ''})"
     else:
-        head = f"#{e.seq} {describe(e)}"
+        head = f"#{e.seq} {describe(e, None, rules, result.before)}"
     lines = changes(result.before, result.after) or ["no change to the table"]
     return "\n".join([head, *("  " + line for line in lines)])
 

@@ -22,6 +22,7 @@ from typing import Mapping, Sequence
 from referee.errors import RefereeError, RuleViolation
 from referee import prompts
 from referee.games import HouseRule
+from referee.wording import SHARED, Phrase
 from referee.model import Action, GameSlug, Player, PlayerName, Setup, State
 
 MAX_AMOUNT = 1_000_000
@@ -40,6 +41,11 @@ class GenericRules:
     factions: tuple[str, ...] = ()  # when set, a faction must be one of these
     faction_word: str = "faction"
     house_rules: Mapping[str, HouseRule] = {}
+    phrases: Mapping[str, Phrase] = SHARED  # the actions in words: SHARED plus the game's own PHRASES
+
+    def label(self, state: State, key: str, value: object) -> str | None:
+        """A thing on the table named in words (a handle, a group) for a phrase, or None."""
+        return None
 
     # ---- setup -------------------------------------------------------------
 

@@ -25,6 +25,7 @@ from referee.games.cold_war import phases, zones as Z
 from referee.games.cold_war.hidden import PLACEHOLDER, public_args as _public_args
 from referee.games.cold_war.actions import HANDLERS
 from referee.games.cold_war.play import Play
+from referee.games.cold_war import phrases as _phrases
 from referee.games.generic import GenericRules
 from referee.model import Action, GameSlug, Player, PlayerName, Setup, State
 
@@ -34,6 +35,7 @@ SWITCHES = ("on", "off")
 
 class ColdWarRules(GenericRules):
     slug = GameSlug.COLD_WAR
+    phrases = {**GenericRules.phrases, **_phrases.PHRASES}
     title = "15 Minute Cold War"
     version = "cold-war-5"
     min_players, max_players = 2, 4

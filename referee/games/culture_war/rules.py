@@ -17,6 +17,7 @@ from referee.games.culture_war.board import PLAIN, Board, DiceShortage, feeder, 
 from referee.games.culture_war.cards import deck_size, starting_cards
 from referee.games.culture_war.house_rules import HOUSE_RULES, LIFE_BY_PLAYERS
 from referee.games.culture_war.phases import ROLL_OFF_RULE
+from referee.games.culture_war import phrases as _phrases
 from referee.games.generic import GenericRules, _changed
 from referee.model import Action, GameSlug, Setup, State
 
@@ -25,6 +26,11 @@ WINDOW_ALLOWS = frozenset({"settle", "resolve", "life", "capital", "crowd"})
 
 class CultureWarRules(Actions, GenericRules):
     slug = GameSlug.CULTURE_WAR
+    phrases = {**GenericRules.phrases, **_phrases.PHRASES}
+
+    def label(self, state: State, key: str, value: object) -> str | None:
+        return _phrases.label(state, key, value)
+
     title = "Culture War"
     version = "culture-war-5"  # 5: card effects from effects.yaml (applied kinds, prompts, rolls)
     min_players, max_players = 2, 5

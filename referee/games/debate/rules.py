@@ -29,6 +29,7 @@ from referee.games import HouseRule
 from referee.games.debate import forum as fm
 from referee.games.debate import phases as ph
 from referee.games.debate import moves, piles, text
+from referee.games.debate import phrases as _phrases
 from referee.games.generic import GenericRules, _changed, _check_change
 from referee.model import Action, GameSlug, Setup, State
 
@@ -45,6 +46,7 @@ STARTING_FORTITUDE = 60
 
 class DebateRules(GenericRules):
     slug = GameSlug.DEBATE
+    phrases = {**GenericRules.phrases, **_phrases.PHRASES}
     title = "Debate"
     version = "debate-4"
     min_players, max_players = 2, 2

@@ -25,6 +25,7 @@ from referee.games import HouseRule
 from referee.games.divide_and_conquer import battle, cards, events, hands, text, zones
 from referee.games.divide_and_conquer.battle import Phase
 from referee.games.divide_and_conquer.work import Work
+from referee.games.divide_and_conquer import phrases as _phrases
 from referee.games.generic import GenericRules
 from referee.model import Action, GameSlug, Setup, State
 
@@ -36,6 +37,11 @@ ATTACK_STEPS = ("team", "raise", "call", "fight")
 
 class DivideAndConquerRules(GenericRules):
     slug = GameSlug.DIVIDE_AND_CONQUER
+    phrases = {**GenericRules.phrases, **_phrases.PHRASES}
+
+    def label(self, state: State, key: str, value: object) -> str | None:
+        return _phrases.label(state, key, value)
+
     title = "Political Divide & Conquer"
     version = "divide-and-conquer-3"
     min_players, max_players = 4, 8

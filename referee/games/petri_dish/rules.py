@@ -17,6 +17,7 @@ from typing import Any, Mapping, Sequence
 
 from referee.errors import RefereeError, RuleViolation
 from referee.games import HouseRule
+from referee.games.petri_dish import phrases as _phrases
 from referee.games.generic import GenericRules
 from referee.games.petri_dish import engine, text
 from referee.games.petri_dish.engine import BLACK, COLOURS, DRAW, WHITE, Position, Variant
@@ -29,6 +30,7 @@ BOARD_ACTIONS = ("place", "move", "grow", "divide", "pass")
 
 class PetriDishRules(GenericRules):
     slug = GameSlug.PETRI_DISH
+    phrases = {**GenericRules.phrases, **_phrases.PHRASES}
     title = "Battle for the Petri Dish"
     version = "petri-dish-1"
     min_players, max_players = 2, 2

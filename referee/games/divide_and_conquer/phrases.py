@@ -1,0 +1,70 @@
+"""Divide & Conquer actions in words (see referee/wording.py)."""
+from __future__ import annotations
+
+from typing import Any
+
+from referee.model import State
+from referee.wording import Words
+
+
+def _attack(w: Words) -> str:
+    aim = {"take-over": "to take it over", "destroy": "to destroy it"}.get(str(w.args.get("intent")), w["intent"])
+    return f"{w['player']} attacks {w['target']} {aim}"
+
+
+def _laid(verb: str):
+    def phrase(w: Words) -> str:
+        parts = []
+        if w.has("cards"):
+            parts.append(f"{w['player']} {verb} {w['cards']}")
+        if w.has("join"):
+            parts.append(f"{w['join']} joins from the base")
+        for spec in w.args.get("attach") or ():
+            card, _, onto = str(spec).rpartition("=")
+            parts.append(f"{w.word('card', card)} goes on {w.word('onto', onto)}")
+        if not parts:
+            return f"{w['player']} adds nothing more" if verb == "lays" else f"{w['player']} raises with nothing"
+        if not w.has("cards"):
+            parts[0] = f"{w['player']}: {parts[0]}"
+        return "; ".join(parts)
+    return phrase
+
+
+def _event(w: Words) -> str:
+    text = f"{w['player']} plays the event {w['card']}"
+    if w.has("groups"):
+        text += f" on {w['groups']}"
+    if w.has("attachment"):
+        text += f" (on the attachment {w['attachment']})"
+    if w.has("pick"):
+        text += f", picking {w['pick']}"
+    return text
+
+
+PHRASES: dict[str, Any] = {
+    "recruit": "{player} recruits {card}",
+    "unaffiliate": "{player} sets {card} out as unaffiliated",
+    "attach": "{player} attaches {card} to {onto}",
+    "event": _event,
+    "attack": _attack,
+    "team": _laid("lays"),
+    "raise": _laid("raises with"),
+    "call": "{player} calls",
+    "fight": "the attack is fought",
+}
+
+
+def label(state: State, key: str, value: Any) -> str | None:
+    """A group's handle as "Prestige Media Conglomerate (g1)"."""
+    if key not in ("target", "onto", "groups", "join"):
+        return None
+    group = (state.fields.get("groups") or {}).get(str(value))
+    if group is None:
+        return None
+    from referee.cards import load_index, project_root  # lazy: only when a group is named
+
+    try:
+        card = load_index(project_root()).cards.get(group["id"])
+    except Exception:  # no project at hand: the handle must do
+        return None
+    return f"{card.name} ({value})" if card is not None else None
