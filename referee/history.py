@@ -6,7 +6,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from referee.model import Event, EventKind
+from referee.games import visible_state
+from referee.model import Event, EventKind, Setup, State
 from referee.public import public_event
 from referee.store import db
 from referee.store import events as log
@@ -21,6 +22,8 @@ class LogEntry:
     event: Event
     undone: bool = False
     target: Event | None = None
+    before: State | None = None  # the table as players see it before and after an action
+    after: State | None = None
 
     def to_json(self) -> dict[str, Any]:
         data = self.event.to_dict()
@@ -54,20 +57,38 @@ class LogView:
 
 
 def history(path: Path, last: int | None = None) -> LogView:
-    """The log of the table at `path`; `last` keeps only the final rows."""
+    """The log of the table at `path`; `last` keeps only the final rows. Each
+    action row carries the table before and after it (hidden cards masked),
+    so the log can say what the action did."""
     with opened(path) as (conn, rules), db.read(conn):
         events = log.all_events(conn)
         live = log.in_effect(conn, events[-1].head)
-    events = [public_event(rules, e) for e in events]  # hidden cards stay hidden
-    by_seq = {e.seq: e for e in events}
-    entries = [
-        LogEntry(
+    states = _states(rules, events)
+    public = [public_event(rules, e) for e in events]  # hidden cards stay hidden
+    by_seq = {e.seq: e for e in public}
+    entries = []
+    for e in public:
+        before = states.get(e.parent) if e.kind is EventKind.ACTION and e.parent is not None else None
+        after = states.get(e.seq)
+        entries.append(LogEntry(
             e,
             e.kind is EventKind.ACTION and e.seq not in live,
             by_seq.get(e.target) if e.target is not None else None,
-        )
-        for e in events
-    ]
+            visible_state(before) if before is not None else None,
+            visible_state(after) if after is not None and e.kind is EventKind.ACTION else None,
+        ))
     if last is not None:
         entries = entries[-last:] if last > 0 else []
     return LogView(tuple(entries), len(events))
+
+
+def _states(rules, events: list[Event]) -> dict[int, State]:
+    """The state at every setup and action node, folded in log order (a
+    node's parent always comes before it)."""
+    states: dict[int, State] = {}
+    for e in events:
+        if e.kind is EventKind.SETUP:
+            states[e.seq] = rules.setup(Setup.from_dict(e.args), e.dice)
+        elif e.kind is EventKind.ACTION and e.parent in states:
+            states[e.seq] = rules.apply(states[e.parent], log.action_of(e), e.dice)
+    return states

@@ -4,6 +4,7 @@ Pure functions from results to strings; cli.py prints them.
 """
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
 from referee import prompts
@@ -205,16 +206,21 @@ def roll(result: RollResult) -> str:
 
 
 def changes(before: State, after: State) -> list[str]:
-    """What differs between two states, one line per change."""
+    """What differs between two states: one line per player (every number of
+    theirs that moved), then the game's own lines, the crowd, prompts, the
+    turn and the winner."""
     out = []
     for old, new in zip(before.players, after.players):
+        moved = []
         for key in ("life", "capital", "faction"):
             a, b = getattr(old, key), getattr(new, key)
             if a != b:
-                out.append(f"{new.name} {key} {_value(a)} -> {_value(b)}")
+                moved.append(f"{key} {_value(a)} -> {_value(b)}")
         for key in dict.fromkeys([*old.fields, *new.fields]):
             if old.fields.get(key) != new.fields.get(key):
-                out.append(f"{new.name} {key} {_value(old.fields.get(key))} -> {_value(new.fields.get(key))}")
+                moved.append(f"{key} {_value(old.fields.get(key))} -> {_value(new.fields.get(key))}")
+        if moved:
+            out.append(f"{new.name}: " + ", ".join(moved))
         if old.eliminated != new.eliminated:
             out.append(f"{new.name} is out of the game" if new.eliminated else f"{new.name} is back in the game")
     if before.crowd != after.crowd:
@@ -234,44 +240,151 @@ def changes(before: State, after: State) -> list[str]:
     answered = [p for p in prompts.pending(before) if p.number not in {q.number for q in prompts.pending(after)}]
     out.extend(f"prompt {p.number} ({p.card}) answered" for p in answered)
     out.extend(p.describe() for p in prompts.pending(after) if p.number not in asked)
-    if (before.turn, before.active) != (after.turn, after.active):
+    if after.winner is None and (before.turn, before.active) != (after.turn, after.active):
         out.append(f"turn {after.turn} (round {after.round}): {after.active_player.name} to play")
     if before.winner != after.winner:
         out.append(f"{after.winner} wins the game" if after.winner else f"{before.winner} no longer has won")
     return out
 
 
-def act(result: ActResult) -> str:
+# What a game's story line says about a player, and the player's numbers it
+# therefore covers: (pattern, keys, the total to add to the line or None).
+_SAID = (
+    (re.compile(r"^(?P<who>\S+) (?:loses|gains) \d+ life\b"), ("life",), "life"),
+    (re.compile(r"^(?P<who>\S+) pays \d+"), ("capital",), "capital"),
+    (re.compile(r"^(?P<who>\S+) draws \d+ cards?\b.*: hand \d+, draw pile \d+"), ("hand", "draw_pile"), None),
+)
+
+
+def merged(notes: Sequence[str], lines: Sequence[str], before: State, after: State) -> list[str]:
+    """A game's story of an action (`notes`) and the table's changes, each
+    fact said once: a note that says a player lost or gained life, paid or
+    drew gets the new total, and those numbers leave the player's change line."""
+    said: dict[str, set[str]] = {}
+    story = list(notes)
+    last: dict[tuple[str, str], int] = {}  # the last line about a player's total gets it
+    for i, note in enumerate(notes):
+        for pattern, keys, total in _SAID:
+            m = pattern.match(note)
+            player = _find(after, m.group("who")) if m else None
+            if player is None:
+                continue
+            said.setdefault(player.name, set()).update(keys)
+            if total is not None and getattr(player, total) is not None:
+                last[(player.name, total)] = i
+    for (name, total), i in last.items():
+        value = getattr(_find(after, name), total)
+        story[i] += f", capital now {value}" if total == "capital" else f", now {value}"
+    rest = []
+    for line in lines:
+        name, sep, items = line.partition(": ")
+        if sep and name in said:
+            kept = [i for i in items.split(", ") if i.split(" ", 1)[0] not in said[name]]
+            if not kept:
+                continue
+            line = f"{name}: " + ", ".join(kept)
+        rest.append(line)
+    return story + rest
+
+
+def _find(state: State, name: str) -> Any:
+    name = name.removesuffix("'s")
+    return next((p for p in state.players if p.name == name), None)
+
+
+def act(result: ActResult, notes: Sequence[str] | None = None) -> str:
+    """An action's echo: what happened in words, then each thing it changed
+    once. `notes` is the game's own story of it (Culture War's battle and
+    production lines), told by the rules when not given."""
     from referee.games import rules_for
+    from referee.store.events import action_of
 
     e = result.event
     rules = rules_for(result.after.game)
+    if notes is None:
+        notes = rules.narrate(result.before, action_of(e), e.dice) if e.kind is EventKind.ACTION else []
     if e.kind in (EventKind.UNDO, EventKind.REDO):
         verb = "undid" if e.kind is EventKind.UNDO else "redid"
-        head = f"#{e.seq} {verb} #{e.target} ({describe(result.undone, None, rules) if result.undone else ''})"
+        table_then = result.after if e.kind is EventKind.UNDO else result.before  # the table the undone action met
+        head = f"#{e.seq} {verb} #{e.target} ({describe(result.undone, None, rules, table_then) if result.undone else ''})"
     else:
         head = f"#{e.seq} {describe(e, None, rules, result.before)}"
-    lines = changes(result.before, result.after) or ["no change to the table"]
+    table_lines = [line for line in changes(result.before, result.after) if not rules.covered(notes, line)]
+    lines = merged(notes, table_lines, result.before, result.after)
+    lines = lines or ["no change to the table"]
     return "\n".join([head, *("  " + line for line in lines)])
 
 
 def log(view: LogView) -> str:
+    """The log as rows under turn headings. A row sits under the turn it was
+    entered in (an end-turn under the player whose turn it ends) and says what
+    the action did: `#12  bo  bo's #8 Security Robot attacks ann's #5 Window
+    Smasher (dice 1,4,6,2): 1+3=4 v 4+0=4 tie; 6+3=9 v 2+0=2, kill; ann life -5 (93)`."""
     if not view.entries:
         return f"(no events shown; the log has {view.total})"
-    rows, last_turn = [], None
+    from referee.games import rules_for
+
+    game = _game_of(view)
+    rules = rules_for(game) if game is not None else None
+    rows, heading = [], None
     lines: list[str] = []
+    previous: Event | None = None
     for entry in view.entries:
         e = entry.event
-        if e.turn != last_turn:
+        if entry.before is not None:
+            now = (entry.before.turn, entry.before.active_player.name)
+        elif previous is not None:
+            now = (previous.turn, previous.active)
+        else:
+            now = (e.turn, e.active)
+        if now != heading:
             if rows:
                 lines += table(rows, {0})
                 rows = []
-            lines.append(f"-- turn {e.turn}: {e.active} --")
-            last_turn = e.turn
-        mark = "undone" if entry.undone else ""
-        rows.append([f"#{e.seq}", e.time[11:19], e.actor or SCOREKEEPER, describe(e, entry.target), mark])
+            lines.append(f"-- turn {now[0]}: {now[1]} --")
+            heading = now
+        text = describe(e, entry.target, rules, entry.before)
+        if rules is not None and entry.before is not None and entry.after is not None:
+            result = outcome(rules, entry.before, e, entry.after)
+            if result:
+                text += ": " + result
+        rows.append([f"#{e.seq}", e.time[11:19], e.actor or SCOREKEEPER, text, "undone" if entry.undone else ""])
+        previous = e
     lines += table(rows, {0})
     return "\n".join(lines)
+
+
+def _game_of(view: LogView) -> Any:
+    for entry in view.entries:
+        if entry.after is not None:
+            return entry.after.game
+        if entry.event.kind is EventKind.SETUP:
+            return entry.event.args["game"]
+    return None
+
+
+def outcome(rules: Any, before: State, event: Event, after: State) -> str:
+    """What an action changed that the log keeps: the game's own account (a
+    battle's dice) and each player's life, capital and scores, the crowd, who
+    is out and who won."""
+    parts = list(rules.log_outcome(before, event, after))
+    keys = ("life", "capital")
+    for old, new in zip(before.players, after.players):
+        for key in keys:
+            a, b = getattr(old, key), getattr(new, key)
+            if a != b and a is not None and b is not None:
+                parts.append(f"{new.name} {key} {b - a:+d} ({b})")
+        for key in rules.tally:
+            a, b = old.fields.get(key), new.fields.get(key)
+            if a != b and isinstance(a, int) and isinstance(b, int):
+                parts.append(f"{new.name} {key} {b - a:+d} ({b})")
+        if new.eliminated and not old.eliminated:
+            parts.append(f"{new.name} is out")
+    if before.crowd != after.crowd and after.crowd is not None:
+        parts.append(f"crowd {crowd(after.crowd)}")
+    if after.winner and after.winner != before.winner:
+        parts.append(f"{after.winner} wins")
+    return "; ".join(parts)
 
 
 def replay(result: ReplayResult, source: str) -> str:

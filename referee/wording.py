@@ -37,7 +37,7 @@ class Words:
 
     def __getitem__(self, key: str) -> str:
         if key == "who":
-            return self.who
+            return self.who or "the player"
         return self.word(key, self.args.get(key))
 
     def word(self, key: str, value: Any) -> str:

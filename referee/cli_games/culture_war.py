@@ -19,14 +19,7 @@ DICE = click.option("--dice", "dice_text", metavar="A,B,..",
 
 def _print(report: core.Report) -> None:
     warn(report.result.warnings)
-    head, *rest = render.act(report.result).split("\n")
-    click.echo(head)
-    for line in report.notes:
-        click.echo("  " + line)
-    if report.notes and rest == ["  no change to the table"]:
-        rest = []
-    for line in rest:
-        click.echo(line)
+    click.echo(render.act(report.result, report.notes))
 
 
 @click.command()

@@ -43,6 +43,21 @@ class GenericRules:
     house_rules: Mapping[str, HouseRule] = {}
     phrases: Mapping[str, Phrase] = SHARED  # the actions in words: SHARED plus the game's own PHRASES
 
+    tally: tuple[str, ...] = ()  # each player's own scores the log reports changes of
+
+    def narrate(self, state: State, action: Action, dice: Sequence[int]) -> list[str]:
+        """What an action did, in the game's words, replayed from the state before it
+        (the first lines of its echo); the table's changes follow them."""
+        return []
+
+    def covered(self, notes: Sequence[str], line: str) -> bool:
+        """Whether a change line only repeats what `notes` already say."""
+        return False
+
+    def log_outcome(self, before: State, event: object, after: State) -> list[str]:
+        """The game's own account of what an action did, for its log row (e.g. a battle's dice)."""
+        return []
+
     def label(self, state: State, key: str, value: object) -> str | None:
         """A thing on the table named in words (a handle, a group) for a phrase, or None."""
         return None

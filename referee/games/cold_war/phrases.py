@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from referee.model import State
 from referee.wording import Words
 
 
@@ -14,7 +15,7 @@ def _answers(w: Words) -> str:
     if w.has("redirect"):
         text += f"; redirected by {w['redirect']}"
     if w.has("onto"):
-        text += f" onto {w['onto']}" + (f" {w['onto_at']}" if w.has("onto_at") else "")
+        text += f" onto {w['onto']}" + (f"'s {w['onto_at']}" if w.has("onto_at") else "")
     return text
 
 
@@ -73,3 +74,8 @@ PHRASES: dict[str, Any] = {
               "{who} launches a Nuclear Triad at {target} ({cards})"],
     "fallen": _fallen,
 }
+
+
+def label(state: State, key: str, value: Any) -> str | None:
+    """The leader's spot `L` reads "leader" (stacks keep their names, M1, S2)."""
+    return "leader" if key in ("at", "onto_at") and value == "L" else None

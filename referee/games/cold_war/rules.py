@@ -36,6 +36,11 @@ SWITCHES = ("on", "off")
 class ColdWarRules(GenericRules):
     slug = GameSlug.COLD_WAR
     phrases = {**GenericRules.phrases, **_phrases.PHRASES}
+    tally = ("score",)
+
+    def label(self, state: State, key: str, value: object) -> str | None:
+        return _phrases.label(state, key, value)
+
     title = "15 Minute Cold War"
     version = "cold-war-5"
     min_players, max_players = 2, 4

@@ -1,6 +1,7 @@
 """Culture War actions in words (see referee/wording.py)."""
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from referee.model import State
@@ -53,3 +54,32 @@ def label(state: State, key: str, value: Any) -> str | None:
     if piece is None:
         return None
     return f"{piece['owner']}'s #{value} {piece.get('name') or piece.get('card')}"
+
+
+_ROLL = re.compile(r"roll \S+ (\d+) \+ (-?\d+) = (-?\d+)\s+vs\s+\S+ (\d+) \+ (-?\d+) = (-?\d+)\s*(?:->\s*(.*))?")
+_SHORT = {"the attack kills": "kill", "the attack fails": "fails", "tie, roll again": "tie"}
+
+
+def roll_text(note: str) -> str:
+    """A battle's roll line (`roll ann 3 + 2 = 5  vs  bo 6 + 0 = 6  -> the attack fails`)
+    as the log shows it: `3+2=5 v 6+0=6 fails`."""
+    m = _ROLL.search(note)
+    if m is None:
+        return note.strip()
+    a, atk, left, d, dfn, right, result = m.groups()
+    result = _SHORT.get((result or "").strip(), (result or "").strip())
+    return f"{a}+{atk}={left} v {d}+{dfn}={right}" + (f" {result}" if result else "")
+
+
+_PIECE_LINE = re.compile(r"^\S+: #(\d+) .*(?: coins \d+ -> \d+/\d+| in play| gone)$")
+
+
+def covered(notes: Any, line: str) -> bool:
+    """A change line for a piece's coins, or for a piece entering or leaving
+    play, that the story already told ("pays 1 ... from #1", "produces 1
+    (now 2/3)", "enters play as #5", "#5 Window Smasher leaves play")."""
+    m = _PIECE_LINE.match(line)
+    if m is None:
+        return False
+    handle = f"#{m.group(1)}"
+    return any(re.search(rf"{handle}\b", note) for note in notes)

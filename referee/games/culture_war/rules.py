@@ -31,6 +31,19 @@ class CultureWarRules(Actions, GenericRules):
     def label(self, state: State, key: str, value: object) -> str | None:
         return _phrases.label(state, key, value)
 
+    def covered(self, notes: Sequence[str], line: str) -> bool:
+        """A Real Estate's coins or a piece entering play, already in the story."""
+        return _phrases.covered(notes, line)
+
+    def log_outcome(self, before: State, event: object, after: State) -> list[str]:
+        """A battle's rolls, as `3+2=5 v 6+0=6 fails`."""
+        if getattr(event, "action", None) not in ("battle", "settle"):
+            return []
+        from referee.store.events import action_of  # lazy: only the log needs it
+
+        notes = self.narrate(before, action_of(event), event.dice)  # type: ignore[arg-type]
+        return [_phrases.roll_text(n) for n in notes if n.strip().startswith("roll ")]
+
     title = "Culture War"
     version = "culture-war-5"  # 5: card effects from effects.yaml (applied kinds, prompts, rolls)
     min_players, max_players = 2, 5
@@ -159,6 +172,8 @@ class CultureWarRules(Actions, GenericRules):
 
     def narrate(self, state: State, action: Action, dice: Sequence[int]) -> list[str]:
         """What an action did, in words, replayed from the state before it."""
+        if action.name == "end-turn":
+            return self._end_turn(state, dice)[1]
         if not hasattr(self, "_do_" + action.name.replace("-", "_")):
             return []
         return self._run(state, action, feeder(dice)).notes
@@ -240,6 +255,12 @@ class CultureWarRules(Actions, GenericRules):
     # ---- the turn -------------------------------------------------------------------
 
     def apply_end_turn(self, state: State, action: Action, dice: Sequence[int]) -> State:
+        return self._end_turn(state, dice)[0]
+
+    def _end_turn(self, state: State, dice: Sequence[int]) -> tuple[State, list[str]]:
+        """The turn ends and the next player still in begins theirs; also what
+        happened on the way, in words (end- and start-of-turn effects, the draw,
+        production)."""
         board = Board(state)
         ending = board.active
         source = _lenient(dice)
@@ -250,10 +271,11 @@ class CultureWarRules(Actions, GenericRules):
         board.f["attacks"] = 0
         if not board.f["order"]["settled"]:  # a table logged before the roll-off was enforced
             board.f["order"].update(settled=True, first=board.seats[0], contenders=[])
+        notes = list(board.notes)
         state = board.to_state()
         for _ in range(len(state.players)):
             if state.winner is not None:
-                return state
+                return state, notes
             state = _next_turn(state)
             board = Board(state)
             if board.active in board.f["had_turn"]:  # resource collection: draw, then coins
@@ -261,10 +283,11 @@ class CultureWarRules(Actions, GenericRules):
                 fx.start_of_turn(board, board.active, source)
             else:
                 fx.end_truces(board, board.active)
+            notes += board.notes
             state = board.to_state()
             if not state.active_player.eliminated or state.winner is not None:
                 break
-        return state
+        return state, notes
 
     # ---- life and capital ---------------------------------------------------------
 

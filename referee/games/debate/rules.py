@@ -47,6 +47,7 @@ STARTING_FORTITUDE = 60
 class DebateRules(GenericRules):
     slug = GameSlug.DEBATE
     phrases = {**GenericRules.phrases, **_phrases.PHRASES}
+    tally = ("fortitude",)
     title = "Debate"
     version = "debate-4"
     min_players, max_players = 2, 2

@@ -68,3 +68,12 @@ def label(state: State, key: str, value: Any) -> str | None:
     except Exception:  # no project at hand: the handle must do
         return None
     return f"{card.name} ({value})" if card is not None else None
+
+
+def fight_text(last: Any) -> str:
+    """A fight as the log shows it: `6+8=14 v 1+15=16, g1 holds`."""
+    a_roll, d_roll = last["dice"]
+    result = (("takes over " if last["intent"] == "take-over" else "destroys ") + last["target"]
+              if last["won"] else f"{last['target']} holds")
+    return (f"{a_roll}+{last['attack'] - a_roll}={last['attack']} v "
+            f"{d_roll}+{last['defence'] - d_roll}={last['defence']}, {result}")

@@ -39,8 +39,17 @@ class DivideAndConquerRules(GenericRules):
     slug = GameSlug.DIVIDE_AND_CONQUER
     phrases = {**GenericRules.phrases, **_phrases.PHRASES}
 
+    tally = ("net",)
+
     def label(self, state: State, key: str, value: object) -> str | None:
         return _phrases.label(state, key, value)
+
+    def log_outcome(self, before: State, event: object, after: State) -> list[str]:
+        """A fight's dice and result, without the sums' sources."""
+        last = after.fields.get("last_attack")
+        if not last or last == before.fields.get("last_attack"):
+            return []
+        return [_phrases.fight_text(last)]
 
     title = "Political Divide & Conquer"
     version = "divide-and-conquer-3"
