@@ -13,6 +13,7 @@ and looked up under `state`.
 """
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -67,11 +68,22 @@ def test_scenario(path: Path, table) -> None:
                 assert words in result.output, f"step {number} `{line}`: {words!r} not in {result.output!r}"
             continue
         if line:
-            table.run(line)
+            said_in_words(table.run(line).output, f"step {number} `{line}`")
         if "expect" in step:
             assert_matches(table.status(step.get("reveal")), step["expect"], "status")
     if "expect" in scenario:
         assert_matches(table.status(), scenario["expect"], "status")
+    for row in table.run("log").output.splitlines():
+        said_in_words(row, "log")
+
+
+INTERNAL = re.compile(r"\b[a-z_]+=\S")  # an argument as the command got it: attacker=5, onto=g1
+
+
+def said_in_words(output: str, where: str) -> None:
+    """An echo's first line, or a log row, says what happened in words."""
+    first = output.splitlines()[0] if output.strip() else ""
+    assert not INTERNAL.search(first), f"{where}: {first!r} shows an internal argument"
 
 
 def test_the_matcher_notices_a_difference(table) -> None:

@@ -132,8 +132,8 @@ def test_battle_prints_every_roll_its_totals_and_the_consequence(table):
     assert "ann loses 2 life (failed attack by #5 Window Smasher)" in out
     assert "critical failure: ann rolled a 1 and failed" in out
     assert "roll bo 4 + 0 = 4  vs  ann 2 + 0 = 2  -> the attack kills" in out
-    assert "ann loses 5 life (unit killed: #5 Window Smasher)" in out
-    assert "ann life 100 -> 93" in out
+    assert "ann loses 5 life (unit killed: #5 Window Smasher), now 93" in out
+    assert "100 -> 93" not in out and out.count("93") == 1  # the new total is said once
     events = table.log()["events"]
     assert events[-1]["dice"] == [1, 3, 1, 6, 4, 2] and events[-1]["args"]["rolls"] == 6
 
