@@ -415,3 +415,20 @@ def test_coins_can_be_taken_from_named_places_and_the_cost_overridden(table):
     table.run("deploy anarchy-leaderless-crowd --cost 1")  # card text the referee does not model
     assert table.status()["state"]["pieces"]["7"]["card"] == "anarchy-leaderless-crowd"
     assert "is not ann's Real Estate" in table.fail("play anarchy-gas-mask --on 7 --from 3").output
+
+
+def test_an_eliminated_players_truce_ends_with_them(table):
+    """A truce lasts until its player's next turn; a player who is out has none,
+    so their truce ends when they go out (it used to stop every attack for good)."""
+    new(table, "--player ann:anarchy --player bo:technocracy --player cy:community", seed=2)
+    table.run("capital ann +10")
+    table.run("deploy anarchy-window-smasher")  # #7
+    table.run("end-turn")
+    table.run("end-turn")
+    table.run("capital cy +10")
+    table.run("play community-consensus-meeting")
+    assert table.status()["state"]["truce"]
+    table.run("life cy =0")
+    assert table.status()["state"]["truce"] == []
+    table.run("end-turn")
+    assert "the attack kills" in table.run("battle 7 4 --dice 5,1").output

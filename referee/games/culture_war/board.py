@@ -137,6 +137,10 @@ class Board:
             del self.pieces[h]
         self.f["timed"] = [t for t in self.f["timed"] if t.get("player") != name and t.get("handle") not in gone]
         self.f["alliances"] = [pair for pair in self.f["alliances"] if name not in pair]
+        if self.f.get("truce"):  # a truce lasts until its player's next turn, which never comes
+            self.f["truce"] = [t for t in self.f["truce"] if t["player"] != name]
+        if self.f.get("no_income"):
+            self.f["no_income"] = [b for b in self.f["no_income"] if b != name and b.lstrip("#") not in gone]
         self.notes.append(f"{name} is out of the game at 0 life; their cards leave play")
 
     # ---- pieces ------------------------------------------------------------

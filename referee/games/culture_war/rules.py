@@ -45,7 +45,7 @@ class CultureWarRules(Actions, GenericRules):
         return [_phrases.roll_text(n) for n in notes if n.strip().startswith("roll ")]
 
     title = "Culture War"
-    version = "culture-war-5"  # 5: card effects from effects.yaml (applied kinds, prompts, rolls)
+    version = "culture-war-6"  # 6: an eliminated player's truces end
     min_players, max_players = 2, 5
     has_life = True
     has_capital = True
