@@ -55,26 +55,28 @@ def status(view: StatusView, reveal: Sequence[str] = ()) -> str:
     head = f"{view.title} - turn {s.turn}, round {s.round}, " + (
         f"won by {s.winner}" if s.winner else f"{s.active_player.name} to play"
     )
-    columns: list[tuple[str, Any]] = [("player", None), ("faction", None)]
+    from referee.games import rules_for
+
+    rules = rules_for(s.game)
+    columns: list[tuple[str, Any]] = [("player", None)]
+    if any(p.faction for p in s.players):
+        columns.append(("faction", "faction"))
     if any(p.life is not None for p in s.players):
         columns.append(("life", "life"))
     if any(p.capital is not None for p in s.players):
         columns.append(("capital", "capital"))
-    extra = list(dict.fromkeys(k for p in s.players for k in p.fields))
+    extra = [k for k in dict.fromkeys(k for p in s.players for k in p.fields) if k not in rules.quiet]
     rows = [["", *(name for name, _ in columns), *extra, ""]]
-    numeric = {i + 1 for i, (_, key) in enumerate(columns) if key}
+    numeric = {i + 1 for i, (_, key) in enumerate(columns) if key in ("life", "capital")}
     for i, p in enumerate(s.players):
-        row = [">" if i == s.active and s.winner is None else "", p.name, p.faction or "-"]
-        row += [_value(getattr(p, key)) for _, key in columns[2:]]
+        row = [">" if i == s.active and s.winner is None else "", p.name]
+        row += [_value(getattr(p, key)) for _, key in columns[1:]]
         row += [_value(p.fields.get(k)) for k in extra]
         row.append("out" if p.eliminated else ("winner" if p.name == s.winner else ""))
         rows.append(row)
     lines = [head, *("  " + line for line in table(rows, numeric))]
     if s.crowd is not None:
         lines.append(f"crowd: {crowd(s.crowd)}")
-    from referee.games import rules_for
-
-    rules = rules_for(s.game)
     game_lines = getattr(rules, "render_lines", None)  # a game may draw its own part
     own = game_lines(s) if game_lines is not None else []
     phase = rules.phase(view.state) if hasattr(rules, "phase") else None
@@ -209,6 +211,9 @@ def changes(before: State, after: State) -> list[str]:
     """What differs between two states: one line per player (every number of
     theirs that moved), then the game's own lines, the crowd, prompts, the
     turn and the winner."""
+    from referee.games import rules_for
+
+    quiet = rules_for(after.game).quiet
     out = []
     for old, new in zip(before.players, after.players):
         moved = []
@@ -217,7 +222,7 @@ def changes(before: State, after: State) -> list[str]:
             if a != b:
                 moved.append(f"{key} {_value(a)} -> {_value(b)}")
         for key in dict.fromkeys([*old.fields, *new.fields]):
-            if old.fields.get(key) != new.fields.get(key):
+            if key not in quiet and old.fields.get(key) != new.fields.get(key):
                 moved.append(f"{key} {_value(old.fields.get(key))} -> {_value(new.fields.get(key))}")
         if moved:
             out.append(f"{new.name}: " + ", ".join(moved))
@@ -225,8 +230,6 @@ def changes(before: State, after: State) -> list[str]:
             out.append(f"{new.name} is out of the game" if new.eliminated else f"{new.name} is back in the game")
     if before.crowd != after.crowd:
         out.append(f"crowd {crowd(before.crowd or 0)} -> {crowd(after.crowd or 0)}")
-    from referee.games import rules_for
-
     field_lines = getattr(rules_for(after.game), "change_lines", None)  # a game may word its own changes
     if field_lines is not None:
         out.extend(field_lines(before, after))

@@ -44,6 +44,7 @@ class GenericRules:
     phrases: Mapping[str, Phrase] = SHARED  # the actions in words: SHARED plus the game's own PHRASES
 
     tally: tuple[str, ...] = ()  # each player's own scores the log reports changes of
+    quiet: tuple[str, ...] = ()  # each player's bookkeeping fields: in status --json, not in the table
 
     def narrate(self, state: State, action: Action, dice: Sequence[int]) -> list[str]:
         """What an action did, in the game's words, replayed from the state before it

@@ -147,7 +147,16 @@ def test_status_shows_the_attack_step_and_its_odds(table):
     out = table.run("status").output
     assert "next: Ana calls or raises once" in out
     assert "attack 6 v defence 6" in out and "chance 5/12" in out
-    assert "Ana: left 6, right 0, net 6, 1 cards" in out
+    assert status_row(out, "Ana") == {"hand": "6", "left": "6", "right": "0", "net": "6", "cards": "1"}
+    assert "  Ana:\n    g1 Prestige Media Conglomerate L6 = 6" in out
+
+
+def status_row(out: str, name: str) -> dict[str, str]:
+    """One player's row of the status table, by column heading."""
+    lines = out.splitlines()
+    heading = next(line for line in lines if line.split()[:1] == ["player"])
+    row = next(line for line in lines[1:] if line.lstrip("> ").split()[:1] == [name])
+    return dict(zip(heading.split()[1:], row.lstrip("> ").split()[1:]))
 
 
 # ---- card codes and group references ---------------------------------------------------------
@@ -275,7 +284,9 @@ def test_status_shows_the_phase_the_counts_and_the_cards_set_aside(table):
     table.run("new divide-and-conquer --player Ana --player Ben --player Cy --player Dee --house-rule deck-size=60")
     out = table.run("status").output
     assert "phase: action (Ana: event, unaffiliate, recruit, attach, or declare an attack)" in out
-    assert "cards in hand: Ana 7, Ben 6, Cy 6, Dee 6 (counted, not seen)" in out
+    assert [status_row(out, n)["hand"] for n in ("Ana", "Ben", "Cy", "Dee")] == ["7", "6", "6", "6"]
+    assert "cards in hand" not in out and "drawn" not in out  # each count once, in the table
+    assert "bases (each group: influence + assets - deficits; net = |right - left|): all empty" in out
     assert "set aside unseen (out of this game): 48 cards" in out
     table.run("recruit dc-left-prestige-media")
     table.run("attack g1 --intent destroy")

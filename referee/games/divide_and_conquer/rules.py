@@ -40,6 +40,7 @@ class DivideAndConquerRules(GenericRules):
     phrases = {**GenericRules.phrases, **_phrases.PHRASES}
 
     tally = ("net",)
+    quiet = ("drawn",)
 
     def label(self, state: State, key: str, value: object) -> str | None:
         return _phrases.label(state, key, value)

@@ -49,17 +49,16 @@ def status_lines(state: State) -> list[str]:
                                          "or declare an attack)")]
     lines.append(f"deck: {f['deck']} of {f['deck_size']} cards left; discard pile: {pile} cards "
                  f"({len(f['discard'])} seen, {int(f.get('hidden_discards') or 0)} unseen from hands)")
-    hands = ", ".join(f"{p.name} {p.fields.get('hand', 0)}" for p in state.players)
-    lines.append(f"cards in hand: {hands} (counted, not seen)")
     if int(f.get("set_aside") or 0):
         lines.append(f"set aside unseen (out of this game): {f['set_aside']} cards")
     if f["deck"] == 0 and not f.get("over"):
         who = f.get("last_drawer") or state.active_player.name
         lines.append(f"the deck is empty: the game ends after {who}'s turn")
-    lines.append("bases (each group: influence + assets - deficits; net = |right - left|):")
-    for name, groups in f["bases"].items():
-        s = zones.score(groups)
-        lines.append(f"  {name}: left {s['left']}, right {s['right']}, net {s['net']}, {s['cards']} cards")
+    built = {name: groups for name, groups in f["bases"].items() if groups}
+    lines.append("bases (each group: influence + assets - deficits; net = |right - left|):"
+                 + ("" if built else " all empty"))
+    for name, groups in built.items():
+        lines.append(f"  {name}:")
         lines += [f"    {group_line(g)}" for g in groups]
     lines.append("unaffiliated:" + ("" if f["unaffiliated"] else " none"))
     lines += [f"    {group_line(g)}" for g in f["unaffiliated"]]
