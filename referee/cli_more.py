@@ -178,7 +178,7 @@ def report(out) -> None:
       referee report
       referee report --db finals.db --out finals.pdf
     """
-    from referee.report import write_report
+    from referee.report_pdf import write_report  # lazy: ReportLab loads only for a report
 
     click.echo(str(write_report(db_path(), out)))
 

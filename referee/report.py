@@ -19,14 +19,12 @@ temporary file beside `out` and renames it into place. Nothing here prints.
 """
 from __future__ import annotations
 
-import os
-import tempfile
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
-from referee.errors import RefereeError, TableError
+from referee.errors import RefereeError
 from referee.model import Event, GameSlug, Setup, State
 from referee.public import public_event
 from referee.store import db
@@ -205,31 +203,6 @@ def build(path: Path) -> MatchReport:
         turn=final.turn, round=final.round, events=len(events), actions=len(steps), undone=max(0, undone),
         started=events[0].time, last=events[-1].time, notes=tuple(game.notes(final, fights)),
     )
-
-
-def write_report(path: Path, out: Path | None = None) -> Path:
-    """Build the report of the table at `path` and write it as a PDF to `out`
-    (default: beside the table, `table-report.pdf`), through a temporary file
-    renamed into place, so a failure never leaves half a PDF. Returns `out`."""
-    from referee.report_pdf import draw
-
-    report = build(path)
-    out = Path(out) if out is not None else default_out(path)
-    if out.is_dir():
-        raise RefereeError(f"{out} is a folder; name the report file, e.g. --out {out / default_out(path).name}")
-    if not out.parent.is_dir():
-        raise RefereeError(f"cannot write {out}: folder {out.parent} does not exist")
-    fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent)
-    os.close(fd)
-    try:
-        draw(report, Path(tmp))
-        os.replace(tmp, out)
-    except OSError as exc:
-        raise TableError(f"cannot write the report {out}: {exc.strerror or exc}") from None
-    finally:
-        if os.path.exists(tmp):
-            os.remove(tmp)
-    return out
 
 
 # ---- the parts every game shares ----------------------------------------------------

@@ -7,7 +7,9 @@ the file it is given.
 """
 from __future__ import annotations
 
+import io
 from pathlib import Path
+from typing import BinaryIO
 from xml.sax.saxutils import escape
 
 from reportlab.graphics.charts.legends import LineLegend
@@ -20,7 +22,9 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.platypus import KeepTogether, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
-from referee.report import MatchReport, chance_text
+from pnp.write import replace_file
+from referee.errors import RefereeError, TableError
+from referee.report import MatchReport, build, chance_text, default_out
 
 PALETTE = (colors.HexColor("#1f77b4"), colors.HexColor("#d62728"), colors.HexColor("#2ca02c"),
            colors.HexColor("#ff7f0e"), colors.HexColor("#9467bd"), colors.HexColor("#8c564b"),
@@ -44,7 +48,7 @@ def _fonts() -> tuple[str, str]:
     return names
 
 
-def draw(report: MatchReport, out: Path) -> None:
+def draw(report: MatchReport, out: Path | BinaryIO) -> None:
     regular, bold = _fonts()
     body = ParagraphStyle("body", fontName=regular, fontSize=9.5, leading=12)
     small = ParagraphStyle("small", parent=body, fontSize=8.5, leading=10.5)
@@ -124,7 +128,7 @@ def draw(report: MatchReport, out: Path) -> None:
     else:
         story.append(para("This game has no house rules."))
 
-    doc = SimpleDocTemplate(str(out), pagesize=A4, leftMargin=15 * mm, rightMargin=15 * mm, topMargin=15 * mm,
+    doc = SimpleDocTemplate(out if not isinstance(out, Path) else str(out), pagesize=A4, leftMargin=15 * mm, rightMargin=15 * mm, topMargin=15 * mm,
                             bottomMargin=15 * mm, title=f"{report.title}: match report", author="referee")
     doc.build(story, onFirstPage=_footer(regular), onLaterPages=_footer(regular))
 
@@ -178,3 +182,22 @@ def _chart_drawing(chart, width: float, font: str) -> Drawing:
                               f"{s.label}: {s.points[-1][1]}") for i, s in enumerate(series)]
     d.add(legend)
     return d
+
+
+def write_report(path: Path, out: Path | None = None) -> Path:
+    """Build the report of the table at `path` and write it as a PDF to `out`
+    (default: beside the table, `table-report.pdf`) all at once, so a failure
+    never leaves half a PDF. Returns `out`."""
+    report = build(path)
+    out = Path(out) if out is not None else default_out(path)
+    if out.is_dir():
+        raise RefereeError(f"{out} is a folder; name the report file, e.g. --out {out / default_out(path).name}")
+    if not out.parent.is_dir():
+        raise RefereeError(f"cannot write {out}: folder {out.parent} does not exist")
+    pdf = io.BytesIO()
+    draw(report, pdf)
+    try:
+        replace_file(out, pdf.getvalue())
+    except OSError as exc:
+        raise TableError(f"cannot write the report {out}: {exc.strerror or exc}") from None
+    return out
