@@ -43,12 +43,15 @@ def game_commands(game: str) -> dict[str, click.Command]:
 
 
 CARD_PARAMS = ("card", "cards", "code", "with", "their", "own", "shields", "propaganda", "discard", "block", "redirect")
-PLAYER_PARAMS = ("player", "players", "target", "by", "onto")
+PLAYER_PARAMS = ("player", "players", "by", "giver", "receiver")
+PIECE_PARAMS = ("attacker", "defender", "target", "on", "onto", "at", "join", "groups", "sources", "source",
+                "their", "own", "stacks", "breaks", "using", "unit", "piece")  # what is on the table, or a player
 
 
 def _completes(command: click.Command) -> None:
-    """Tab completion for a game command: card ids and short codes, and the table's players."""
-    from referee.cli_more import complete_card, complete_player
+    """Tab completion for a game command: card ids and short codes, the
+    table's players, and what is on the table."""
+    from referee.cli_more import complete_card, complete_piece, complete_player
 
     for param in command.params:
         if getattr(param, "_custom_shell_complete", None) is not None:
@@ -57,6 +60,8 @@ def _completes(command: click.Command) -> None:
             param._custom_shell_complete = complete_card
         elif param.name in PLAYER_PARAMS:
             param._custom_shell_complete = complete_player
+        elif param.name in PIECE_PARAMS:
+            param._custom_shell_complete = complete_piece
 
 
 def _peek_game(ctx: click.Context, args: list[str]) -> str | None:

@@ -59,6 +59,22 @@ def complete_player(ctx, param, incomplete: str):
     return [CompletionItem(p.name) for p in players if p.name.lower().startswith(incomplete.lower())]
 
 
+def complete_piece(ctx, param, incomplete: str):
+    """Tab completion: what is on the table (a unit's handle, a group, a stack,
+    a point of the dish) and the table's players."""
+    from click.shell_completion import CompletionItem
+
+    from referee.games import rules_for
+
+    try:
+        state = table.status(table.table_path((ctx.find_object(dict) or {}).get("db"))).state
+    except Exception:  # no table: nothing to offer
+        return []
+    typed = incomplete.lower()
+    offers = [(p.name, "player") for p in state.players] + rules_for(state.game).pieces(state)
+    return [CompletionItem(token, help=what) for token, what in offers if token.lower().startswith(typed)]
+
+
 @click.command()
 @click.argument("code", shell_complete=complete_card)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")

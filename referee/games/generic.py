@@ -59,6 +59,11 @@ class GenericRules:
         """The game's own account of what an action did, for its log row (e.g. a battle's dice)."""
         return []
 
+    def pieces(self, state: State) -> list[tuple[str, str]]:
+        """What a command may name on the table, for Tab completion: (what to
+        type, what it is), e.g. ("ann/window-smasher", "#5 Window Smasher")."""
+        return []
+
     def label(self, state: State, key: str, value: object) -> str | None:
         """A thing on the table named in words (a handle, a group) for a phrase, or None."""
         return None

@@ -112,3 +112,32 @@ def test_tab_completion_knows_the_tables_game_commands_players_and_cards(tmp_pat
     assert "anarchy-window-smasher" in offers(["deploy"], "anarchy-wind")
     code = lookup("anarchy-window-smasher").card.fields["code"]
     assert code in offers(["deploy"], code[:2])
+
+
+def test_tab_completion_offers_what_is_on_the_table(tmp_path, monkeypatch):
+    """Units by handle in Culture War, groups in Divide & Conquer, points of the dish."""
+    from click.shell_completion import ShellComplete
+    from click.testing import CliRunner
+
+    from referee.cli import cli
+
+    def offers(db, args, incomplete):
+        monkeypatch.setenv("REFEREE_DB", str(db))
+        return [c.value for c in ShellComplete(cli, {}, "referee", "_REFEREE_COMPLETE").get_completions(args, incomplete)]
+
+    def run(db, *lines):
+        for line in lines:
+            assert CliRunner().invoke(cli, ["--db", str(db), *line.split()]).exit_code == 0, line
+
+    cw = tmp_path / "cw.db"
+    run(cw, "new culture-war --player ann:anarchy --player bo:technocracy --house-rule first-player=seating",
+        "capital ann +5", "deploy anarchy-window-smasher")
+    assert offers(cw, ["battle"], "ann/w") == ["ann/window-smasher"]
+    assert offers(cw, ["battle", "ann/window-smasher"], "b") == ["bo", "bo/co-working-hub", "bo/technocrat-recruit"]
+    dc = tmp_path / "dc.db"
+    run(dc, "new divide-and-conquer --player Ana --player Ben --player Cy --player Dee --seed 1",
+        "recruit dc-left-campus-outrage")
+    assert offers(dc, ["attack"], "g") == ["g1"]
+    pd = tmp_path / "pd.db"
+    run(pd, "new petri-dish --player Ann --player Bo", "place c2")
+    assert "c2" in offers(pd, ["grow"], "c") and "a3" not in offers(pd, ["grow"], "c")

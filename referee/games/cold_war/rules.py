@@ -41,6 +41,14 @@ class ColdWarRules(GenericRules):
     def label(self, state: State, key: str, value: object) -> str | None:
         return _phrases.label(state, key, value)
 
+    def pieces(self, state: State) -> list[tuple[str, str]]:
+        """Every player's stacks (M1, S2) and the leader (L)."""
+        out = {"L": "a leader"}
+        for name, desk in (state.fields.get("tables") or {}).items():
+            for spot, zone, _ in D.spots(desk):
+                out.setdefault(spot, f"a {zone} stack")
+        return sorted(out.items())
+
     title = "15 Minute Cold War"
     version = "cold-war-5"
     min_players, max_players = 2, 4

@@ -31,6 +31,12 @@ class CultureWarRules(Actions, GenericRules):
     def label(self, state: State, key: str, value: object) -> str | None:
         return _phrases.label(state, key, value)
 
+    def pieces(self, state: State) -> list[tuple[str, str]]:
+        from referee.games.culture_war.view import long_handle  # lazy: only Tab completion needs it
+
+        board = Board(state)
+        return [(long_handle(board, h), f"#{h} {p['name']}") for h, p in board.pieces.items()]
+
     def covered(self, notes: Sequence[str], line: str) -> bool:
         """A Real Estate's coins or a piece entering play, already in the story."""
         return _phrases.covered(notes, line)

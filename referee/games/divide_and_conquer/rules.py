@@ -45,6 +45,9 @@ class DivideAndConquerRules(GenericRules):
     def label(self, state: State, key: str, value: object) -> str | None:
         return _phrases.label(state, key, value)
 
+    def pieces(self, state: State) -> list[tuple[str, str]]:
+        return [(ref, _phrases.label(state, "target", ref) or ref) for ref in (state.fields.get("groups") or {})]
+
     def log_outcome(self, before: State, event: object, after: State) -> list[str]:
         """A fight's dice and result, without the sums' sources."""
         last = after.fields.get("last_attack")

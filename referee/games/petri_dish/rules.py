@@ -31,6 +31,12 @@ BOARD_ACTIONS = ("place", "move", "grow", "divide", "pass")
 class PetriDishRules(GenericRules):
     slug = GameSlug.PETRI_DISH
     phrases = {**GenericRules.phrases, **_phrases.PHRASES}
+
+    def pieces(self, state: State) -> list[tuple[str, str]]:
+        """The dish's points, a cell's owner and size beside each occupied one."""
+        board = state.fields.get("board") or {}
+        return [(point, f"{cell['owner']} {cell['size']}" if cell else "empty") for point, cell in board.items()]
+
     title = "Battle for the Petri Dish"
     version = "petri-dish-1"
     min_players, max_players = 2, 2
