@@ -93,6 +93,9 @@ def one_card_edit(work: Path) -> tuple[float, float]:
     head = text.split("\ndecks:")[0]
     anarchy = "\ndecks:" + text.split("\ndecks:")[1].split("  - id: community")[0]
     (game / "game.yaml").write_text(head + anarchy)
+    shutil.copy(project / "card_sources/culture-war/effects.yaml", game / "effects.yaml")  # the effect schema
+    art = (project / "card_sources/culture-war/art.yaml").read_text().splitlines()  # just this deck's pictures
+    (game / "art.yaml").write_text("\n".join(l for l in art if not l.startswith("  ") or l.startswith("  anarchy-")) + "\n")
     edits = iter(range(1_000))
 
     def edit() -> float:
@@ -120,6 +123,15 @@ def referee_tables(work: Path) -> tuple[Path, Path, Path]:
     return paths
 
 
+def short_code(i: int) -> str:
+    alphabet = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
+    chars = []
+    for _ in range(4):
+        i, digit = divmod(i, len(alphabet))
+        chars.append(alphabet[digit])
+    return "S" + "".join(chars)
+
+
 def scale(work: Path) -> tuple[dict[int, float], int]:
     """Build synthetic one-deck projects of 1,000 and 10,000 cards; seconds per
     card and peak memory. A 10,000-card build lasts over half a minute, so it
@@ -137,8 +149,9 @@ def scale(work: Path) -> tuple[dict[int, float], int]:
         (game / "game.yaml").write_text(head + "\ndecks:\n  - id: synth\n    name: Synthetic\n    file: synth.yaml\n"
                                         "    back: back\n    color: \"#555555\"\n    icon: anarchy\n")
         lines = ["cards:"]
-        for i in range(n):
-            lines += [f"  - id: synth-{i}", f"    name: Synthetic Unit {i}", "    type: unit", f"    cost: {i % 5}",
+        for i in range(n):  # each its own short code: 10,000 hashed ones would collide
+            lines += [f"  - id: synth-{i}", f"    name: Synthetic Unit {i}", f"    code: {short_code(i)}",
+                      "    type: unit", f"    cost: {i % 5}",
                       f"    atk: {i % 4}", f"    def: {i % 3}", "    unit_type: Test",
                       f"    text: \"Card number {i}: when it attacks, gain {i % 3} {{capital}}.\""]
         (game / "synth.yaml").write_text("\n".join(lines) + "\n")
