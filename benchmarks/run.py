@@ -358,7 +358,7 @@ def face_cache(work: Path) -> dict[str, tuple[Sample, Sample]]:
         shutil.rmtree(project / ".pnp-cache", ignore_errors=True)
         return new_out(mode)
 
-    results["cold build (its cost)"] = interleaved(lambda: cold("on"), lambda: cold("off"), RUNS)
+    results["cold build, what it costs"] = interleaved(lambda: cold("on"), lambda: cold("off"), RUNS)
     return results
 
 
@@ -428,7 +428,7 @@ def main() -> None:
         for name, (on, off) in face_cache(work).items():  # work saved: CPU time, steadier than wall time here
             ratio = on.cpu / off.cpu
             pays = "cost" not in name
-            add(row(f"7. face cache: {name} (CPU)", f"with CPU {on.cpu:.2f} s, {secs(on)}",
+            add(row(f"7. face cache, CPU time: {name}", f"with CPU {on.cpu:.2f} s, {secs(on)}",
                     f"without CPU {off.cpu:.2f} s, {secs(off)}", ratio,
                     f"<= {FACE_CACHE_TARGET}x" if pays else "none (what it costs)",
                     ratio <= FACE_CACHE_TARGET if pays else None))
