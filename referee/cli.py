@@ -147,7 +147,7 @@ class RefereeGroup(click.Group):
 
 @click.group(cls=RefereeGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @db_option
-@click.version_option(__version__, message="referee %(version)s")
+@click.version_option(__version__, message="referee %(version)s", help="Show the version and exit.")
 def cli() -> None:
     """Keep score beside a physical table: life, capital, turns, dice, cards.
 

@@ -4,12 +4,11 @@ Registered on the group by cli.py; errors are translated there.
 """
 from __future__ import annotations
 
-from pathlib import Path
 
 import click
 
 from referee import render, table
-from referee.cli_common import db_option, db_path, emit, warn
+from referee.cli_common import FILE, db_option, db_path, emit, warn
 
 
 @click.command("log")
@@ -116,7 +115,7 @@ def games() -> None:
 
 
 @click.command()
-@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("file", type=FILE)
 @click.option("--force", is_flag=True, help="Overwrite FILE even if it is not an earlier export.")
 @click.option("--full", is_flag=True, help="Keep hidden cards too (for the scorekeeper, to replay the game).")
 @db_option
@@ -139,7 +138,7 @@ def export(file, force, full) -> None:
 
 
 @click.command()
-@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("file", type=FILE)
 @click.option("--step", is_flag=True, help="Print the table after every event.")
 @click.option("--upto", type=int, metavar="SEQ", help="Stop after event SEQ.")
 @click.option("--force", is_flag=True, help="Rebuild even if --db holds a table; the old one is kept, renamed beside it.")
@@ -177,7 +176,7 @@ def scan() -> None:
 
 
 @click.command()
-@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), metavar="FILE.pdf",
+@click.option("--out", type=FILE, metavar="FILE.pdf",
               help="Where to write the report (default: beside the table, e.g. table-report.pdf).")
 @db_option
 def report(out) -> None:

@@ -5,8 +5,6 @@ with a QR code each, and runs the server until Ctrl-C.
 """
 from __future__ import annotations
 
-import socket
-
 import click
 
 from referee.cli_common import db_option, db_path
@@ -18,6 +16,8 @@ LAN_WARNING = ("warning: --lan serves the table to every device on this network;
 
 def _lan_address() -> str:
     """This machine's address on the local network, as a phone would reach it (no packet is sent)."""
+    import socket  # lazy: every referee command loads this module; only serve needs sockets
+
     try:
         with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
             probe.connect(("192.0.2.1", 9))  # a documentation address: connect() on UDP only picks a route

@@ -12,7 +12,7 @@ is lost.
 """
 from __future__ import annotations
 
-import string
+import re
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence, Union
 
@@ -56,8 +56,11 @@ class Words:
 Phrase = Union[str, Sequence[str], Callable[[Words], str]]
 
 
+_FIELD = re.compile(r"\{(\w+)\}")
+
+
 def fields_of(template: str) -> list[str]:
-    return [name for _, name, _, _ in string.Formatter().parse(template) if name]
+    return _FIELD.findall(template)
 
 
 def phrase(table: Mapping[str, Phrase], action: str, words: Words) -> tuple[str, set[str]] | None:
