@@ -6,30 +6,24 @@ commands live here; log, card, games, export, replay and scan in cli_more.
 """
 from __future__ import annotations
 
+import importlib
 import os
+import sqlite3
 
 import click
 
 from referee import __version__, cli_more, render, table
 from referee.cli_common import AMOUNT, db_option, db_path, emit, warn
 from referee.errors import RefereeError
-
-
-GAME_CLI = {  # each game's own commands live in its own module, loaded only for its tables
-    "culture-war": "referee.cli_games.culture_war",
-    "divide-and-conquer": "referee.cli_games.divide_and_conquer",
-    "petri-dish": "referee.cli_games.petri_dish",
-    "debate": "referee.cli_games.debate",
-    "cold-war": "referee.cli_games.cold_war",
-}
+from referee.model import GameSlug
 
 
 def game_commands(game: str) -> dict[str, click.Command]:
-    """The commands a game adds (`COMMANDS` in its module), or none yet."""
-    import importlib
-
-    module = GAME_CLI.get(game)
-    if not module:
+    """The commands a game adds (`COMMANDS` in its package's `cli` module,
+    loaded only for its tables), or none."""
+    try:
+        module = GameSlug(game).module("cli")
+    except ValueError:
         return {}
     try:
         commands = dict(importlib.import_module(module).COMMANDS)
@@ -51,23 +45,19 @@ PIECE_PARAMS = ("attacker", "defender", "target", "on", "onto", "at", "join", "g
 def _completes(command: click.Command) -> None:
     """Tab completion for a game command: card ids and short codes, the
     table's players, and what is on the table."""
-    from referee.cli_more import complete_card, complete_piece, complete_player
-
     for param in command.params:
-        if getattr(param, "_custom_shell_complete", None) is not None:
+        if getattr(param, "_custom_shell_complete", None) is not None:  # click's own attribute, set by `shell_complete=`
             continue
         if param.name in CARD_PARAMS:
-            param._custom_shell_complete = complete_card
+            param._custom_shell_complete = cli_more.complete_card
         elif param.name in PLAYER_PARAMS:
-            param._custom_shell_complete = complete_player
+            param._custom_shell_complete = cli_more.complete_player
         elif param.name in PIECE_PARAMS:
-            param._custom_shell_complete = complete_piece
+            param._custom_shell_complete = cli_more.complete_piece
 
 
 def _peek_game(ctx: click.Context, args: list[str]) -> str | None:
     """The game of the table a command line names (by --db, $REFEREE_DB or ./table.db)."""
-    import sqlite3
-
     db = (ctx.find_object(dict) or {}).get("db")
     for i, arg in enumerate(args):
         if arg == "--db" and i + 1 < len(args):
@@ -99,7 +89,7 @@ class RefereeGroup(click.Group):
             if command is not None:
                 return name, command, args[1:]
             if game is None:
-                for slug in GAME_CLI:  # no table yet: still say which game has the command
+                for slug in (g.value for g in GameSlug):  # no table yet: still say which game has the command
                     if name in game_commands(slug):
                         raise RefereeError(f"`{name}` is a {slug} command, and there is no {slug} table here; start one with `referee new {slug} ...`")
         return super().resolve_command(ctx, args)

@@ -4,11 +4,13 @@ Registered on the group by cli.py; errors are translated there.
 """
 from __future__ import annotations
 
-
 import click
 
-from referee import render, table
+from referee import cli_serve, render, table  # (cli_serve is light: uvicorn and Starlette load only when `serve` runs)
 from referee.cli_common import FILE, db_option, db_path, emit, warn
+from referee.games import rules_for
+from referee.history import history
+from referee.whereabouts import where_is
 
 
 @click.command("log")
@@ -24,17 +26,15 @@ def log_command(last, as_json) -> None:
       referee log --last 10
       referee log --json
     """
-    from referee.history import history
-
     view = history(db_path(), last)
     emit(view.to_json()) if as_json else click.echo(render.log(view))
 
 
 def complete_card(ctx, param, incomplete: str):
     """Tab completion: card ids and short codes that start with what was typed."""
-    from click.shell_completion import CompletionItem
+    from click.shell_completion import CompletionItem  # lazy: only tab completion needs it
 
-    from referee.cards import load_index, project_root
+    from referee.cards import load_index, project_root  # lazy: the card index, only when cards are completed
 
     try:
         index = load_index(project_root())
@@ -49,7 +49,7 @@ def complete_card(ctx, param, incomplete: str):
 
 def complete_player(ctx, param, incomplete: str):
     """Tab completion: the players at the table in use."""
-    from click.shell_completion import CompletionItem
+    from click.shell_completion import CompletionItem  # lazy: only tab completion needs it
 
     try:
         players = table.status(table.table_path((ctx.find_object(dict) or {}).get("db"))).state.players
@@ -61,9 +61,7 @@ def complete_player(ctx, param, incomplete: str):
 def complete_piece(ctx, param, incomplete: str):
     """Tab completion: what is on the table (a unit's handle, a group, a stack,
     a point of the dish) and the table's players."""
-    from click.shell_completion import CompletionItem
-
-    from referee.games import rules_for
+    from click.shell_completion import CompletionItem  # lazy: only tab completion needs it
 
     try:
         state = table.status(table.table_path((ctx.find_object(dict) or {}).get("db"))).state
@@ -90,8 +88,7 @@ def card(code, as_json) -> None:
       referee card anarchy-brick-courier
       referee card PNP:ANARCHY-BRICK-COURIER:1A2B3C:2 --json
     """
-    from referee.cards import lookup
-    from referee.whereabouts import where_is
+    from referee.cards import lookup  # lazy: the card index, only when a card is looked up
 
     found = lookup(code)
     where = where_is(db_path(), found.card.id, found.card.game)
@@ -131,7 +128,7 @@ def export(file, force, full) -> None:
       referee export game-3.json
       referee export game-3-full.json --full
     """
-    from referee.transfer import export as run_export
+    from referee.transfer import export as run_export  # lazy: dice and the ledger, only to export or replay
 
     result = run_export(db_path(), file, force, full)
     click.echo(f"exported {result.events} events to {result.path}" + (" (everything, hidden cards too)" if full else ""))
@@ -151,7 +148,7 @@ def replay(file, step, upto, force) -> None:
       referee replay game-3.json --db copy.db
       referee replay game-3.json --db copy.db --step --upto 20
     """
-    from referee.transfer import replay as run_replay
+    from referee.transfer import replay as run_replay  # lazy: dice and the ledger, only to export or replay
 
     click.echo(render.replay(run_replay(file, db_path(), step, force, upto), str(file)))
 
@@ -170,7 +167,7 @@ def scan() -> None:
       referee scan
       printf 'status\\nlife Ben -5\\nPNP:CULTURE-WAR:SOME-CARD:1A2B3C\\n' | referee scan
     """
-    from referee.cli_scan import run_scan
+    from referee.cli_scan import run_scan  # lazy: scan mode and the card index, only for `scan`
 
     run_scan(click.get_current_context().find_root().command, db_path())
 
@@ -199,7 +196,6 @@ def report(out) -> None:
 
 
 def register(group: click.Group) -> None:
-    from referee import cli_serve  # light: uvicorn and Starlette load only when `serve` runs
 
     for command in (log_command, card, games, export, replay, scan, report):
         group.add_command(command)

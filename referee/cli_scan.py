@@ -13,8 +13,10 @@ from pathlib import Path
 import click
 
 from referee import render
+from referee.cards import lookup
 from referee.errors import RefereeError
 from referee.scan import CANCEL_WORDS, DONE_WORDS, LineKind, classify, scanned_card
+from referee.whereabouts import where_is
 
 
 def run_scan(group: click.Group, db: Path) -> None:
@@ -99,9 +101,6 @@ def _wants_cards(group: click.Group, argv: tuple[str, ...], db: Path) -> bool:
 
 
 def _show_card(code: str, db: Path) -> None:
-    from referee.cards import lookup
-    from referee.whereabouts import where_is
-
     found = lookup(code)
     if found.out_of_date:
         click.echo(f"warning: {found.warning()}", err=True)

@@ -5,6 +5,8 @@ with a QR code each, and runs the server until Ctrl-C.
 """
 from __future__ import annotations
 
+import io
+
 import click
 
 from referee.cli_common import db_option, db_path
@@ -27,9 +29,7 @@ def _lan_address() -> str:
 
 
 def _qr(text: str) -> str:
-    import io
-
-    import qrcode
+    import qrcode  # lazy: a heavy import, only when links are printed with QR codes
 
     code = qrcode.QRCode(border=1)
     code.add_data(text)
@@ -55,11 +55,11 @@ def serve(port, lan, no_qr) -> None:
       referee serve
       referee serve --port 8080 --lan --db finals.db
     """
-    import uvicorn
+    import uvicorn  # lazy: the web server and its app load only when `serve` runs
 
-    from referee.serve.app import create_app
-    from referee.serve.tokens import TokenStore
-    from referee.serve.watch import TableWatch
+    from referee.serve.app import create_app  # lazy: Starlette
+    from referee.serve.tokens import TokenStore  # lazy: with the app
+    from referee.serve.watch import TableWatch  # lazy: with the app
 
     path = db_path()
     watch = TableWatch(path)

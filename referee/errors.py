@@ -23,7 +23,7 @@ class RuleViolation(RefereeError):
 class UnknownPlayer(RefereeError):
     def __init__(self, name: str, known: list[str]):
         self.name = name
-        import difflib
+        import difflib  # lazy: only a mistyped name needs it, not every command
 
         listed = ", ".join(known) or "nobody"
         close = difflib.get_close_matches(name, known, n=1, cutoff=0.5) or \

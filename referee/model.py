@@ -21,13 +21,38 @@ SCOREKEEPER = "scorekeeper"  # how the log shows an event no player was named fo
 
 
 class GameSlug(str, Enum):
-    """The five games the referee knows; the value is the slug people type."""
+    """The registry of games: the one list of the games the referee knows.
 
-    CULTURE_WAR = "culture-war"
-    DIVIDE_AND_CONQUER = "divide-and-conquer"
-    PETRI_DISH = "petri-dish"
-    DEBATE = "debate"
-    COLD_WAR = "cold-war"
+    Each member is the slug people type, the package under `referee/games/`
+    that holds the game, and its title. Everything else that lists the games
+    derives from this: `rules_for` (the rules module), the CLI (each game's
+    `cli` module, offered only at its tables) and the match report (each
+    game's `report` module). A sixth game is one line here plus its package
+    (docs/adding-a-game.md). Only the package of the game being played is
+    ever imported.
+    """
+
+    #                    slug                  package               title
+    CULTURE_WAR = ("culture-war", "culture_war", "Culture War")
+    DIVIDE_AND_CONQUER = ("divide-and-conquer", "divide_and_conquer", "Political Divide & Conquer")
+    PETRI_DISH = ("petri-dish", "petri_dish", "Battle for the Petri Dish")
+    DEBATE = ("debate", "debate", "Debate")
+    COLD_WAR = ("cold-war", "cold_war", "15 Minute Cold War")
+
+    package: str
+    game_title: str  # (`title` would hide str.title)
+
+    def __new__(cls, slug: str, package: str, game_title: str) -> "GameSlug":
+        member = str.__new__(cls, slug)
+        member._value_ = slug
+        member.package = package
+        member.game_title = game_title
+        return member
+
+    def module(self, part: str = "") -> str:
+        """The game's package, or one module of it: `module("cli")` is
+        "referee.games.debate.cli"."""
+        return f"referee.games.{self.package}" + (f".{part}" if part else "")
 
     @classmethod
     def parse(cls, text: str) -> "GameSlug":
@@ -104,8 +129,17 @@ class State:
 
     @property
     def finished(self) -> bool:
-        """Won, or ended another way (a game records a draw as `fields["result"]`)."""
-        return self.winner is not None or bool(self.fields.get("result"))
+        """The one test for "the game is over": won (`winner`), or ended by its
+        rules another way (`result`: a draw, a tie on points)."""
+        return self.winner is not None or self.result is not None
+
+    @property
+    def result(self) -> Any:
+        """How the rules ended the game, in their words ("a draw: a pass was
+        answered by a pass", "Ann wins with 31 points"), kept as a game's
+        `fields["result"]`; None while play goes on, and in a game whose rules
+        only ever name a winner."""
+        return self.fields.get("result") or None
 
     def index_of(self, name: str) -> int:
         """The index of a player, matched case-insensitively; UnknownPlayer otherwise."""

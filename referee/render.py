@@ -8,7 +8,11 @@ import re
 from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
 from referee import prompts
+from referee.copies import where_text
+from referee.games import rules_for, visible_state
 from referee.model import SCOREKEEPER, Event, EventKind, State
+from referee.store.events import action_of
+from referee.wording import Words, phrase
 
 if TYPE_CHECKING:  # only for annotations: keeps startup light
     from referee.history import LogView
@@ -49,13 +53,10 @@ def crowd(value: int) -> str:
 
 
 def status(view: StatusView, reveal: Sequence[str] = ()) -> str:
-    from referee.games import visible_state
-
     s = visible_state(view.state, reveal)  # hidden cards stay hidden unless revealed
     head = f"{view.title} - turn {s.turn}, round {s.round}, " + (
         f"won by {s.winner}" if s.winner else f"{s.active_player.name} to play"
     )
-    from referee.games import rules_for
 
     rules = rules_for(s.game)
     columns: list[tuple[str, Any]] = [("player", None)]
@@ -77,17 +78,12 @@ def status(view: StatusView, reveal: Sequence[str] = ()) -> str:
     lines = [head, *("  " + line for line in table(rows, numeric))]
     if s.crowd is not None:
         lines.append(f"crowd: {crowd(s.crowd)}")
-    game_lines = getattr(rules, "render_lines", None)  # a game may draw its own part
-    own = game_lines(s) if game_lines is not None else []
-    phase = rules.phase(view.state) if hasattr(rules, "phase") else None
+    rules = rules_for(s.game)
+    own = rules.render_lines(s)  # the game draws its own part
+    phase = rules.phase(view.state)
     if phase and s.winner is None and not any(line.startswith("phase:") for line in own):
         lines.append(f"phase: {phase}")
-    if game_lines is not None:
-        lines.extend(own)
-    else:
-        for key, value in s.fields.items():
-            if key not in (prompts.FIELD, prompts.NEXT):
-                lines.append(f"{key}: {_value(value)}")
+    lines.extend(own)
     lines.extend(prompt_lines(s))
     if s.winner is not None:
         lines.append(f"winner: {s.winner}")
@@ -96,6 +92,23 @@ def status(view: StatusView, reveal: Sequence[str] = ()) -> str:
     if view.archived is not None:
         lines.append(f"the table that was at {view.path} is kept as {view.archived}")
     return "\n".join(lines)
+
+
+def field_lines(state: State) -> list[str]:
+    """A game's own fields, one a line (GenericRules.render_lines by default)."""
+    return [f"{key}: {_value(value)}" for key, value in state.fields.items()
+            if key not in (prompts.FIELD, prompts.NEXT)]
+
+
+def field_changes(before: State, after: State) -> list[str]:
+    """Each of a game's own fields that changed, one a line (GenericRules.change_lines by default)."""
+    out = []
+    for key in dict.fromkeys([*before.fields, *after.fields]):
+        if key in (prompts.FIELD, prompts.NEXT):
+            continue
+        if before.fields.get(key) != after.fields.get(key):
+            out.append(f"{key} {_value(before.fields.get(key))} -> {_value(after.fields.get(key))}")
+    return out
 
 
 def prompt_lines(state: State) -> list[str]:
@@ -159,12 +172,10 @@ def describe(event: Event, target: Event | None = None, rules: Any = None, befor
 def _phrased(event: Event, rules: Any, before: State | None, named: Mapping[str, str]) -> tuple[str, set[str]] | None:
     if rules is None:
         return None
-    from referee.wording import Words, phrase
-
     args = event.args
     who = str(args.get("player") or event.actor or (before.active_player.name if before is not None else ""))
-    words = Words(args, who, named, before, getattr(rules, "label", None))
-    return phrase(getattr(rules, "phrases", {}), event.action, words)
+    words = Words(args, who, named, before, rules.label)
+    return phrase(rules.phrases, event.action, words)
 
 
 INTERNAL_ARGS = {"rolls"}  # how many dice an action took: the dice themselves are shown
@@ -175,7 +186,7 @@ def _card_names(cards: Mapping[str, str] | None) -> dict[str, str]:
     if not cards:
         return {}
     try:
-        from referee.cards import load_index, project_root
+        from referee.cards import load_index, project_root  # lazy: the card index, only when an event names a card
 
         index = load_index(project_root())
     except Exception:  # no project at hand: the ids must do
@@ -211,7 +222,6 @@ def changes(before: State, after: State) -> list[str]:
     """What differs between two states: one line per player (every number of
     theirs that moved), then the game's own lines, the crowd, prompts, the
     turn and the winner."""
-    from referee.games import rules_for
 
     quiet = rules_for(after.game).quiet
     out = []
@@ -230,15 +240,7 @@ def changes(before: State, after: State) -> list[str]:
             out.append(f"{new.name} is out of the game" if new.eliminated else f"{new.name} is back in the game")
     if before.crowd != after.crowd:
         out.append(f"crowd {crowd(before.crowd or 0)} -> {crowd(after.crowd or 0)}")
-    field_lines = getattr(rules_for(after.game), "change_lines", None)  # a game may word its own changes
-    if field_lines is not None:
-        out.extend(field_lines(before, after))
-    else:
-        for key in dict.fromkeys([*before.fields, *after.fields]):
-            if key in (prompts.FIELD, prompts.NEXT):
-                continue
-            if before.fields.get(key) != after.fields.get(key):
-                out.append(f"{key} {_value(before.fields.get(key))} -> {_value(after.fields.get(key))}")
+    out.extend(rules_for(after.game).change_lines(before, after))  # the game words its own changes
     asked = {p.number for p in prompts.pending(before)}
     answered = [p for p in prompts.pending(before) if p.number not in {q.number for q in prompts.pending(after)}]
     out.extend(f"prompt {p.number} ({p.card}) answered" for p in answered)
@@ -299,9 +301,6 @@ def act(result: ActResult, notes: Sequence[str] | None = None) -> str:
     """An action's echo: what happened in words, then each thing it changed
     once. `notes` is the game's own story of it (Culture War's battle and
     production lines), told by the rules when not given."""
-    from referee.games import rules_for
-    from referee.store.events import action_of
-
     e = result.event
     rules = rules_for(result.after.game)
     if notes is None:
@@ -325,7 +324,6 @@ def log(view: LogView) -> str:
     Smasher (dice 1,4,6,2): 1+3=4 v 4+0=4 tie; 6+3=9 v 2+0=2, kill; ann life -5 (93)`."""
     if not view.entries:
         return f"(no events shown; the log has {view.total})"
-    from referee.games import rules_for
 
     game = _game_of(view)
     rules = rules_for(game) if game is not None else None
@@ -423,8 +421,6 @@ def card(found: Any, where: Any = None) -> str:
         for change in found.changes or ():
             lines.append(f"  {change.field}: {_value(change.printed)} -> {_value(change.current)}")
     if where is not None:
-        from referee.copies import where_text
-
         free = max(1, c.quantity) - len(where.places)
         lines.append(f"on the table: {where_text(where.places)} ({free} of {max(1, c.quantity)} free)"
                      if where.places else f"on the table: none of its {max(1, c.quantity)} yet")

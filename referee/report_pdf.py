@@ -2,8 +2,9 @@
 platypus for the text and tables, reportlab.graphics LinePlot for the charts.
 
 The project's Roboto Condensed is embedded when it can be found (so any name
-prints), else ReportLab's Helvetica is used. Pure drawing: it writes only
-the file it is given.
+prints), else ReportLab's Helvetica is used. `draw` writes only the file it
+is given; `write_report` builds a table's report and draws it into a
+temporary file beside the PDF, then renames it into place.
 """
 from __future__ import annotations
 
@@ -34,8 +35,8 @@ CROWD = colors.HexColor("#555555")
 
 def _fonts() -> tuple[str, str]:
     """(regular, bold): Roboto Condensed from pnp's assets, embedded; else Helvetica."""
-    from reportlab.pdfbase import pdfmetrics
-    from reportlab.pdfbase.ttfonts import TTFError, TTFont
+    from reportlab.pdfbase import pdfmetrics  # lazy: font registration, only when a report is drawn
+    from reportlab.pdfbase.ttfonts import TTFError, TTFont  # lazy: as above
 
     folder = Path(__file__).resolve().parents[1] / "pnp" / "assets" / "fonts"
     names = ("RobotoCondensed-Regular", "RobotoCondensed-Bold")

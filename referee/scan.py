@@ -26,7 +26,11 @@ from enum import Enum
 from pathlib import Path
 from typing import Callable, Collection
 
+from referee import table
+from referee.cards import is_card as is_known_card, lookup
+from referee.copies import where_text
 from referee.errors import RefereeError
+from referee.games import rules_for
 
 
 class LineKind(str, Enum):
@@ -66,9 +70,7 @@ def classify(line: str, commands: Collection[str],
 
 
 def _known_card(text: str) -> bool:
-    from referee.cards import is_card
-
-    return is_card(text, Path.cwd())
+    return is_known_card(text, Path.cwd())
 
 
 DONE_WORDS = ("", "done", "end", "go")
@@ -86,11 +88,6 @@ def scanned_card(code: str, db: Path) -> Scanned:
     """A card scanned (or typed: id, short code) into a gathering action, checked
     at once: it must be a card of the table's game; a card whose every printed
     copy is already somewhere on the table is refused, saying where."""
-    from referee import table
-    from referee.cards import lookup
-    from referee.copies import where_text
-    from referee.games import rules_for
-
     state = table.status(db).state
     found = lookup(code, table_game=state.game)
     card = found.card

@@ -81,7 +81,7 @@ def new_table(path: Path, game: str, players: Sequence[str], seed: int | None = 
               life: int | None = None, house_rules: Sequence[str] = (), force: bool = False,
               dice_text: str | None = None) -> StatusView:
     """Start a table. Everything is checked before an old file is touched."""
-    from referee import dice as dicelib, ledger  # not needed to read a table
+    from referee import dice as dicelib, ledger  # lazy: dice and the ledger are not needed to read a table
     slug = GameSlug.parse(game)
     rules = rules_for(slug)
     if not players:
@@ -226,7 +226,7 @@ def parse_resolve(words: Sequence[str]) -> tuple[int | None, str | None]:
 def act(path: Path, name: str, args: dict[str, object], actor: str | None = None,
         cards: Sequence[str] = (), dice_text: str | None = None) -> ActResult:
     """Check and apply one game action (life, capital, crowd, end-turn, win ...)."""
-    from referee import dice as dicelib, ledger  # not needed to read a table
+    from referee import dice as dicelib, ledger  # lazy: dice and the ledger are not needed to read a table
     entered = dicelib.parse_entered(dice_text) if dice_text is not None else None
     with opened(path) as (conn, rules):
         uses = _cards(cards, rules.slug)
@@ -243,14 +243,14 @@ def act(path: Path, name: str, args: dict[str, object], actor: str | None = None
 def _cards(codes: Sequence[str], game: GameSlug) -> list[CardUse]:
     if not codes:
         return []
-    from referee.cards import resolve  # loads the card index only when a card is named
+    from referee.cards import resolve  # lazy: the card index, only when a card is named
 
     return [resolve(code, game.value) for code in codes]
 
 
 def roll(path: Path, expr_text: str, dice_text: str | None = None, actor: str | None = None,
          reason: str | None = None) -> RollResult:
-    from referee import dice as dicelib, ledger  # not needed to read a table
+    from referee import dice as dicelib, ledger  # lazy: dice and the ledger are not needed to read a table
     expr = dicelib.parse_expr(expr_text)
     entered = dicelib.parse_entered(dice_text) if dice_text is not None else None
     with opened(path) as (conn, rules):
@@ -259,7 +259,7 @@ def roll(path: Path, expr_text: str, dice_text: str | None = None, actor: str | 
 
 
 def undo(path: Path, actor: str | None = None) -> ActResult:
-    from referee import ledger  # not needed to read a table
+    from referee import ledger  # lazy: dice and the ledger are not needed to read a table
     with opened(path) as (conn, rules):
         outcome = ledger.undo(conn, rules, actor)
         target = log.get_event(conn, outcome.event.target)  # type: ignore[arg-type]
@@ -267,7 +267,7 @@ def undo(path: Path, actor: str | None = None) -> ActResult:
 
 
 def redo(path: Path, actor: str | None = None) -> ActResult:
-    from referee import ledger  # not needed to read a table
+    from referee import ledger  # lazy: dice and the ledger are not needed to read a table
     with opened(path) as (conn, rules):
         outcome = ledger.redo(conn, rules, actor)
         target = log.get_event(conn, outcome.event.target)  # type: ignore[arg-type]

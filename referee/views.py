@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
 
+from referee.games import rules_for, visible_state
 from referee.model import Event, State
 
 @dataclass(frozen=True)
@@ -27,8 +28,6 @@ class StatusView:
         `state`, at the top (the table's) and in each player (that player's).
         docs/status-json.md documents each game's shape. Hidden cards stay
         hidden unless their owner is in `reveal`."""
-        from referee.games import visible_state
-
         s = visible_state(self.state, reveal)
         players = []
         for p in s.players:
@@ -64,10 +63,7 @@ _CORE_FIELDS = ("result", "prompts")
 
 def _phase(state: State) -> str | None:
     """The game's named phase now (None for a game without phases, or once it is won)."""
-    from referee.games import rules_for
-
-    rules = rules_for(state.game)
-    return rules.phase(state) if hasattr(rules, "phase") and state.winner is None else None
+    return rules_for(state.game).phase(state) if state.winner is None else None
 
 
 @dataclass(frozen=True)

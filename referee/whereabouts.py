@@ -10,7 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from referee import table
 from referee.errors import RefereeError
+from referee.games import rules_for
 
 
 @dataclass(frozen=True)
@@ -24,8 +26,6 @@ class Whereabouts:
 
 def where_is(path: Path, card_id: str, game: str) -> Whereabouts | None:
     """None when there is no table at `path`, or it plays another game."""
-    from referee import table
-
     if not path.is_file():
         return None
     try:
@@ -34,6 +34,4 @@ def where_is(path: Path, card_id: str, game: str) -> Whereabouts | None:
         return None
     if view.state.game != game:
         return None
-    from referee.games import rules_for
-
     return Whereabouts(game, tuple(rules_for(view.state.game).where_is(view.state, card_id)))

@@ -78,7 +78,7 @@ def phrase(table: Mapping[str, Phrase], action: str, words: Words) -> tuple[str,
     return None
 
 
-# Actions every game shares (referee/games/generic.py); a game's own phrases come on top.
+# Actions every game shares (referee/games/shared.py); a game's own phrases come on top.
 SHARED: dict[str, Phrase] = {
     "end-turn": "{who} ends the turn",
     "resolve": ["prompt {prompt} answered: {answer}", "prompt {prompt} answered", "the waiting prompt is answered"],

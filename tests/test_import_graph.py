@@ -4,8 +4,8 @@
   functions are counted too (a cycle they hide is still a cycle);
 - pnp's stages in order: a module imports only modules of its own stage, of
   the stages below it and of the base, at module level or inside a function;
-- an import inside a pnp function says why with a `# lazy: <reason>` comment
-  (they are kept only where they keep startup fast).
+- an import inside a function (of pnp or referee) says why with a
+  `# lazy: <reason>` comment (they are kept only where they keep startup fast).
 """
 from __future__ import annotations
 
@@ -158,15 +158,11 @@ def stage_violations(edges: dict[str, dict[str, int]]) -> list[str]:
 
 # ------------------------------------------------------------------ the project
 
-REFEREE_HIDDEN = ("referee has cycles hidden by imports inside functions (culture_war board <-> effects and "
-                  "rules <-> view, and others); being untangled separately")
-
-
 @pytest.mark.parametrize("package, module_level", [
     ("pnp", True),
     ("pnp", False),
     ("referee", True),
-    pytest.param("referee", False, marks=pytest.mark.xfail(strict=False, reason=REFEREE_HIDDEN)),
+    ("referee", False),
 ], ids=["pnp", "pnp with imports in functions", "referee", "referee with imports in functions"])
 def test_no_import_cycles(package, module_level):
     cycles = find_cycles(graph(ROOT, package, module_level))
@@ -183,10 +179,11 @@ def test_pnp_stages_import_only_downward():
     assert stage_violations(graph(ROOT, "pnp", module_level=False)) == []
 
 
-def test_imports_inside_pnp_functions_say_why():
+@pytest.mark.parametrize("package", ["pnp", "referee"])
+def test_imports_inside_functions_say_why(package):
     """Each is kept for startup speed and says so: `# lazy: <reason>` on its line."""
     silent = []
-    for path in modules(ROOT, "pnp").values():
+    for path in modules(ROOT, package).values():
         lines = path.read_text(encoding="utf-8").splitlines()
         tree = ast.parse("\n".join(lines))
         outside = set(map(id, _module_level(tree, type_checking=True)))

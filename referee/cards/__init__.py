@@ -72,7 +72,7 @@ def looks_like_payload(text: str) -> bool:
 def by_code(index: CardIndex, text: str, game: str | None = None) -> list[str]:
     """The ids of the cards whose short code is `text` (any case; look-alike
     characters read as the code alphabet has them), in `game` when given."""
-    from pnp.sources.codes import looks_like_code, lookalike
+    from pnp.sources.codes import looks_like_code, lookalike  # lazy: pnp loads only when a code is read
 
     if not looks_like_code(text):
         return []
@@ -89,7 +89,7 @@ def lookup(code: str, start: Path | None = None, index: CardIndex | None = None,
     """The card a code names: a card id, its short code, or a scanned QR
     payload. CardError names the code when there is none. `table_game` picks
     between cards of several games sharing a short code."""
-    from pnp.sources.qrpayload import parse_payload
+    from pnp.sources.qrpayload import parse_payload  # lazy: pnp loads only when a code is read
 
     index = index or load_index(project_root(start))
     text = code.strip()

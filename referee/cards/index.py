@@ -65,14 +65,14 @@ class CardIndex:
 
 def project_root(start: Path | None = None) -> Path:
     """The project whose card sources the referee reads."""
-    from pnp.errors import PnpError
-    from pnp.project import find_project, is_project
+    from pnp.errors import PnpError  # lazy: pnp loads only when card data is needed
+    from pnp.project import find_project, is_project  # lazy: as above
 
     try:
         return find_project(start)
     except PnpError:
         pass
-    import referee
+    import referee  # lazy: only to find the installed project beside it
 
     installed = Path(referee.__file__).resolve().parents[1]
     if is_project(installed):
@@ -103,14 +103,14 @@ def _pnp_code_stamp() -> list[int]:
     """The newest modification time and the total size of pnp's modules:
     stat calls only, so a lookup stays fast, yet an upgraded or edited pnp
     rebuilds the index."""
-    import pnp
+    import pnp  # lazy: pnp loads only when card data is needed
 
     stats = [p.stat() for p in Path(pnp.__file__).parent.rglob("*.py")]  # every subpackage
     return [max((s.st_mtime_ns for s in stats), default=0), sum(s.st_size for s in stats)]
 
 
 def index_path(root: Path) -> Path:
-    from pnp.caches import cache_root
+    from pnp.caches import cache_root  # lazy: pnp loads only when card data is needed
 
     return cache_root(root) / INDEX_FILE
 
@@ -149,7 +149,7 @@ def _read_cached(path: Path) -> dict[str, Any] | None:
 
 
 def _write_cached(path: Path, data: dict[str, Any]) -> None:
-    from pnp.write import replace_file
+    from pnp.write import replace_file  # lazy: pnp loads only when card data is needed
 
     try:
         path.parent.mkdir(exist_ok=True)
@@ -159,8 +159,8 @@ def _write_cached(path: Path, data: dict[str, Any]) -> None:
 
 
 def _rebuild(root: Path, sig: list[list[Any]], old_history: dict[str, Any]) -> dict[str, Any]:
-    from pnp.errors import PnpError
-    from pnp.sources.loader import load_sources
+    from pnp.errors import PnpError  # lazy: pnp loads only when card data is needed
+    from pnp.sources.loader import load_sources  # lazy: PyYAML and the source parser, only to rebuild the index
 
     try:
         sources = load_sources(root)

@@ -1,11 +1,17 @@
 """The plug-in point for each game's rules.
 
-A game's rules are one object satisfying `GameRules`, exported as `RULES`
-from `referee/games/<slug with underscores>.py`. The core never looks inside
-a game: it asks the rules which dice an action needs, asks them to `check`
-the action (raising RuleViolation when it is not allowed), then asks them to
+A game is a package under `referee/games/`, named in the registry
+(`GameSlug` in referee/model.py); its `rules` module exports `RULES`, one
+object satisfying `GameRules` (in practice a subclass of
+`referee.games.generic.GenericRules`). The core never looks inside a game:
+it asks the rules which dice an action needs, asks them to `check` the
+action (raising RuleViolation when it is not allowed), then asks them to
 `apply` it with the dice. `apply` must be a pure function of its inputs, so
 replaying the recorded dice rebuilds the same table.
+
+Each game lists the actions it understands in a table of `ActionSpec`s (its
+`ACTIONS`, added to the shared ones in shared.py); the rules dispatch
+through that table. docs/adding-a-game.md describes the whole shape.
 
 Only the module of the game being played is imported.
 """
@@ -13,18 +19,55 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass
-from typing import Mapping, Protocol, Sequence
+from types import MappingProxyType
+from typing import Any, Callable, Iterable, Mapping, Protocol, Sequence
 
 from referee.errors import RefereeError
 from referee.model import Action, GameSlug, Setup, State
 
-MODULES: dict[GameSlug, str] = {
-    GameSlug.CULTURE_WAR: "referee.games.culture_war",
-    GameSlug.DIVIDE_AND_CONQUER: "referee.games.divide_and_conquer",
-    GameSlug.PETRI_DISH: "referee.games.petri_dish",
-    GameSlug.DEBATE: "referee.games.debate",
-    GameSlug.COLD_WAR: "referee.games.cold_war",
-}
+# The functions of an ActionSpec take the game's rules object first, so one
+# function can serve several games (the shared actions use its settings).
+Check = Callable[[Any, State, Action], None]
+Apply = Callable[[Any, State, Action, Sequence[int]], State]
+DiceNeeded = Callable[[Any, State, Action], tuple[int, ...]]
+Narrate = Callable[[Any, State, Action, Sequence[int]], list[str]]
+
+
+@dataclass(frozen=True)
+class ActionSpec:
+    """One action a game understands, under the name the log records.
+
+    check:   (rules, state, action) raises RuleViolation (or another
+             RefereeError) if the action is not allowed now;
+    apply:   (rules, state, action, dice) the state after the checked action,
+             using exactly `dice`;
+    dice:    (rules, state, action) the faces of each die it needs, in the
+             order they are used; None: no dice;
+    narrate: (rules, state, action, dice) what it did, in words, beyond what
+             the changed state shows (the story an echo tells); None: nothing.
+    """
+
+    name: str
+    check: Check
+    apply: Apply
+    dice: DiceNeeded | None = None
+    narrate: Narrate | None = None
+
+
+def action_table(*groups: Iterable[ActionSpec]) -> Mapping[str, ActionSpec]:
+    """The actions of a game by name: the groups in order, a later group's
+    action replacing an earlier one of the same name (a game's own `life`
+    replaces the shared one). One group naming an action twice is a mistake
+    in the table and refused at import."""
+    table: dict[str, ActionSpec] = {}
+    for group in groups:
+        seen: set[str] = set()
+        for spec in group:
+            if spec.name in seen:
+                raise ValueError(f"the action {spec.name!r} is listed twice in one table")
+            seen.add(spec.name)
+            table[spec.name] = spec
+    return MappingProxyType(table)
 
 
 @dataclass(frozen=True)
@@ -96,12 +139,18 @@ class HouseRule:
 
 
 class GameRules(Protocol):
+    """What the core asks of a game's rules. GenericRules (generic.py)
+    implements all of it, with defaults for every hook a game may leave out."""
+
     slug: GameSlug
     title: str
     version: str  # change it whenever apply() changes: stored snapshots are then ignored
     min_players: int
     max_players: int
+    faction_word: str
     house_rules: Mapping[str, HouseRule]
+    actions: Mapping[str, ActionSpec]
+    has_hidden_cards: bool  # True: visible_state masks cards and `status --reveal PLAYER` applies
 
     def setup_dice(self, setup: Setup) -> tuple[int, ...]:
         """Faces of the dice the table needs at setup (e.g. a random start)."""
@@ -118,19 +167,40 @@ class GameRules(Protocol):
     def apply(self, state: State, action: Action, dice: Sequence[int]) -> State:
         """The state after a checked action, using exactly `dice`."""
 
+    def phase(self, state: State) -> str | None:
+        """The named phase now (status, refusals); None for a game without phases."""
+
+    def where_is(self, state: State, card_id: str) -> list[str]:
+        """Where a card's copies are on the table, in words any player may read."""
+
+    def public_args(self, action: Action) -> dict:
+        """`action.args` as any player may read them (hidden cards masked)."""
+
+    def rules_can_decide(self, state: State) -> bool:
+        """True while the rules can still decide the winner (`win` needs --force)."""
+
+    def visible_state(self, state: State, reveal: Sequence[str]) -> State:
+        """The state with hidden cards masked, except those of the players in `reveal`."""
+
+    def render_lines(self, state: State) -> list[str]:
+        """The game's own part of `status`, as lines."""
+
+    def change_lines(self, before: State, after: State) -> list[str]:
+        """What an action changed in the game's own part of the table, as lines."""
+
 
 def rules_for(game: GameSlug | str) -> GameRules:
+    """The rules of a game; imports that game's package only."""
     slug = game if isinstance(game, GameSlug) else GameSlug.parse(game)
-    return importlib.import_module(MODULES[slug]).RULES
+    return importlib.import_module(slug.module("rules")).RULES
 
 
 def visible_state(state: State, reveal: Sequence[str] = ()) -> State:
-    """The state as `status` may show it. A game with hidden cards defines
-    `visible_state(state, reveal)` on its rules to mask them, showing only the
-    hidden cards of the players named in `reveal`."""
-    hook = getattr(rules_for(state.game), "visible_state", None)
-    if hook is None:
+    """The state as `status` may show it: hidden cards masked, except those of
+    the players named in `reveal` (refused for a game with no hidden cards)."""
+    rules = rules_for(state.game)
+    if not rules.has_hidden_cards:
         if reveal:
             raise RefereeError(f"{state.game.value} has no hidden cards, so --reveal does not apply")
         return state
-    return hook(state, tuple(reveal))
+    return rules.visible_state(state, tuple(reveal))

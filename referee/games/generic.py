@@ -1,36 +1,30 @@
-"""Rules every game shares: players, turns, life, capital, crowd, a winner.
+"""GenericRules: the base every game's rules object subclasses.
 
-Each game module subclasses `GenericRules`, sets what its table keeps (life,
-capital, a crowd track) and adds its own actions by extending `check`,
-`apply` and `dice_needed`. Actions understood here:
-
-    life      {"player", "by" | "to", "reason"?}   only where the game keeps life
-    capital   {"player", "by" | "to", "reason"?}   only where the game keeps capital
-    crowd     {"by" | "to", "reason"?}             only where the game has a crowd track
-    end-turn  {}                                   play passes to the next player still in
-    win       {"player", "force"?}                   the table declares a winner: refused while the
-                                                   rules can still decide, unless forced (an override)
-    resolve   {"prompt"?, "answer"?}                 answers a card's prompt (referee/prompts.py)
+It holds what every game shares: players and factions at setup, house
+rules, the dispatch of actions through the game's table (`actions`, built
+from the shared actions in shared.py and the game's own ACTIONS), and every
+hook the core calls, each with a default a game overrides only when it needs
+to (phase, where_is, public_args, rules_can_decide, visible_state,
+render_lines, change_lines, narrate, covered, log_outcome, pieces, label,
+and the prompt hooks), and the settings the core reads (phrases, tally,
+quiet ...).
 
 While a card's prompt waits, other actions are refused (`prompts.check_waiting`).
 """
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Mapping, Sequence
 
+from referee import prompts, render
 from referee.errors import RefereeError, RuleViolation
-from referee import prompts
-from referee.games import HouseRule
-from referee.wording import SHARED, Phrase
+from referee.games import ActionSpec, HouseRule, action_table
+from referee.games.shared import SHARED_ACTIONS
 from referee.model import Action, GameSlug, Player, PlayerName, Setup, State
-
-MAX_AMOUNT = 1_000_000
+from referee.wording import SHARED, Phrase
 
 
 class GenericRules:
     slug: GameSlug
-    title: str = ""
     version: str = "generic-1"
     min_players: int = 2
     max_players: int = 8
@@ -41,32 +35,16 @@ class GenericRules:
     factions: tuple[str, ...] = ()  # when set, a faction must be one of these
     faction_word: str = "faction"
     house_rules: Mapping[str, HouseRule] = {}
+    has_hidden_cards: bool = False  # True: visible_state masks cards and `status --reveal` applies
+    actions: Mapping[str, ActionSpec] = action_table(SHARED_ACTIONS)  # a game: action_table(SHARED_ACTIONS, ACTIONS)
     phrases: Mapping[str, Phrase] = SHARED  # the actions in words: SHARED plus the game's own PHRASES
-
     tally: tuple[str, ...] = ()  # each player's own scores the log reports changes of
     quiet: tuple[str, ...] = ()  # each player's bookkeeping fields: in status --json, not in the table
 
-    def narrate(self, state: State, action: Action, dice: Sequence[int]) -> list[str]:
-        """What an action did, in the game's words, replayed from the state before it
-        (the first lines of its echo); the table's changes follow them."""
-        return []
-
-    def covered(self, notes: Sequence[str], line: str) -> bool:
-        """Whether a change line only repeats what `notes` already say."""
-        return False
-
-    def log_outcome(self, before: State, event: object, after: State) -> list[str]:
-        """The game's own account of what an action did, for its log row (e.g. a battle's dice)."""
-        return []
-
-    def pieces(self, state: State) -> list[tuple[str, str]]:
-        """What a command may name on the table, for Tab completion: (what to
-        type, what it is), e.g. ("ann/window-smasher", "#5 Window Smasher")."""
-        return []
-
-    def label(self, state: State, key: str, value: object) -> str | None:
-        """A thing on the table named in words (a handle, a group) for a phrase, or None."""
-        return None
+    @property
+    def title(self) -> str:
+        """The game's title, from the registry."""
+        return self.slug.game_title
 
     # ---- setup -------------------------------------------------------------
 
@@ -157,13 +135,69 @@ class GenericRules:
         `win PLAYER` needs --force (and is logged as an override)."""
         return not state.finished
 
-    # ---- actions -------------------------------------------------------------
+    def visible_state(self, state: State, reveal: Sequence[str]) -> State:
+        """The state as `status` may show it: a game with hidden cards (it sets
+        `has_hidden_cards`) masks them, showing only the hidden cards of the
+        players in `reveal`. Call it through referee.games.visible_state."""
+        return state
+
+    def render_lines(self, state: State) -> list[str]:
+        """The game's own part of `status` (the core adds the phase line when
+        these lines have none). By default each of the game's fields, one a line."""
+        return render.field_lines(state)
+
+    def change_lines(self, before: State, after: State) -> list[str]:
+        """What an action changed in the game's own part of the table, in words.
+        By default each of the game's fields that changed, one a line."""
+        return render.field_changes(before, after)
+
+    def narrate(self, state: State, action: Action, dice: Sequence[int]) -> list[str]:
+        """What an action did, in words, beyond the changes: its `narrate` in
+        the actions table (Culture War tells each battle), else nothing."""
+        spec = self.actions.get(action.name)
+        return spec.narrate(self, state, action, dice) if spec is not None and spec.narrate else []
+
+    def covered(self, notes: Sequence[str], line: str) -> bool:
+        """Whether a change line only repeats what `narrate` already said."""
+        return False
+
+    def log_outcome(self, before: State, event: object, after: State) -> list[str]:
+        """The game's own account of what an action did, for its log row (e.g. a battle's dice)."""
+        return []
+
+    def pieces(self, state: State) -> list[tuple[str, str]]:
+        """What a command may name on the table, for Tab completion: (what to
+        type, what it is), e.g. ("ann/window-smasher", "#5 Window Smasher")."""
+        return []
+
+    def label(self, state: State, key: str, value: object) -> str | None:
+        """A thing on the table named in words (a handle, a group) for a phrase, or None."""
+        return None
+
+    def check_prompt_answer(self, state: State, prompt: prompts.Prompt, answer: str) -> None:
+        """A game refuses an answer its rules do not allow (hook)."""
+
+    def apply_prompt_answer(self, state: State, prompt: prompts.Prompt, answer: str,
+                            dice: Sequence[int]) -> State:
+        """What an answer does beyond settling the prompt (hook; by default nothing:
+        the table carried the text out by hand, with the plain commands)."""
+        return state
+
+    # ---- actions, through the table ----------------------------------------------
+
+    def spec(self, action: Action) -> ActionSpec:
+        """The table entry for `action`; refused when the game has no such action."""
+        spec = self.actions.get(action.name)
+        if spec is None:
+            raise RefereeError(f"{self.slug.value} has no action called {action.name!r}")
+        return spec
 
     def dice_needed(self, state: State, action: Action) -> tuple[int, ...]:
-        return ()
+        spec = self.actions.get(action.name)
+        return spec.dice(self, state, action) if spec is not None and spec.dice else ()
 
     def check(self, state: State, action: Action) -> None:
-        if state.winner is not None:
+        if state.winner is not None:  # won: a game ended without a winner (a draw) says what it allows
             raise RuleViolation(
                 "game over", f"the game is over and {state.winner} has won; undo to go back"
             )
@@ -171,150 +205,9 @@ class GenericRules:
             actor = state.player(action.actor)
             if actor.eliminated:
                 raise RuleViolation("elimination", f"{actor.name} is out of the game and cannot act")
-        handler = getattr(self, "check_" + action.name.replace("-", "_"), None)
-        if handler is None:
-            raise RefereeError(f"{self.slug.value} has no action called {action.name!r}")
+        spec = self.spec(action)
         prompts.check_waiting(state, action.name)
-        handler(state, action)
+        spec.check(self, state, action)
 
     def apply(self, state: State, action: Action, dice: Sequence[int]) -> State:
-        return getattr(self, "apply_" + action.name.replace("-", "_"))(state, action, dice)
-
-    # life ----------------------------------------------------------------
-
-    def check_life(self, state: State, action: Action) -> None:
-        if not self.has_life:
-            raise RuleViolation("life", f"{self.slug.value} keeps no life total")
-        player = self._live_player(state, action.args["player"])
-        _check_change(action.args, f"{player.name}'s life")
-
-    def apply_life(self, state: State, action: Action, dice: Sequence[int]) -> State:
-        player = state.player(action.args["player"])
-        life = max(0, _changed(player.life or 0, action.args))
-        out = self.out_at_zero_life and life == 0
-        state = state.with_player(replace(player, life=life, eliminated=player.eliminated or out))
-        return self._decide_by_elimination(state)
-
-    def _decide_by_elimination(self, state: State) -> State:
-        """When elimination decides the game, the last player standing wins."""
-        standing = [p for p in state.players if not p.eliminated]
-        if self.out_at_zero_life and len(standing) == 1 and state.winner is None:
-            return replace(state, winner=standing[0].name)
-        return state
-
-    # capital ---------------------------------------------------------------
-
-    def check_capital(self, state: State, action: Action) -> None:
-        if not self.has_capital:
-            raise RuleViolation("capital", f"{self.slug.value} keeps no capital")
-        player = self._live_player(state, action.args["player"])
-        _check_change(action.args, f"{player.name}'s capital")
-        after = _changed(player.capital or 0, action.args)
-        if after < 0:
-            raise RuleViolation(
-                "capital cannot go below 0",
-                f"{player.name} has {player.capital} capital; that change would leave {after}",
-            )
-
-    def apply_capital(self, state: State, action: Action, dice: Sequence[int]) -> State:
-        player = state.player(action.args["player"])
-        return state.with_player(replace(player, capital=_changed(player.capital or 0, action.args)))
-
-    # crowd -----------------------------------------------------------------
-
-    def check_crowd(self, state: State, action: Action) -> None:
-        if self.crowd_limit is None:
-            raise RuleViolation("crowd", f"{self.slug.value} has no crowd track")
-        _check_change(action.args, "the crowd", allow_negative=True)
-        target = action.args.get("to")
-        if target is not None and abs(target) > self.crowd_limit:
-            raise RuleViolation(
-                "crowd track",
-                f"the crowd runs from -{self.crowd_limit} to +{self.crowd_limit}; it cannot be set to {target}",
-            )
-
-    def apply_crowd(self, state: State, action: Action, dice: Sequence[int]) -> State:
-        limit = self.crowd_limit or 0
-        crowd = max(-limit, min(limit, _changed(state.crowd or 0, action.args)))
-        return replace(state, crowd=crowd)
-
-    # turns and the end -----------------------------------------------------
-
-    def check_end_turn(self, state: State, action: Action) -> None:
-        active = state.active_player
-        if action.actor is not None and state.player(action.actor).name != active.name:
-            actor = state.player(action.actor).name
-            raise RuleViolation("turn order", f"it is {active.name}'s turn, so {actor} cannot end it")
-
-    def apply_end_turn(self, state: State, action: Action, dice: Sequence[int]) -> State:
-        count = len(state.players)
-        nxt = state.active
-        for _ in range(count):
-            nxt = (nxt + 1) % count
-            if not state.players[nxt].eliminated:
-                break
-        wrapped = nxt <= state.active
-        return replace(state, active=nxt, turn=state.turn + 1, round=state.round + (1 if wrapped else 0))
-
-    def check_win(self, state: State, action: Action) -> None:
-        player = self._live_player(state, action.args["player"])
-        if not action.args.get("force") and self.rules_can_decide(state):
-            raise RuleViolation(
-                "the rules decide the winner",
-                f"the rules of {self.title or self.slug.value} can still decide this game, so {player.name} "
-                f"is not declared the winner; `win {player.name} --force` declares it by hand, "
-                "logged as an override",
-            )
-
-    def apply_win(self, state: State, action: Action, dice: Sequence[int]) -> State:
-        return replace(state, winner=state.player(action.args["player"]).name)
-
-    # prompts ----------------------------------------------------------------
-
-    def check_resolve(self, state: State, action: Action) -> None:
-        prompt = prompts.find(state, action.args.get("prompt"))
-        answer = prompts.check_answer(prompt, action.args.get("answer"))
-        if action.actor is not None and state.player(action.actor).name != prompt.player:
-            raise RuleViolation("card text", f"prompt {prompt.number} is for {prompt.player}, not {action.actor}")
-        self.check_prompt_answer(state, prompt, answer)
-
-    def apply_resolve(self, state: State, action: Action, dice: Sequence[int]) -> State:
-        prompt = prompts.find(state, action.args.get("prompt"))
-        answer = prompts.check_answer(prompt, action.args.get("answer"))
-        return self.apply_prompt_answer(prompts.settle(state, prompt.number), prompt, answer, dice)
-
-    def check_prompt_answer(self, state: State, prompt: "prompts.Prompt", answer: str) -> None:
-        """A game refuses an answer its rules do not allow (hook)."""
-
-    def apply_prompt_answer(self, state: State, prompt: "prompts.Prompt", answer: str,
-                            dice: Sequence[int]) -> State:
-        """What an answer does beyond settling the prompt (hook; by default nothing:
-        the table carried the text out by hand, with the plain commands)."""
-        return state
-
-    # helpers ----------------------------------------------------------------
-
-    def _live_player(self, state: State, name: str) -> Player:
-        player = state.player(name)
-        if player.eliminated:
-            raise RuleViolation("elimination", f"{player.name} is out of the game")
-        return player
-
-
-def _check_change(args: Mapping[str, object], what: str, allow_negative: bool = False) -> None:
-    """An action changes a number either `by` a signed amount or `to` a value."""
-    by, to = args.get("by"), args.get("to")
-    if (by is None) == (to is None):
-        raise RefereeError(f"{what}: give exactly one change, like -5, +3 or =10")
-    value = by if by is not None else to
-    if not isinstance(value, int) or isinstance(value, bool) or abs(value) > MAX_AMOUNT:
-        raise RefereeError(f"{what}: {value!r} is not a sensible amount")
-    if by == 0:
-        raise RefereeError(f"{what}: a change of 0 changes nothing")
-    if to is not None and to < 0 and not allow_negative:
-        raise RefereeError(f"{what} cannot be set below 0 (asked for {to})")
-
-
-def _changed(current: int, args: Mapping[str, object]) -> int:
-    to = args.get("to")
-    return int(to) if to is not None else current + int(args["by"])  # type: ignore[arg-type]
+        return self.spec(action).apply(self, state, action, dice)

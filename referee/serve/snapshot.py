@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from referee import render
-from referee.errors import TableError
+from referee.cards.index import load_index, project_root
+from referee.errors import CardError, TableError
 from referee.games import GameRules, rules_for, visible_state
 from referee.model import Event, GameSlug, State
 from referee.public import public_event
@@ -149,7 +150,7 @@ def _added(revealed: Any, shown: Any) -> Any:
 
 
 def _hides(rules: GameRules) -> bool:
-    return getattr(rules, "visible_state", None) is not None
+    return rules.has_hidden_cards
 
 
 def _common(table: TableNow, s: State) -> dict[str, Any]:
@@ -161,9 +162,8 @@ def _common(table: TableNow, s: State) -> dict[str, Any]:
             "eliminated": p.eliminated, "active": i == s.active and s.winner is None,
             "winner": p.name == s.winner, "fields": _plain(dict(p.fields)),
         })
-    phase = rules.phase(table.state) if hasattr(rules, "phase") and s.winner is None else None
-    lines_of = getattr(rules, "render_lines", None)
-    lines = lines_of(s) if lines_of is not None else []
+    phase = rules.phase(table.state) if s.winner is None else None
+    lines = rules.render_lines(s)
     lines += render.prompt_lines(s)
     return {
         "game": s.game.value,
@@ -239,9 +239,6 @@ _INDEX: dict[str, Any] | None = None
 def _index() -> Mapping[str, Any]:
     global _INDEX
     if _INDEX is None:
-        from referee.cards.index import load_index, project_root
-        from referee.errors import CardError
-
         try:
             _INDEX = dict(load_index(project_root()).cards)
         except (CardError, OSError):

@@ -279,7 +279,8 @@ def test_tiled_board_reassembles(paper, request):
 # --------------------------------------------------------------------------- Petri dish: rule sheet and reference
 
 def test_petri_rule_sheet_states_every_house_rule_default(a4):
-    from referee.games.petri_dish.rules import REPETITIONS_FOR_DRAW, PetriDishRules
+    from referee.games.petri_dish.dish import REPETITIONS_FOR_DRAW
+    from referee.games.petri_dish.rules import PetriDishRules
 
     text = pdf_text(a4 / PD / "rules-rules.pdf")
     rules = PetriDishRules.house_rules

@@ -3,6 +3,7 @@ settles it, and it shows in status and in the command's output."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 from click.testing import CliRunner
@@ -10,7 +11,7 @@ from click.testing import CliRunner
 from referee import prompts
 from referee.cli import cli
 from referee.errors import RuleViolation
-from referee.games import rules_for
+from referee.games import action_table, rules_for
 from referee.model import Action, GameSlug, Setup
 
 
@@ -60,12 +61,13 @@ def test_prompt_shows_in_status_and_resolve_works_from_the_command_line(tmp_path
     out = runner.invoke(cli, ["--db", str(db), "resolve"])
     assert out.exit_code != 0 and "nothing is waiting" in out.output and "Traceback" not in out.output
     # a game's rules add prompts as they apply actions; here the fold is fed one directly
-    real_apply = rules_for(GameSlug.PETRI_DISH).__class__.apply_place
+    rules = rules_for(GameSlug.PETRI_DISH)
+    place = rules.actions["place"]
 
-    def pass_and_ask(self, state, action, dice):
-        return prompts.ask(real_apply(self, state, action, dice), "bo", "c", "Card", "played", "Count to three.")
+    def pass_and_ask(rules, state, action, dice):
+        return prompts.ask(place.apply(rules, state, action, dice), "bo", "c", "Card", "played", "Count to three.")
 
-    monkeypatch.setattr(rules_for(GameSlug.PETRI_DISH).__class__, "apply_place", pass_and_ask)
+    monkeypatch.setattr(rules, "actions", action_table(rules.actions.values(), [replace(place, apply=pass_and_ask)]))
     out = runner.invoke(cli, ["--db", str(db), "place", "d4"])
     assert "waiting for bo: Card (played): Count to three. Enter: referee resolve 1 done" in out.output, out.output
     status = runner.invoke(cli, ["--db", str(db), "status"]).output

@@ -44,3 +44,31 @@ def test_a_card_lookup_with_a_warm_index_does_not_parse_yaml(card_project, tmp_p
     assert "yaml" in cold  # the first lookup builds the index
     warm = loaded(["card", "alpha-wall"], card_project, db)
     assert not warm & {"yaml", "reportlab", "jinja2", "pnp.sources.loader"}, warm
+
+
+GAME_PROBE = """
+import json, sys
+from referee.cli import cli
+try:
+    cli.main(sys.argv[1:], prog_name="referee", standalone_mode=False)
+except SystemExit:
+    pass
+print(json.dumps(sorted(m for m in sys.modules if m.startswith("referee.games."))))
+"""
+
+
+def test_only_the_game_being_played_is_imported(tmp_path):
+    db = tmp_path / "t.db"
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "REFEREE_DB": str(db)}
+
+    def games_loaded(args):
+        proc = subprocess.run([PYTHON, "-c", GAME_PROBE, *args], cwd=tmp_path, env=env, capture_output=True, text=True)
+        assert proc.returncode == 0, proc.stderr
+        return set(json.loads(proc.stdout.strip().splitlines()[-1]))
+
+    games_loaded(["new", "petri-dish", "--player", "A", "--player", "B"])
+    for args in (["status"], ["place", "d4"], ["undo"], ["log"], ["--help"]):
+        packages = {m.split(".")[2] for m in games_loaded(args) if m.count(".") >= 2}
+        assert packages <= {"petri_dish", "generic", "shared"}, (args, packages)
+    status = games_loaded(["status"])
+    assert not {"referee.games.petri_dish.cli", "referee.games.petri_dish.report"} & status, status

@@ -14,7 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from referee.cli import cli
-from referee.cli_games.cold_war import COMMANDS
+from referee.games.cold_war.cli import COMMANDS
 from referee.errors import RefereeError, RuleViolation
 from referee.games import rules_for
 from referee.games.cold_war import cards as carddata

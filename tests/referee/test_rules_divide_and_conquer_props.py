@@ -24,7 +24,7 @@ from referee.errors import RefereeError
 from referee.games import rules_for
 from referee.games.divide_and_conquer import cards as dcards
 from referee.games.divide_and_conquer import printed, zones
-from referee.games.divide_and_conquer.battle import Phase
+from referee.games.divide_and_conquer.phases import Phase
 from referee.model import Action, GameSlug, Setup
 from referee.views import StatusView
 

@@ -13,7 +13,8 @@ import pytest
 from referee.errors import RefereeError, RuleViolation
 from referee.games.petri_dish import engine
 from referee.games.petri_dish.geometry import AROUND, INDEX, ORTHOGONAL, POINTS, PRIME_AREAS, REMOVED
-from referee.games.petri_dish.rules import RULES, legal_strings, position_of
+from referee.games.petri_dish.dish import legal_strings, position_of
+from referee.games.petri_dish.rules import RULES
 from referee.model import Action, GameSlug, Setup
 
 _spec = importlib.util.spec_from_file_location(

@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 from referee.errors import RuleViolation
 from referee.games.petri_dish import engine
 from referee.games.petri_dish.geometry import AROUND, POINTS
-from referee.games.petri_dish.rules import RULES, action_args, legal_strings, position_of
+from referee.games.petri_dish.dish import action_args, legal_strings, position_of
+from referee.games.petri_dish.rules import RULES
 from referee.model import Action, GameSlug, Setup
 
 _spec = importlib.util.spec_from_file_location(

@@ -278,7 +278,7 @@ def play(table, game: str) -> list[dict[str, Any]]:
         table.run(line)
         status = table.status([])
         statuses.append(status)
-        if hasattr(rules_for(game), "visible_state"):  # a game with hidden cards: --reveal each player
+        if rules_for(game).has_hidden_cards:  # a game with hidden cards: --reveal each player
             statuses.append(table.status([p["name"] for p in status["players"]]))
     return statuses
 

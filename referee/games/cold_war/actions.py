@@ -1,19 +1,18 @@
-"""The Cold War actions that arrange a table, one function each, over a `Play`.
-
-setup, start and regroup arrange the table; place and discard are a
-standing player's card moves; end-turn passes the turn. Attacks and
-Specials are in attacks.py; challenges, the Triad and Fallen Leader flips in
-moves.py. Which action may run in which phase is in phases.py.
+"""The Cold War actions, one function each over a `Play` (play.py): setup,
+start and regroup arrange the table; place and discard are a standing
+player's card moves; end-turn passes the turn. Attacks and Specials are in
+attacks.py; challenges, the Triad and Fallen Leader flips in moves.py.
+rules.py lists them all in ACTIONS; which action may run in which phase is
+in phases.py.
 """
 from __future__ import annotations
 
-from typing import Callable
+from typing import Any, Callable
 
 from referee.errors import RefereeError, RuleViolation
+from referee.games.cold_war import attacks, moves, rounds
 from referee.games.cold_war import desk as D
 from referee.games.cold_war import zones as Z
-from referee.games.cold_war.attacks import act_attack, act_special
-from referee.games.cold_war.moves import act_challenge, act_fallen, act_triad
 from referee.games.cold_war.play import Play
 
 SETUP_DRAW, SETUP_PLACE, SETUP_DISCARD = 9, 6, 3
@@ -228,11 +227,10 @@ def act_end_turn(p: Play) -> None:
                                 f"{mover} must flip a card at a target (`fallen`) before the turn passes")
     elif not desk["fallen"] and p.f["moves"]["discards"] < 1 and desk["hand"] > 0:
         raise RuleViolation("discard one card each turn", f"{mover} must discard one card before ending the turn")
-    p.advance()
+    rounds.advance(p)
 
 
-HANDLERS: dict[str, Callable[[Play], None]] = {
-    "setup": act_setup, "start": act_start, "regroup": act_regroup, "place": act_place,
-    "discard": act_discard, "attack": act_attack, "special": act_special, "challenge": act_challenge,
-    "triad": act_triad, "fallen": act_fallen, "end-turn": act_end_turn,
+# Each card effect kind the referee applies (effects.HANDLED) -> its function.
+EFFECT_HANDLERS: dict[str, Callable[..., Any]] = {
+    **attacks.SPECIAL_ACTIONS, "shield": moves.take_shields, "triad": moves.act_triad,
 }

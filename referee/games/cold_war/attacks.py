@@ -3,15 +3,14 @@
 defender's answers (block, redirect)."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from referee.errors import RefereeError, RuleViolation
 from referee.games.cold_war import desk as D
 from referee.games.cold_war import effects as E
+from referee.games.cold_war import rounds
 from referee.games.cold_war.cards import TYPE_WORDS
-
-if TYPE_CHECKING:
-    from referee.games.cold_war.play import Play
+from referee.games.cold_war.play import Play
 
 
 def act_attack(p: Play) -> None:
@@ -32,7 +31,7 @@ def act_attack(p: Play) -> None:
         value += int(card["attack"])
     target = p.opponent(mover, p.args.get("target"), "attack")
     verb = "combined attack" if len(ids) == 2 else "attack"
-    p.attack(mover, value, ids, target, p.args.get("at"), verb)
+    resolve(p, mover, value, ids, target, p.args.get("at"), verb)
 
 
 def act_special(p: Play) -> None:
@@ -56,7 +55,7 @@ def act_special(p: Play) -> None:
         E.ask(p, mover, cid, card, ("your-turn", "while-in-play"))
         return
     target = p.opponent(mover, p.args.get("target"), "Special cards")
-    if E.handlers()[act["kind"]](p, mover, card, target, act):
+    if SPECIAL_ACTIONS[act["kind"]](p, mover, card, target, act):
         E.ask(p, mover, cid, card, "your-turn")
 
 
@@ -114,7 +113,7 @@ def redeploy(p: Play, mover: str, card: dict[str, Any], target: str, effect: dic
         D.take(p.f, mover, "military", own, mover)
         value += int(p.card(own)["attack"])
     p.say(f"{mover} plays {card['name']}: " + ", ".join(p.label(c) for c in ids) + " leave the table to attack")
-    p.attack(mover, value, ids, target, p.args.get("at"), "redeployed attack")
+    resolve(p, mover, value, ids, target, p.args.get("at"), "redeployed attack")
     return True
 
 
@@ -216,7 +215,12 @@ def resolve(p: Play, attacker: str, value: int, used: list[str], target: str, at
         scope = "whole table at once" if everything else "Leader stack"
         p.say(f"{attacker}'s {verb} of {value} takes {target}'s {scope} (defence {defence})"
               + (f"; discarded: {names}" if names else ""))
-        p.fall(target, attacker)
+        rounds.fall(p, target, attacker)
     else:
         what = f"whole stack {label}" if len(beaten) == D.STACK else label
         p.say(f"{attacker}'s {verb} of {value} beats {target}'s {what} (defence {defence}); discarded: {names}")
+
+
+# A Special's action effect (effects.ACTIONS) -> what applies it. Shields and the
+# Triad are applied by moves.py; actions.EFFECT_HANDLERS lists every kind.
+SPECIAL_ACTIONS = {"remove": remove, "redeploy": redeploy, "block": block, "redirect": redirect}

@@ -34,7 +34,7 @@ def stats_of(info: Any) -> dict[str, Any]:
 
 
 def _index():
-    from referee.cards.index import load_index, project_root
+    from referee.cards.index import load_index, project_root  # lazy: the card index, read only when card data is needed
 
     try:
         return load_index(project_root())
@@ -74,7 +74,7 @@ _GAME_CACHE: dict[str, Any] = {}
 
 def _game_yaml() -> dict[str, Any]:
     """card_sources/cold-war/game.yaml as plain data (read once per process)."""
-    from referee.cards.index import project_root
+    from referee.cards.index import project_root  # lazy: the card index, read only when card data is needed
 
     path = project_root() / "card_sources" / GAME / "game.yaml"
     key = f"{path}:{path.stat().st_mtime_ns if path.is_file() else 0}"
@@ -85,7 +85,7 @@ def _game_yaml() -> dict[str, Any]:
 
 
 def _read_yaml(path: Path) -> dict[str, Any]:
-    import yaml
+    import yaml  # lazy: PyYAML is heavy; the game notes are read once, at setup
 
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
@@ -107,7 +107,7 @@ def propaganda_defence() -> int:
 
 def resolve_id(code: str) -> str:
     """The card id a code (card id or QR payload) names; it must be a Cold War card."""
-    from referee.cards import lookup
+    from referee.cards import lookup  # lazy: the card index, read only when card data is needed
 
     found = lookup(code)
     if found.card.game != GAME:

@@ -13,6 +13,7 @@ from referee import table
 from referee.errors import RefereeError
 from referee.games.cold_war import desk as D
 from referee.games.cold_war.cards import resolve_id
+from referee.games.cold_war.hidden import FACE_UP_WHEN_PLACED, card_type
 from referee.games.cold_war.view import Odds, odds as odds_of
 from referee.model import GameSlug
 from referee.views import ActResult
@@ -90,8 +91,6 @@ def setup(path: Path, player: str, cards: Sequence[str], propaganda: Sequence[st
 
 
 def _face_down(cid: str) -> bool:
-    from referee.games.cold_war.hidden import FACE_UP_WHEN_PLACED, card_type
-
     return card_type(cid) not in FACE_UP_WHEN_PLACED
 
 

@@ -22,7 +22,7 @@ prompt (referee/prompts.py) at the effect's moment, and play waits for
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any, Mapping
 
 ACTIONS = ("remove", "redeploy", "block", "redirect")   # a Special's action: its first such effect
 ANSWERS = ("block", "redirect")                          # played on another player's turn, as an answer
@@ -48,34 +48,23 @@ def action(card: Mapping[str, Any]) -> dict[str, Any] | None:
     return next((e for e in effects_of(card) if e.get("kind") in ACTIONS), None)
 
 
-def handlers() -> dict[str, Callable[..., Any]]:
-    """Effect kind -> the referee function that applies it."""
-    from referee.games.cold_war import attacks, moves
-
-    return {
-        "remove": attacks.remove,
-        "redeploy": attacks.redeploy,
-        "block": attacks.block,
-        "redirect": attacks.redirect,
-        "shield": moves.take_shields,
-        "triad": moves.act_triad,
-    }
+# The kinds the referee applies (each one's function: actions.EFFECT_HANDLERS).
+HANDLED = ("remove", "redeploy", "block", "redirect", "shield", "triad")
 
 
 def prompted(card: Mapping[str, Any], when: str | tuple[str, ...]) -> list[dict[str, Any]]:
     """The card's effects at trigger `when` that no handler applies: the table is asked."""
     moments = (when,) if isinstance(when, str) else when
-    known = handlers()
     return [e for e in effects_of(card)
-            if e.get("kind") not in known and e.get("when", "while-in-play") in moments]
+            if e.get("kind") not in HANDLED and e.get("when", "while-in-play") in moments]
 
 
 def applied_kinds(path: Path | None = None) -> dict[str, bool]:
     """Each kind of card_sources/cold-war/effects.yaml -> its `applied` flag."""
-    import yaml
+    import yaml  # lazy: PyYAML is heavy; only the check of the vocabulary reads it
 
     if path is None:
-        from referee.cards.index import project_root
+        from referee.cards.index import project_root  # lazy: the card index, read only when card data is needed
 
         path = project_root() / "card_sources" / "cold-war" / "effects.yaml"
     data = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
@@ -84,8 +73,7 @@ def applied_kinds(path: Path | None = None) -> dict[str, bool]:
 
 def unhandled(applied: Mapping[str, bool]) -> list[str]:
     """Kinds marked `applied: true` that the referee has no handler for (each one a broken promise)."""
-    known = handlers()
-    return sorted(kind for kind, yes in applied.items() if yes and kind not in known)
+    return sorted(kind for kind, yes in applied.items() if yes and kind not in HANDLED)
 
 
 def ask(p: Any, player: str, cid: str, card: Mapping[str, Any], when: str | tuple[str, ...]) -> None:

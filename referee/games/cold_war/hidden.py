@@ -15,6 +15,9 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any, Mapping
 
+from referee.errors import CardError
+from referee.games.cold_war.desk import is_spot
+
 PLACEHOLDER = "a face-down card"
 FACE_UP_WHEN_PLACED = ("science", "assistant")
 
@@ -29,8 +32,7 @@ def card_type(cid: Any) -> str | None:
 @lru_cache(maxsize=1)
 def _types() -> dict[str, str]:
     """Every Cold War card's type, read once per process (a log prints many actions)."""
-    from referee.cards.index import load_index, project_root
-    from referee.errors import CardError
+    from referee.cards.index import load_index, project_root  # lazy: the card index, read only when card data is needed
 
     try:
         index = load_index(project_root())
@@ -67,6 +69,4 @@ def public_args(name: str, args: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _is_spot(token: Any) -> bool:
-    from referee.games.cold_war.desk import is_spot
-
     return isinstance(token, str) and is_spot(token)

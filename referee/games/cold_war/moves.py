@@ -1,15 +1,15 @@
 """Propaganda challenges, the Nuclear Triad and a Fallen Leader's flip."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable
+from typing import Callable
 
 from referee.errors import RefereeError, RuleViolation
 from referee.games.cold_war import desk as D
 from referee.games.cold_war import effects as E
+from referee.games.cold_war import rounds
 from referee.games.cold_war import zones as Z
-
-if TYPE_CHECKING:
-    from referee.games.cold_war.play import Play
+from referee.games.cold_war.attacks import resolve
+from referee.games.cold_war.play import Play
 
 
 def act_challenge(p: Play) -> None:
@@ -53,7 +53,7 @@ def act_challenge(p: Play) -> None:
               + f" and {mover} discards {miss} Military card(s) ({lost})")
     if whole_turn:
         moves["discards"] = max(moves["discards"], 1)
-        p.advance()
+        rounds.advance(p)
 
 
 def _chosen(p: Play, holder: str, tokens: list[str], count: int, ok: Callable[[str], bool], what: str,
@@ -120,7 +120,7 @@ def act_triad(p: Play) -> None:
     for cid in ids:
         E.ask(p, mover, cid, p.card(cid), "while-in-play")
     moves["plays"], moves["discards"] = 2, 1
-    p.advance()
+    rounds.advance(p)
 
 
 def act_fallen(p: Play) -> None:
@@ -146,7 +146,7 @@ def act_fallen(p: Play) -> None:
         at = p.args.get("at")
         if at is None and not D.defence_cards(p.f, target):
             at = "L"
-        p.attack(mover, int(card["attack"]), [cid], target, at, "Fallen Leader attack")
+        resolve(p, mover, int(card["attack"]), [cid], target, at, "Fallen Leader attack")
     elif kind == "lend":
         spot = D.add_group(p.desk(target), "science", [cid])
         desk["lent"].append(cid)
@@ -155,7 +155,7 @@ def act_fallen(p: Play) -> None:
     else:
         D.to_discard(p.f, cid)
         p.say(f"{mover} flips {card['name']}: no effect, discarded")
-    p.advance()
+    rounds.advance(p)
 
 
 def take_shields(p: Play, target: str) -> list[str]:

@@ -33,7 +33,7 @@ DOING = {
 
 def phase_of(state: State) -> str:
     f = state.fields
-    if state.winner is not None or f.get("phase") == "over":
+    if state.finished:
         return OVER
     if f.get("phase") == "setup":
         return SETUP
@@ -49,7 +49,7 @@ def check(state: State, action: Action) -> None:
     doing = DOING.get(action.name, action.name)
     rnd = state.round
     if phase == OVER:
-        over = f"{state.winner} has won" if state.winner else state.fields.get("result") or "it is over"
+        over = f"{state.winner} has won" if state.winner else state.result or "it is over"
         raise RuleViolation("game over", f"the game is over ({over}); undo to go back (phase: over)")
     who = _who(state, action)
     if phase == SETUP:

@@ -1,7 +1,7 @@
 """One action being worked out: `Play` holds a private copy of the state and
 the checks every action shares (whose turn, which cards are in hand, which
 spot is meant, how many cards the turn has used). Attacks, a Leader's fall
-and the end of a round are in attacks.py and rounds.py.
+and the end of a round are in attacks.py and rounds.py, which work on a Play.
 
 A Play either raises RuleViolation or ends in `done()`, the new State.
 """
@@ -233,20 +233,3 @@ class Play:
         for cid in D.leader_stack(self.f, target):
             total += int(self.card(cid).get("defence", 0))
         return hit, total, bool(hit)
-
-    # turns, rounds and attacks (rounds.py, attacks.py) ----------------------
-
-    def advance(self) -> None:
-        from referee.games.cold_war.rounds import advance
-
-        advance(self)
-
-    def fall(self, target: str, by: str) -> None:
-        from referee.games.cold_war.rounds import fall
-
-        fall(self, target, by)
-
-    def attack(self, attacker: str, value: int, used: list[str], target: str, at: Any, verb: str) -> None:
-        from referee.games.cold_war.attacks import resolve
-
-        resolve(self, attacker, value, used, target, at, verb)

@@ -2,14 +2,10 @@
 Leader's fall, and the end of a round and of the match."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from referee.games.cold_war import desk as D
 from referee.games.cold_war import zones as Z
+from referee.games.cold_war.play import Play
 from referee.model import PlayerName
-
-if TYPE_CHECKING:
-    from referee.games.cold_war.play import Play
 
 PLACES = ("first-place", "second-place", "third-place", "fourth-place")
 

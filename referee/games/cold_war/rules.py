@@ -14,45 +14,66 @@ total wins.
 """
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from referee import prompts
-from referee.errors import RefereeError, RuleViolation
-from referee.games import HouseRule
+from referee.errors import RuleViolation
+from referee.games import ActionSpec, HouseRule, action_table
+from referee.games.cold_war import actions, attacks, moves, phases, view
+from referee.games.cold_war import phrases as game_phrases
 from referee.games.cold_war import cards as carddata
 from referee.games.cold_war import desk as D
-from referee.games.cold_war import phases, zones as Z
+from referee.games.cold_war import zones as Z
 from referee.games.cold_war.hidden import PLACEHOLDER, public_args as _public_args
-from referee.games.cold_war.actions import HANDLERS
 from referee.games.cold_war.play import Play
-from referee.games.cold_war import phrases as _phrases
 from referee.games.generic import GenericRules
+from referee.games.shared import SHARED_ACTIONS
 from referee.model import Action, GameSlug, Player, PlayerName, Setup, State
 
-GENERIC_ACTIONS = ("life", "capital", "crowd", "win", "resolve")
 SWITCHES = ("on", "off")
+
+
+def play_action(name: str, act: Callable[[Play], None]) -> ActionSpec:
+    """A Cold War action: refused while a card's prompt waits for `resolve`,
+    checked against the phase, then worked out on a `Play` (a private copy of
+    the state) by `act`. Checking and applying run the same function, so they
+    never disagree."""
+
+    def run(rules: Any, state: State, action: Action, dice: Sequence[int] = ()) -> State:
+        prompts.check_waiting(state, action.name)
+        phases.check(state, action)
+        play = Play(state, action)
+        act(play)
+        return play.done()
+
+    return ActionSpec(name, run, run)
+
+
+ACTIONS: tuple[ActionSpec, ...] = (
+    play_action("setup", actions.act_setup),
+    play_action("start", actions.act_start),
+    play_action("regroup", actions.act_regroup),
+    play_action("place", actions.act_place),
+    play_action("discard", actions.act_discard),
+    play_action("attack", attacks.act_attack),
+    play_action("special", attacks.act_special),
+    play_action("challenge", moves.act_challenge),
+    play_action("triad", moves.act_triad),
+    play_action("fallen", moves.act_fallen),
+    play_action("end-turn", actions.act_end_turn),
+)
+OWN = frozenset(spec.name for spec in ACTIONS)
 
 
 class ColdWarRules(GenericRules):
     slug = GameSlug.COLD_WAR
-    phrases = {**GenericRules.phrases, **_phrases.PHRASES}
-    tally = ("score",)
-
-    def label(self, state: State, key: str, value: object) -> str | None:
-        return _phrases.label(state, key, value)
-
-    def pieces(self, state: State) -> list[tuple[str, str]]:
-        """Every player's stacks (M1, S2) and the leader (L)."""
-        out = {"L": "a leader"}
-        for name, desk in (state.fields.get("tables") or {}).items():
-            for spot, zone, _ in D.spots(desk):
-                out.setdefault(spot, f"a {zone} stack")
-        return sorted(out.items())
-
-    title = "15 Minute Cold War"
     version = "cold-war-5"
     min_players, max_players = 2, 4
     faction_word = "country"
+    has_hidden_cards = True  # face-down cards, Propaganda and hands
+    actions = action_table(SHARED_ACTIONS, ACTIONS)
+    phrases = {**GenericRules.phrases, **game_phrases.PHRASES}
+    tally = ("score",)
     house_rules = {
         "rounds": HouseRule("rounds", 3, "rounds played; their scores are summed (1 for a quick game)",
                             minimum=1, maximum=9),
@@ -127,38 +148,32 @@ class ColdWarRules(GenericRules):
     # ---- check and apply -----------------------------------------------------
 
     def check(self, state: State, action: Action) -> None:
-        self._run(state, action)
+        """The shared actions are checked as in every game; Cold War's own go
+        to the phase and their Play (the phases refuse everything once the
+        game is over, in their own words)."""
+        spec = self.spec(action)
+        if action.name not in OWN:
+            super().check(state, action)
+            return
+        spec.check(self, state, action)
 
     def apply(self, state: State, action: Action, dice: Sequence[int]) -> State:
         """The core checks every new action first, so a refusal here comes
         from replaying a log: most likely one recorded under an earlier
         version of these rules, which this version cannot rebuild."""
-        if action.name in GENERIC_ACTIONS:
+        if action.name not in OWN:
             return super().apply(state, action, dice)
         if _masked(action.args):
             raise RuleViolation("hidden cards", f"this {action.name!r} names {PLACEHOLDER!r} instead of a card: it "
                                                 "comes from an export made for players, which leaves hidden cards "
                                                 "out; replay an export made with --full")
         try:
-            return self._run(state, action)
+            return super().apply(state, action, dice)
         except RuleViolation as err:
             raise RuleViolation(err.rule, f"{err.message}. (While replaying the table's log: a {action.name!r} "
                                           f"recorded there is refused by these rules, {self.version}; the log "
                                           "may come from an earlier version of the referee. The file is "
                                           "unchanged.)") from None
-
-    def _run(self, state: State, action: Action) -> State:
-        if action.name in GENERIC_ACTIONS:
-            super().check(state, action)
-            return state
-        handler = HANDLERS.get(action.name)
-        if handler is None:
-            raise RefereeError(f"cold-war has no action called {action.name!r}")
-        prompts.check_waiting(state, action.name)  # a card's prompt waits for `resolve` (GenericRules.check is not used)
-        phases.check(state, action)
-        play = Play(state, action)
-        handler(play)
-        return play.done()
 
     # ---- hooks the core calls ---------------------------------------------------
 
@@ -176,30 +191,34 @@ class ColdWarRules(GenericRules):
                if not p.startswith("on ") and "hand" not in p]
         return tables + own
 
+    def label(self, state: State, key: str, value: object) -> str | None:
+        return game_phrases.label(state, key, value)
+
+    def pieces(self, state: State) -> list[tuple[str, str]]:
+        """Every player's stacks (M1, S2) and the leader (L)."""
+        out = {"L": "a leader"}
+        for name, desk in (state.fields.get("tables") or {}).items():
+            for spot, zone, _ in D.spots(desk):
+                out.setdefault(spot, f"a {zone} stack")
+        return sorted(out.items())
+
     def public_args(self, action: Action) -> dict:
         return _public_args(action.name, action.args)
 
-    def rules_can_decide(self, state: State) -> bool:
-        """Every round ends when one Leader is left, and the match after the
-        last round; only a tie on the final total is left to the table."""
-        return phases.phase_of(state) != phases.OVER
+    # rules_can_decide: every round ends when one Leader is left, and the match
+    # after the last round (the default, `not state.finished`); only a tie on
+    # the final total is left to the table.
 
     # ---- what status shows -----------------------------------------------------
 
     def visible_state(self, state: State, reveal: Sequence[str]) -> State:
-        from referee.games.cold_war.view import visible_state
-
-        return visible_state(state, reveal)
+        return view.visible_state(state, reveal)
 
     def render_lines(self, state: State) -> list[str]:
-        from referee.games.cold_war.view import render_lines
-
-        return render_lines(state)
+        return view.render_lines(state)
 
     def change_lines(self, before: State, after: State) -> list[str]:
-        from referee.games.cold_war.view import change_lines
-
-        return change_lines(before, after)
+        return view.change_lines(before, after)
 
 
 def _masked(value: Any) -> bool:

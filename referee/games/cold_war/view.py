@@ -137,8 +137,8 @@ def render_lines(state: State) -> list[str]:
     if any(f["scores"].values()):
         parts = [f"{s['player']} {s['total']} ({' + '.join(map(str, s['rounds'])) or '-'})" for s in f["standings"]]
         lines.append("standings: " + ", ".join(parts))
-    if f.get("result"):
-        lines.append(f"result: {f['result']}")
+    if state.result:
+        lines.append(f"result: {state.result}")
     hidden = [n for n in f["tables"] if n not in f["revealed"]]
     if hidden and any(t["military"] for n, t in f["tables"].items() if n in hidden):
         lines.append("face-down cards are hidden; `status --reveal PLAYER` shows that player's")

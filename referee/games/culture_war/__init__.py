@@ -1,13 +1,15 @@
 """Culture War: 2-5 players, one faction deck each, life and capital coins.
 
-`rules` holds the GameRules object (setup, roll-off, turns, life and
-capital) and `actions` the card, battle and alliance actions; they edit a
-`board` (a working copy of the table) through `effects` (card effects) and
-`battle`; `odds` gives exact battle odds; `commands` opens a table file for
-the CLI; `view` writes the text; `cards` reads card data.
+- `rules`: the rules object (setup, hooks) and ACTIONS, its table of actions;
+- `actions`, `attacks`, `alliances`, `turns`: the actions, as steps on a `board`
+  (a working copy of the table): cards, battles, alliances, the roll-off and the turn;
+- `phases`: the turn's phases and what each allows; `zones`: hands, decks and discard piles;
+- `effects`: what cards in play do all the time; `handlers`: each effect kind at its moment;
+- `battle`: one battle's dice; `odds`: exact battle odds; `house_rules`, `cards`: settings and card data;
+- `view`: the words (status, changes, odds);
+- `commands`: the table-level functions behind the game's CLI commands; `cli`: those commands;
+- `report`: the game's part of the match report.
 """
-from referee.games.culture_war.rules import LIFE_BY_PLAYERS, CultureWarRules
-
-RULES = CultureWarRules()
+from referee.games.culture_war.rules import LIFE_BY_PLAYERS, RULES, CultureWarRules
 
 __all__ = ["RULES", "LIFE_BY_PLAYERS", "CultureWarRules"]

@@ -19,15 +19,16 @@ The game's fields (all plain JSON, shown by `status --json`):
 
 Each piece also carries `now`, what it counts as at this moment (a unit's
 ATK and DEF, a Real Estate's production and capacity), written by
-`to_state` for status and scripts; the rules never read it.
+`effects.freeze` for status and scripts; the rules never read it.
 """
 from __future__ import annotations
 
 import json
 import re
 from dataclasses import replace
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
+from referee import prompts
 from referee.errors import RefereeError, RuleViolation
 from referee.model import Player, State
 
@@ -41,7 +42,10 @@ Dice = Callable[[], int]
 
 
 class DiceShortage(RefereeError):
-    """The dice given ran out before the rules were done with them."""
+    """The dice given ran out before the rules were done with them. `notes`:
+    the story so far, when the one who raised it knows it (count_dice)."""
+
+    notes: Sequence[str] = ()
 
 
 def feeder(values: Iterable[int]) -> Dice:
@@ -310,14 +314,10 @@ class Board:
     # ---- freezing ----------------------------------------------------------
 
     def to_state(self, **changes: Any) -> State:
-        from referee import prompts
-        from referee.games.culture_war.effects import capacity, production, unit_stat
-
-        for handle, piece in self.pieces.items():  # what the card counts as now, for status and scripts
-            if piece["kind"] == "unit":
-                piece["now"] = {"atk": unit_stat(self, handle, "atk"), "def": unit_stat(self, handle, "def")}
-            elif piece["kind"] == "estate":
-                piece["now"] = {"production": production(piece, self), "capacity": capacity(piece)}
+        """The board frozen back into a State: capital recounted, the winner
+        named once one player is left (or a card says who won), card prompts
+        raised. The rules freeze a board with `effects.freeze`, which also
+        writes each piece's `now` first (it needs the card effects)."""
         players = tuple(replace(self.people[n], capital=self.capital(n)) for n in self.seats)
         won = self.f.pop("won_by", None)
         state = replace(self.base, players=players, fields=self.f, **changes)

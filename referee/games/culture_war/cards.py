@@ -35,7 +35,7 @@ def stats_of(info: Any) -> dict[str, Any]:
 
 def resolve(code: str) -> dict[str, Any]:
     """A Culture War card named by id or QR payload, as a stats dict."""
-    from referee.cards import lookup
+    from referee.cards import lookup  # lazy: the card index, read only when card data is needed
 
     found = lookup(code)
     if found.card.game != GAME:
@@ -50,7 +50,7 @@ def deck_size(faction: str) -> int | None:
     """How many cards a faction deck shuffles into its draw pile: every
     printed copy but the Real Estate (a pile of its own) and the Base Unit put
     in play at the start. None when the deck holds no cards."""
-    from referee.cards.index import load_index, project_root
+    from referee.cards.index import load_index, project_root  # lazy: the card index, read only when card data is needed
 
     try:
         index = load_index(project_root())
@@ -69,7 +69,7 @@ def starting_cards(faction: str) -> tuple[dict[str, Any] | None, dict[str, Any] 
     """A faction deck's plain Real Estate (no text, no effects) and its Base
     Unit (traits base, 0 ATK, 0 DEF), the first of each in deck order; None
     for either when the deck holds none. CardError when the sources cannot be read."""
-    from referee.cards.index import load_index, project_root
+    from referee.cards.index import load_index, project_root  # lazy: the card index, read only when card data is needed
 
     try:
         index = load_index(project_root())

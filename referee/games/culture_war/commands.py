@@ -17,11 +17,12 @@ from typing import Any, Sequence
 from referee import dice as dicelib
 from referee import table
 from referee.errors import DiceError, RefereeError
-from referee.games.culture_war import RULES
 from referee.games.culture_war import odds as odds_of
+from referee.games.culture_war.attacks import target_of
 from referee.games.culture_war.battle import strike
 from referee.games.culture_war.board import Board, DiceShortage, feeder, hero
 from referee.games.culture_war.cards import resolve
+from referee.games.culture_war.rules import RULES
 from referee.model import Action, State
 from referee.store import db
 from referee.store import events as log
@@ -98,7 +99,7 @@ def _rolled(path: Path, name: str, args: dict[str, Any], dice_text: str | None,
         RULES.count_dice(state, Action(name, args, actor), counted)
     except DiceShortage as exc:
         shown = ",".join(map(str, typed or ()))
-        story = getattr(exc, "notes", [])
+        story = exc.notes
         last = story[-1] if story else ""
         why = ("the last roll is a tie, which is rolled again" if last.endswith("roll again")
                else "a critical failure brings a counter-attack, which rolls too" if last.startswith("counter-attack")
@@ -182,7 +183,7 @@ def odds(path: Path, attacker: str, defender: str, counter: bool = True) -> Odds
     text = defender.strip()
     args = {"attacker": handle, "defender": text, "rolls": 1}
     RULES.check(state, Action("battle", args))  # the same refusals as the battle itself
-    _, target, direct = RULES.target_of(board, args)
+    _, target, direct = target_of(board, args)
     if direct:
         key = "unopposed-hero-damage" if hero(board.pieces[handle]) else "unopposed-damage"
         trial = Board(state)

@@ -27,6 +27,8 @@ from __future__ import annotations
 from typing import Any, Iterable, Iterator, Mapping
 
 from referee.games.culture_war.board import DEFAULT_CAPACITY, DEFAULT_PRODUCTION, Board
+from referee.games.culture_war.zones import estates_held
+from referee.model import State
 
 STATIC = (None, "while-in-play")
 TRACE: list[tuple[str | None, str]] = []  # (card id, kind) of effects that acted; tests read and clear it
@@ -283,8 +285,6 @@ def estate_base(board: Board, player: str) -> int:
     free); with house rule estate-price=bought, n counts every Real Estate
     the player has had, so one lost does not make the next cheaper."""
     if board.rules.get("estate-price") == "bought":
-        from referee.games.culture_war.zones import estates_held
-
         return estates_held(board.f, player) + 1
     return len(board.owned(player, "estate")) + 1
 
@@ -332,3 +332,16 @@ def protected(board: Board, handle: str, by: str) -> str | None:
             trace(mod.get("card"), "trait")
             return mod["name"]
     return None
+
+
+def freeze(board: Board, **changes: Any) -> State:
+    """The board back into a State (Board.to_state), each piece first given
+    `now`: what the card counts as at this moment (a unit's ATK and DEF with
+    every effect, a Real Estate's production and capacity), for status and
+    scripts. Every Culture War action ends here."""
+    for handle, piece in board.pieces.items():
+        if piece["kind"] == "unit":
+            piece["now"] = {"atk": unit_stat(board, handle, "atk"), "def": unit_stat(board, handle, "def")}
+        elif piece["kind"] == "estate":
+            piece["now"] = {"production": production(piece, board), "capacity": capacity(piece)}
+    return board.to_state(**changes)

@@ -20,7 +20,7 @@ from typing import Any, Callable, Mapping
 from referee.errors import RuleViolation
 from referee.games.culture_war import zones
 from referee.games.culture_war.board import Board, coins_total
-from referee.games.culture_war.effects import live_effects, protected, read, trace, when_of
+from referee.games.culture_war.effects import capacity, live_effects, production, protected, read, trace, when_of
 
 Dice = Callable[[], int]
 
@@ -491,8 +491,6 @@ def with_moment(ctx: Ctx, moment: str) -> Ctx:
 def start_of_turn(board: Board, name: str, dice: Dice | None) -> None:
     """A player's turn begins (after their first): their truces end, start-of-turn
     effects (rolls first: a Real Estate destroyed here makes nothing), then production."""
-    from referee.games.culture_war.effects import capacity, production
-
     end_truces(board, name)
     at_turn(board, name, "start-of-turn", dice)
     blocked = board.f.get("no_income", [])

@@ -21,7 +21,7 @@ accepted in every phase, the roll-off included.
 from __future__ import annotations
 
 from enum import Enum
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from referee.errors import RuleViolation, UnknownPlayer
 from referee.model import Action, State
@@ -134,3 +134,9 @@ def _check_timing(state: State, action: Action, phase: Phase) -> None:
     if phase is Phase.COMBAT:
         raise RuleViolation(TIMING[kind], f"{phase.value} phase: {name} has already attacked this turn, "
                                           f"so {what} comes too late")
+
+
+def play_order(seats: Sequence[str], first: str) -> list[str]:
+    """Seats from the first player round the table (the order --player gave)."""
+    k = list(seats).index(first)
+    return list(seats[k:]) + list(seats[:k])

@@ -1,56 +1,141 @@
-"""Culture War's rules: setup, the turn, playing cards, battles, alliances.
+"""Culture War's rules object: setup, the hooks the core calls, and ACTIONS,
+the table of the game's actions.
 
-Every action is checked by running it on a throw-away Board, so `check`
-and `apply` cannot disagree; `apply` runs it again on the real one.
-`narrate` runs it a third time to say what happened, from the same dice.
+Most actions are played on a Board (board.py), a working copy of the table,
+by a step function (actions.py, attacks.py, alliances.py, turns.py). Every
+such action is checked by running its step on a throw-away Board, so
+`check` and `apply` cannot disagree; `apply` runs it again on the real one,
+and `narrate` a third time, from the same dice, to say what happened.
 """
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any, Callable, Mapping, Sequence
 
 from referee.errors import RefereeError, RuleViolation
-from referee.games.culture_war import effects, phases, zones
+from referee.games import ActionSpec, DiceNeeded, action_table
+from referee.games.culture_war import actions, alliances, attacks, effects, phases, turns, view, zones
 from referee.games.culture_war import handlers as fx
-from referee.games.culture_war.actions import Actions
+from referee.games.culture_war import phrases as game_phrases
 from referee.games.culture_war.board import PLAIN, Board, DiceShortage, feeder, new_piece
 from referee.games.culture_war.cards import deck_size, starting_cards
+from referee.games.culture_war.effects import freeze
 from referee.games.culture_war.house_rules import HOUSE_RULES, LIFE_BY_PLAYERS
-from referee.games.culture_war.phases import ROLL_OFF_RULE
-from referee.games.culture_war import phrases as _phrases
-from referee.games.generic import GenericRules, _changed
-from referee.model import Action, GameSlug, Setup, State
+from referee.games.generic import GenericRules
+from referee.games.shared import SHARED_ACTIONS, check_capital, check_end_turn, check_life
+from referee.model import Action, Event, GameSlug, Setup, State
+from referee.store.events import action_of
 
 WINDOW_ALLOWS = frozenset({"settle", "resolve", "life", "capital", "crowd"})
 
+Step = Callable[[Board, Mapping[str, Any], Any], None]  # (board, args, dice): changes the board, leaves notes
 
-class CultureWarRules(Actions, GenericRules):
+
+# ---- actions played on a Board ------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BoardAction(ActionSpec):
+    """An action played on a Board by its `step` (see board_action)."""
+
+    step: Step | None = None
+
+
+def board_action(name: str, step: Step, dice: DiceNeeded | None = None, check: Any = None,
+                 check_roll: int | None = None, then: Callable[[Board], dict] | None = None) -> BoardAction:
+    """The table entry of an action played on a Board by `step`.
+
+    Checked by running the step on a throw-away Board with no dice (or every
+    die reading `check_roll`: a card that rolls as it is played is legal
+    whatever it rolls), unless `check` is given; applied by running it on the
+    real one with exactly the recorded dice (`then(board)` adds changes to
+    the State, such as who plays first after the roll-off); narrated by
+    running it again from the same dice."""
+
+    def check_on_board(rules: Any, state: State, action: Action) -> None:
+        run(state, action, step, (lambda: check_roll) if check_roll else _no_dice)
+
+    def apply_on_board(rules: Any, state: State, action: Action, dice_: Sequence[int]) -> State:
+        return _applied(state, action, dice_, step, then)
+
+    def narrate(rules: Any, state: State, action: Action, dice_: Sequence[int]) -> list[str]:
+        return run(state, action, step, feeder(dice_)).notes
+
+    return BoardAction(name, check or check_on_board, apply_on_board, dice, narrate, step)
+
+
+def run(state: State, action: Action, step: Step, dice: Callable[[], int] | None) -> Board:
+    board = Board(state)
+    step(board, action.args, dice)
+    return board
+
+
+def _applied(state: State, action: Action, dice: Sequence[int], step: Step,
+             then: Callable[[Board], dict] | None) -> State:
+    used: list[int] = []
+    source = feeder(dice)
+
+    def counted() -> int:
+        used.append(source())
+        return used[-1]
+
+    try:
+        board = run(state, action, step, counted)
+    except DiceShortage:
+        raise RuleViolation("a tie is rolled again",
+                            f"the dice {_dice(dice)} run out before the battle is over; type every die") from None
+    if len(used) != len(dice):
+        raise RuleViolation("dice", f"{action.name} used {len(used)} of the {len(dice)} dice given")
+    return freeze(board, **(then(board) if then else {}))
+
+
+def _no_dice() -> int:
+    raise DiceShortage("checking an action rolls no dice")
+
+
+def _dice(values: Sequence[int]) -> str:
+    return ",".join(map(str, values)) or "(none)"
+
+
+def _rolled(rules: Any, state: State, action: Action) -> tuple[int, ...]:
+    """A battle, a roll-off, a shown battle and its settling: as many d6 as rolled (`rolls`)."""
+    return (6,) * int(action.args.get("rolls") or 0)
+
+
+def _card_rolls(rules: Any, state: State, action: Action) -> tuple[int, ...]:
+    """A card played: a d6 for each roll its effects make as it is played."""
+    card = action.args["_card"]
+    now = [e for e in effects.read(card.get("effects")) if effects.when_of(e) in actions.NOW_OF.get(card["type"], ())]
+    return (6,) * fx.rolls_in(now)
+
+
+def _first_player(board: Board) -> dict:
+    first = board.f["order"]["first"]
+    return {"active": board.seats.index(first)} if first else {}
+
+
+ACTIONS: tuple[ActionSpec, ...] = (
+    board_action("rolloff", turns.rolloff, dice=_rolled, check=turns.check_rolloff, then=_first_player),
+    ActionSpec("end-turn", check_end_turn, turns.apply_end_turn, dice=turns.turn_dice, narrate=turns.narrate_end_turn),
+    board_action("play", actions.play, dice=_card_rolls, check_roll=3),
+    board_action("seize", actions.seize),
+    board_action("battle", attacks.battle, dice=_rolled, check=attacks.check_battle),
+    board_action("window", attacks.window, dice=_rolled, check=attacks.check_window),
+    board_action("settle", attacks.settle, dice=_rolled, check=attacks.check_settle),
+    board_action("ally", alliances.ally),
+    board_action("unally", alliances.unally),
+    board_action("donate", alliances.donate),
+    board_action("gift", alliances.gift),
+    board_action("discard", actions.discard),
+    board_action("draw", actions.draw),
+    board_action("discard-hand", actions.discard_hand),
+    ActionSpec("life", check_life, actions.apply_life),
+    ActionSpec("capital", check_capital, actions.apply_capital),
+)
+
+
+class CultureWarRules(GenericRules):
     slug = GameSlug.CULTURE_WAR
-    phrases = {**GenericRules.phrases, **_phrases.PHRASES}
-
-    def label(self, state: State, key: str, value: object) -> str | None:
-        return _phrases.label(state, key, value)
-
-    def pieces(self, state: State) -> list[tuple[str, str]]:
-        from referee.games.culture_war.view import long_handle  # lazy: only Tab completion needs it
-
-        board = Board(state)
-        return [(long_handle(board, h), f"#{h} {p['name']}") for h, p in board.pieces.items()]
-
-    def covered(self, notes: Sequence[str], line: str) -> bool:
-        """A Real Estate's coins or a piece entering play, already in the story."""
-        return _phrases.covered(notes, line)
-
-    def log_outcome(self, before: State, event: object, after: State) -> list[str]:
-        """A battle's rolls, as `3+2=5 v 6+0=6 fails`."""
-        if getattr(event, "action", None) not in ("battle", "settle"):
-            return []
-        from referee.store.events import action_of  # lazy: only the log needs it
-
-        notes = self.narrate(before, action_of(event), event.dice)  # type: ignore[arg-type]
-        return [_phrases.roll_text(n) for n in notes if n.strip().startswith("roll ")]
-
-    title = "Culture War"
     version = "culture-war-6"  # 6: an eliminated player's truces end
     min_players, max_players = 2, 5
     has_life = True
@@ -58,6 +143,8 @@ class CultureWarRules(Actions, GenericRules):
     out_at_zero_life = True
     factions = ("anarchy", "community", "technocracy", "conservative", "libertarian")
     house_rules = HOUSE_RULES
+    actions = action_table(SHARED_ACTIONS, ACTIONS)
+    phrases = {**GenericRules.phrases, **game_phrases.PHRASES}
 
     # ---- setup -------------------------------------------------------------
 
@@ -102,7 +189,7 @@ class CultureWarRules(Actions, GenericRules):
                                                  "def": 0, "traits": ["base"]}, player.name, 0))
             size = deck_size(player.faction) if player.faction and rules["decks"] == "faction" else None
             board.people[player.name] = replace(player, fields={**player.fields, **zones.starting_fields(size)})
-        return board.to_state()
+        return freeze(board)
 
     # ---- phases, zones and the hooks the core calls --------------------------------
 
@@ -113,11 +200,27 @@ class CultureWarRules(Actions, GenericRules):
     def where_is(self, state: State, card_id: str) -> list[str]:
         return [f"{p.name}'s: {place}" for p in state.players for place in zones.places(state, p.name, card_id)]
 
-    def rules_can_decide(self, state: State) -> bool:
-        """Players are out at 0 LIFE and the last one standing wins; no printed
-        card ends the game another way, so until the game is won `win PLAYER`
-        is an override (--force)."""
-        return not state.finished
+    # rules_can_decide: players are out at 0 LIFE and the last one standing
+    # wins; no printed card ends the game another way, so until the game is
+    # won `win PLAYER` is an override, --force (the default).
+
+    def label(self, state: State, key: str, value: object) -> str | None:
+        return game_phrases.label(state, key, value)
+
+    def pieces(self, state: State) -> list[tuple[str, str]]:
+        board = Board(state)
+        return [(view.long_handle(board, h), f"#{h} {p['name']}") for h, p in board.pieces.items()]
+
+    def covered(self, notes: Sequence[str], line: str) -> bool:
+        """A Real Estate's coins or a piece entering play, already in the story."""
+        return game_phrases.covered(notes, line)
+
+    def log_outcome(self, before: State, event: Event, after: State) -> list[str]:
+        """A battle's rolls, as `3+2=5 v 6+0=6 fails`."""
+        if event.action not in ("battle", "settle"):
+            return []
+        notes = self.narrate(before, action_of(event), event.dice)
+        return [game_phrases.roll_text(n) for n in notes if n.strip().startswith("roll ")]
 
     def check(self, state: State, action: Action) -> None:
         if not state.finished and state.fields.get("window") and action.name not in WINDOW_ALLOWS:
@@ -133,245 +236,26 @@ class CultureWarRules(Actions, GenericRules):
     def apply(self, state: State, action: Action, dice: Sequence[int]) -> State:
         return zones.settle(state, super().apply(state, action, dice), action)
 
-    # draw N / discard-hand CARD: what card text does to a hand -------------------
-
-    def check_draw(self, state: State, action: Action) -> None:
-        self._checked(state, action)
-
-    def apply_draw(self, state: State, action: Action, dice: Sequence[int]) -> State:
-        return self._applied(state, action, dice)
-
-    def _do_draw(self, board: Board, args: Mapping[str, Any], dice: Any) -> None:
-        name = self._acting(board, args["player"])
-        zones.draw_on_board(board, name, int(args["count"]), args.get("reason") or "a card effect")
-
-    def check_discard_hand(self, state: State, action: Action) -> None:
-        self._checked(state, action)
-
-    def apply_discard_hand(self, state: State, action: Action, dice: Sequence[int]) -> State:
-        return self._applied(state, action, dice)
-
-    def _do_discard_hand(self, board: Board, args: Mapping[str, Any], dice: Any) -> None:
-        name = self._acting(board, args["player"])
-        board.notes.append(f"{name} discards {args['_card']['name']} from the hand to the discard pile"
-                           + (f" ({args['reason']})" if args.get("reason") else ""))
-
-    # ---- dispatch ----------------------------------------------------------
-
-    def dice_needed(self, state: State, action: Action) -> tuple[int, ...]:
-        if action.name in ("battle", "rolloff", "window", "settle"):
-            return (6,) * int(action.args.get("rolls") or 0)
-        if action.name == "play":
-            from referee.games.culture_war.actions import NOW_OF
-
-            card = action.args["_card"]
-            now = [e for e in effects.read(card.get("effects")) if effects.when_of(e) in NOW_OF.get(card["type"], ())]
-            return (6,) * fx.rolls_in(now)
-        if action.name == "end-turn":
-            return (6,) * _turn_dice(state)
-        return ()
-
-    def _run(self, state: State, action: Action, dice: Callable[[], int] | None) -> Board:
-        board = Board(state)
-        getattr(self, "_do_" + action.name.replace("-", "_"))(board, action.args, dice)
-        return board
-
-    def narrate(self, state: State, action: Action, dice: Sequence[int]) -> list[str]:
-        """What an action did, in words, replayed from the state before it."""
-        if action.name == "end-turn":
-            return self._end_turn(state, dice)[1]
-        if not hasattr(self, "_do_" + action.name.replace("-", "_")):
-            return []
-        return self._run(state, action, feeder(dice)).notes
-
     def count_dice(self, state: State, action: Action, dice: Callable[[], int]) -> None:
-        """Play an action with a dice source (to learn how many dice it takes).
-        A DiceShortage carries the story so far in `notes`."""
+        """Play a board action with a dice source (to learn how many dice it
+        takes). A DiceShortage carries the story so far in `notes`."""
+        spec = self.spec(action)
+        if not isinstance(spec, BoardAction) or spec.step is None:
+            raise RefereeError(f"{action.name} is not played on the board, so it rolls no dice")
         board = Board(state)
         try:
-            getattr(self, "_do_" + action.name)(board, action.args, dice)
+            spec.step(board, action.args, dice)
         except DiceShortage as exc:
-            exc.notes = board.notes  # type: ignore[attr-defined]
+            exc.notes = board.notes
             raise
-
-    def _checked(self, state: State, action: Action) -> None:
-        # a card that rolls as it is played is legal whatever it rolls: check it with a 3
-        self._run(state, action, (lambda: 3) if action.name == "play" else _no_dice)
-
-    def _applied(self, state: State, action: Action, dice: Sequence[int]) -> State:
-        used: list[int] = []
-        source = feeder(dice)
-
-        def counted() -> int:
-            used.append(source())
-            return used[-1]
-
-        try:
-            board = self._run(state, action, counted)
-        except DiceShortage:
-            raise RuleViolation("a tie is rolled again",
-                                f"the dice {_dice(dice)} run out before the battle is over; type every die") from None
-        if len(used) != len(dice):
-            raise RuleViolation("dice", f"{action.name} used {len(used)} of the {len(dice)} dice given")
-        first = board.f["order"]["first"] if action.name == "rolloff" else None
-        return board.to_state(active=board.seats.index(first) if first else state.active)
-
-    # ---- the roll-off ------------------------------------------------------------
-
-    def check_rolloff(self, state: State, action: Action) -> None:
-        order = state.fields["order"]
-        if order["settled"]:
-            why = ("the table plays in seating order (house rule first-player=seating)" if order["mode"] == "seating"
-                   else f"{order['first']} already goes first")
-            raise RuleViolation(ROLL_OFF_RULE, f"{phases.phase_of(state).value} phase: there is no roll-off to "
-                                               f"make: {why}")
-        if state.turn != 1 or state.fields.get("begun"):
-            raise RuleViolation(ROLL_OFF_RULE, "the roll-off comes before anyone plays")
-        if int(action.args.get("rolls") or 0) < 1:
-            raise RefereeError("the roll-off needs dice")
-
-    def apply_rolloff(self, state: State, action: Action, dice: Sequence[int]) -> State:
-        return self._applied(state, action, dice)
-
-    def _do_rolloff(self, board: Board, args: Mapping[str, Any], dice: Callable[[], int]) -> None:
-        order = board.f["order"]
-        rolls = args.get("rolls")  # None: roll until someone has won (the seeded dice)
-        used = 0
-        while (used < rolls) if rolls is not None else not order["settled"]:
-            if order["settled"]:
-                raise RuleViolation(ROLL_OFF_RULE, f"{order['first']} won the roll-off after {used} dice; "
-                                                   f"{rolls - used} more were given")
-            contenders = order["contenders"]
-            if rolls is not None and rolls - used < len(contenders):
-                raise RuleViolation(ROLL_OFF_RULE, f"each round of the roll-off needs one die for each of "
-                                                   f"{', '.join(contenders)}; {rolls - used} left")
-            rolled = [[name, dice()] for name in contenders]
-            used += len(contenders)
-            order["rounds"].append(rolled)
-            top = max(d for _, d in rolled)
-            order["contenders"] = [n for n, d in rolled if d == top]
-            line = "roll-off: " + ", ".join(f"{n} {d}" for n, d in rolled)
-            if len(order["contenders"]) == 1:
-                order.update(settled=True, first=order["contenders"][0], contenders=[])
-                board.notes.append(f"{line} -> {order['first']} goes first; then "
-                                   + ", ".join(play_order(board.seats, order["first"])[1:]))
-            else:
-                board.notes.append(f"{line} -> {' and '.join(order['contenders'])} tie on {top} and roll again")
-
-    # ---- the turn -------------------------------------------------------------------
-
-    def apply_end_turn(self, state: State, action: Action, dice: Sequence[int]) -> State:
-        return self._end_turn(state, dice)[0]
-
-    def _end_turn(self, state: State, dice: Sequence[int]) -> tuple[State, list[str]]:
-        """The turn ends and the next player still in begins theirs; also what
-        happened on the way, in words (end- and start-of-turn effects, the draw,
-        production)."""
-        board = Board(state)
-        ending = board.active
-        source = _lenient(dice)
-        fx.at_turn(board, ending, "end-of-turn", source)
-        if ending not in board.f["had_turn"]:
-            board.f["had_turn"].append(ending)
-        board.f["timed"] = [t for t in board.f["timed"] if t["until"] not in ("turn", "battle")]
-        board.f["attacks"] = 0
-        if not board.f["order"]["settled"]:  # a table logged before the roll-off was enforced
-            board.f["order"].update(settled=True, first=board.seats[0], contenders=[])
-        notes = list(board.notes)
-        state = board.to_state()
-        for _ in range(len(state.players)):
-            if state.winner is not None:
-                return state, notes
-            state = _next_turn(state)
-            board = Board(state)
-            if board.active in board.f["had_turn"]:  # resource collection: draw, then coins
-                zones.draw_on_board(board, board.active, zones.TURN_DRAW, "start of turn")
-                fx.start_of_turn(board, board.active, source)
-            else:
-                fx.end_truces(board, board.active)
-            notes += board.notes
-            state = board.to_state()
-            if not state.active_player.eliminated or state.winner is not None:
-                break
-        return state, notes
-
-    # ---- life and capital ---------------------------------------------------------
-
-    def apply_life(self, state: State, action: Action, dice: Sequence[int]) -> State:
-        if _changed(state.player(action.args["player"]).life or 0, action.args) > 0:
-            return super().apply_life(state, action, dice)  # nothing leaves play: the quick way
-        board = Board(state)
-        name = board.name(action.args["player"])
-        board.change_life(name, _changed(board.life(name), action.args) - board.life(name),
-                          action.args.get("reason") or "scorekeeper")
-        return board.to_state()
-
-    def apply_capital(self, state: State, action: Action, dice: Sequence[int]) -> State:
-        board = Board(state)
-        name = board.name(action.args["player"])
-        delta = _changed(board.capital(name), action.args) - board.capital(name)
-        why = action.args.get("reason") or "scorekeeper"
-        if delta > 0:
-            board.gain(name, delta, board.own_faction(name), why)
-        elif delta < 0:
-            board.take(name, -delta, why)
-        return board.to_state()
 
     # ---- text -------------------------------------------------------------------------
 
     def render_lines(self, state: State) -> list[str]:
-        from referee.games.culture_war.view import render_lines
-
-        return [*render_lines(state), *zones.pile_lines(state)]  # the core shows the phase
+        return [*view.render_lines(state), *zones.pile_lines(state)]  # the core shows the phase
 
     def change_lines(self, before: State, after: State) -> list[str]:
-        from referee.games.culture_war.view import change_lines
-
-        return change_lines(before, after)
+        return view.change_lines(before, after)
 
 
-def play_order(seats: Sequence[str], first: str) -> list[str]:
-    """Seats from the first player round the table (the order --player gave)."""
-    k = list(seats).index(first)
-    return list(seats[k:]) + list(seats[:k])
-
-
-def _next_turn(state: State) -> State:
-    """Play passes to the next player still in; a round ends when it passes the first player."""
-    count = len(state.players)
-    first = state.fields["order"].get("first")
-    start = state.index_of(first) if first else 0
-    nxt = state.active
-    for _ in range(count):
-        nxt = (nxt + 1) % count
-        if not state.players[nxt].eliminated:
-            break
-    wrapped = (nxt - start) % count <= (state.active - start) % count
-    return replace(state, active=nxt, turn=state.turn + 1, round=state.round + (1 if wrapped else 0))
-
-
-def _turn_dice(state: State) -> int:
-    """Dice an end-turn rolls: the ending player's end-of-turn rolls, then the
-    next player's start-of-turn rolls (from their second turn)."""
-    board = Board(state)
-    count = fx.turn_dice(board, board.active, "end-of-turn")
-    nxt = Board(_next_turn(state))
-    if nxt.active in board.f["had_turn"] or nxt.active == board.active:
-        count += fx.turn_dice(nxt, nxt.active, "start-of-turn")
-    return count
-
-
-def _lenient(values: Sequence[int]) -> Callable[[], int]:
-    """The dice of an end-turn in order. They are counted before the turn ends
-    (`_turn_dice`); should a roll come that was not counted, it reads 3, a face
-    no printed roll acts on."""
-    it = iter(values)
-    return lambda: next(it, 3)
-
-
-def _no_dice() -> int:
-    raise DiceShortage("checking an action rolls no dice")
-
-
-def _dice(values: Sequence[int]) -> str:
-    return ",".join(map(str, values)) or "(none)"
+RULES = CultureWarRules()

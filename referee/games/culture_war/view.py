@@ -5,8 +5,9 @@ from typing import TYPE_CHECKING, Any, Mapping
 
 from referee.games.culture_war import effects
 from referee.games.culture_war.board import Board, coins_text, coins_total, slug
-from referee.games.culture_war.rules import play_order
+from referee.games.culture_war.phases import play_order
 from referee.model import State
+from referee.render import table
 
 if TYPE_CHECKING:
     from fractions import Fraction
@@ -58,8 +59,6 @@ def piece_line(board: Board, handle: str) -> list[str]:
 
 
 def render_lines(state: State) -> list[str]:
-    from referee.render import table
-
     board = Board(state)
     lines = [_order_line(board)]
     for name in board.seats:

@@ -39,7 +39,7 @@ def entry(card_id: str, name: str, card_type: str, fields: Mapping[str, Any], qu
 
 
 def from_lookup(found: Any) -> dict[str, Any]:
-    from referee.cards import of_game
+    from referee.cards import of_game  # lazy: the card index, read only when card data is needed
 
     card = of_game(found, GAME)
     return entry(card.id, card.name, card.type, card.fields, card.quantity)
@@ -47,8 +47,8 @@ def from_lookup(found: Any) -> dict[str, Any]:
 
 def find_potus(text: str) -> dict[str, Any]:
     """A POTUS by card id, QR text, full name or surname ("Lincoln")."""
-    from referee.cards import lookup
-    from referee.cards.index import load_index, project_root
+    from referee.cards import lookup  # lazy: the card index, read only when card data is needed
+    from referee.cards.index import load_index, project_root  # lazy: as above
 
     try:
         found = lookup(text)
@@ -77,7 +77,7 @@ STARTERS = ("a", "b")
 
 def starter_deck(letter: str) -> list[dict[str, Any]]:
     """The 15 tactics of starter deck A or B, as marked on the cards (one copy of each)."""
-    from referee.cards.index import load_index, project_root
+    from referee.cards.index import load_index, project_root  # lazy: the card index, read only when card data is needed
 
     wanted = letter.strip().lower()
     if wanted not in STARTERS:

@@ -11,8 +11,10 @@ from pathlib import Path
 from typing import Any
 
 from referee import table
+from referee.cards import lookup
 from referee.errors import RefereeError
-from referee.games.debate import cards, text
+from referee.games.debate import cards, view
+from referee.games.debate.actions import round_report
 from referee.games.debate.forum import Report
 from referee.model import GameSlug, State
 from referee.views import ActResult
@@ -32,8 +34,6 @@ def _state(path: Path) -> State:
 
 
 def _card(code: str) -> dict[str, Any]:
-    from referee.cards import lookup
-
     return cards.from_lookup(lookup(code))
 
 
@@ -51,7 +51,7 @@ def play(path: Path, name: str, code: str, thread: int, player: str | None = Non
     args = {"player": who, "thread": thread, "card": card["id"], "_card": card, "target": target, "device": device,
             "to": to, "toward": toward, "back": back}
     result = table.act(path, name, args, who, [code])
-    return Played(result, text.ability_note(card) if card.get("timing") == "instant" else None)
+    return Played(result, view.ability_note(card) if card.get("timing") == "instant" else None)
 
 
 def remove(path: Path, name: str, player: str, thread: int, device: str | None = None,
@@ -70,7 +70,7 @@ def ability(path: Path, player: str, target: int | None = None, device: str | No
     card = (state.fields.get("potus") or {}).get(name)
     result = table.act(path, "ability", {"player": name, "target": target, "device": device, "to": to,
                                          "toward": toward, "back": back}, name)
-    return Played(result, text.ability_note(card) if card else None)
+    return Played(result, view.ability_note(card) if card else None)
 
 
 def potus(path: Path, player: str, code: str) -> ActResult:
@@ -120,14 +120,12 @@ class RoundEnd:
     report: Report
 
     def lines(self) -> list[str]:
-        return text.breakdown(self.report)
+        return view.breakdown(self.report)
 
 
 def round_end(path: Path, preview: bool = False) -> RoundEnd:
     """Resolve the round (or, with preview, only show what it would do)."""
-    from referee.games.debate.rules import RULES
-
     if preview:
-        return RoundEnd(None, RULES.report(_state(path)))
+        return RoundEnd(None, round_report(_state(path)))
     result = table.act(path, "round-end", {})
-    return RoundEnd(result, RULES.report(result.before))
+    return RoundEnd(result, round_report(result.before))

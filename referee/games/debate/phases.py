@@ -67,7 +67,7 @@ def acting(state: State, phase: Phase | None = None) -> str | None:
 
 def describe(state: State) -> str:
     """The phase as players read it, e.g. "cross-examination (Ana)"."""
-    if state.winner is not None:
+    if state.finished:
         return f"the match is over ({state.winner} won)"
     phase = current(state.fields)
     who = acting(state, phase)

@@ -19,18 +19,19 @@ State:
 """
 from __future__ import annotations
 
-import copy
 from dataclasses import replace
-from typing import Any, Mapping, Sequence
+from typing import Any, Sequence
 
 from referee.copies import check_free_copy
 from referee.errors import RuleViolation
-from referee.games import HouseRule
+from referee.games import ActionSpec, HouseRule, action_table
+from referee.games.debate import actions, piles, view
 from referee.games.debate import forum as fm
 from referee.games.debate import phases as ph
-from referee.games.debate import moves, piles, text
-from referee.games.debate import phrases as _phrases
-from referee.games.generic import GenericRules, _changed, _check_change
+from referee.games.debate import phrases as game_phrases
+from referee.games.debate.cards import find_potus
+from referee.games.generic import GenericRules
+from referee.games.shared import SHARED_ACTIONS
 from referee.model import Action, GameSlug, Setup, State
 
 CROWD_LIMIT = fm.CROWD_LIMIT
@@ -44,15 +45,31 @@ CROWD_LIMIT = fm.CROWD_LIMIT
 STARTING_FORTITUDE = 60
 
 
+ACTIONS: tuple[ActionSpec, ...] = (
+    ActionSpec("end-turn", actions.check_end_turn, actions.apply_end_turn),  # the next phase
+    ActionSpec("no-argument", actions.check_no_argument, actions.apply_no_argument),
+    ActionSpec("deck", actions.check_deck, actions.apply_deck),
+    ActionSpec("potus", actions.check_potus, actions.apply_potus),
+    ActionSpec("argue", actions.check_tactic, actions.apply_tactic),
+    ActionSpec("device", actions.check_tactic, actions.apply_tactic),
+    ActionSpec("destroy", actions.check_remove, actions.apply_remove),
+    ActionSpec("return", actions.check_remove, actions.apply_remove),
+    ActionSpec("ability", actions.check_ability, actions.apply_ability),
+    ActionSpec("fortitude", actions.check_fortitude, actions.apply_fortitude),
+    ActionSpec("round-end", actions.check_round_end, actions.apply_round_end),
+)
+
+
 class DebateRules(GenericRules):
     slug = GameSlug.DEBATE
-    phrases = {**GenericRules.phrases, **_phrases.PHRASES}
-    tally = ("fortitude",)
-    title = "Debate"
     version = "debate-4"
     min_players, max_players = 2, 2
     crowd_limit = CROWD_LIMIT
     faction_word = "POTUS"
+    has_hidden_cards = True  # hands, draw piles and the deck lists
+    actions = action_table(SHARED_ACTIONS, ACTIONS)
+    phrases = {**GenericRules.phrases, **game_phrases.PHRASES}
+    tally = ("fortitude",)
     house_rules = {
         "starting-fortitude": HouseRule(
             "starting-fortitude", STARTING_FORTITUDE,
@@ -87,8 +104,6 @@ class DebateRules(GenericRules):
         return (2 * spread + 1,) if spread else ()
 
     def setup(self, setup: Setup, dice: Sequence[int]) -> State:
-        from referee.games.debate.cards import find_potus  # reads the card index, at setup only
-
         spread = self._spread(setup)
         state = super().setup(setup, dice)
         rules = dict(state.house_rules)
@@ -103,7 +118,7 @@ class DebateRules(GenericRules):
                 taken = [f"{n}'s POTUS" for n, c in potus.items() if c and c["id"] == card["id"]]
                 check_free_copy(card["id"], card["name"], card.get("quantity", 1), taken)
             potus[player.name] = card
-            players.append(replace(player, fields=_player_fields(fortitude, card)))
+            players.append(replace(player, fields=actions.player_fields(fortitude, card)))
         names = [p.name for p in players]
         stacks = {n: piles.new_pile() for n in names}
         for pile in stacks.values():
@@ -131,11 +146,9 @@ class DebateRules(GenericRules):
             args["deck"] = f"{len(deck)} tactics (hidden)"
         return args
 
-    def rules_can_decide(self, state: State) -> bool:
-        """Round end always decides a debate (the higher fortitude once one is
-        at 0 or below, or a tiebreaker round), so only a finished match may
-        be decided by hand without --force."""
-        return not state.finished
+    # rules_can_decide: round end always decides a debate (the higher fortitude
+    # once one is at 0 or below, or a tiebreaker round), so only a finished
+    # match may be decided by hand without --force (the default).
 
     def visible_state(self, state: State, reveal: Sequence[str]) -> State:
         """Counts for hands and draw piles; known cards in hand and the deck
@@ -145,8 +158,8 @@ class DebateRules(GenericRules):
             return state
         names = [p.name for p in state.players]
         shown = set(names) if any(r.strip().lower() == "all" for r in reveal) else {state.player(r).name for r in reveal}
-        view = {n: piles.public(stacks[n], n in shown) for n in names}
-        return replace(state, fields={**state.fields, "piles": view})
+        masked = {n: piles.public(stacks[n], n in shown) for n in names}
+        return replace(state, fields={**state.fields, "piles": masked})
 
     # ---- checking and applying -----------------------------------------------
 
@@ -156,158 +169,33 @@ class DebateRules(GenericRules):
             super().check(state, action)
         except RuleViolation as refusal:
             now = ph.describe(state)
-            if state.winner is not None or now in refusal.message:
+            if state.finished or now in refusal.message:
                 raise
             raise RuleViolation(refusal.rule, f"{refusal.message} (now: {now})") from None
 
     def apply(self, state: State, action: Action, dice: Sequence[int]) -> State:
-        after = getattr(self, "apply_" + action.name.replace("-", "_"))(state, action, dice)
+        after = super().apply(state, action, dice)
         if action.name not in ("crowd", "fortitude", "win", "round-end", "potus", "deck"):
             after = replace(after, fields={**after.fields, "begun": True})
         return _with_projection(after)
 
-    # phases: `next` moves on, `no-argument` lets a hand without arguments pass phase one
-
-    def check_end_turn(self, state: State, action: Action) -> None:
-        ph.check_end_turn(state, state.player(action.actor).name if action.actor else None)
-
-    def apply_end_turn(self, state: State, action: Action, dice: Sequence[int]) -> State:
-        phase = ph.NEXT[ph.current(state.fields)]
-        who = ph.acting(state, phase)
-        names = [p.name for p in state.players]
-        active = names.index(who) if who else state.active
-        return replace(state, active=active, turn=state.turn + 1,
-                       fields={**state.fields, "phase": phase.value, "waived": []})
-
-    def check_no_argument(self, state: State, action: Action) -> None:
-        ph.check_no_argument(state, state.player(action.args["player"]).name)
-
-    def apply_no_argument(self, state: State, action: Action, dice: Sequence[int]) -> State:
-        name = state.player(action.args["player"]).name
-        return replace(state, fields={**state.fields, "waived": [*state.fields.get("waived", []), name]})
-
-    # decks -------------------------------------------------------------------
-
-    def check_deck(self, state: State, action: Action) -> None:
-        player = state.player(action.args["player"]).name
-        if state.fields.get("begun"):
-            raise RuleViolation("tactic deck", f"{player}'s deck is chosen before the first tactic of the match")
-        other = fm.opponent([p.name for p in state.players], player)
-        theirs = state.fields["piles"][other]
-        piles.check_deck(player, action.args.get("_deck") or [], theirs["deck"], other)
-
-    def apply_deck(self, state: State, action: Action, dice: Sequence[int]) -> State:
-        player = state.player(action.args["player"]).name
-        pile = piles.new_pile(action.args["_deck"])
-        piles.draw_up(pile)
-        return replace(state, fields={**state.fields, "piles": {**state.fields["piles"], player: pile}})
-
-    # arguments and devices -------------------------------------------------
-
-    def check_argue(self, state: State, action: Action) -> None:
-        moves.play_tactic(state, action)
-
-    def apply_argue(self, state: State, action: Action, dice: Sequence[int]) -> State:
-        return moves.play_tactic(state, action)
-
-    check_device = check_argue
-    apply_device = apply_argue
-
-    # taking tactics out of the forum -----------------------------------------
-
-    def check_destroy(self, state: State, action: Action) -> None:
-        moves.remove(state, action)
-
-    def apply_destroy(self, state: State, action: Action, dice: Sequence[int]) -> State:
-        return moves.remove(state, action)
-
-    check_return = check_destroy
-    apply_return = apply_destroy
-
-    # POTUS ---------------------------------------------------------------------
-
-    def check_ability(self, state: State, action: Action) -> None:
-        moves.use_ability(state, action)
-
-    def apply_ability(self, state: State, action: Action, dice: Sequence[int]) -> State:
-        return moves.use_ability(state, action)
-
-    def check_potus(self, state: State, action: Action) -> None:
-        player = state.player(action.args["player"])
-        card = action.args.get("_card") or {}
-        if card.get("kind") != "potus":
-            raise RuleViolation("POTUS", f"{player.name} cannot take {card.get('name', '?')}: it is not a POTUS card")
-        if state.fields.get("begun"):
-            raise RuleViolation("POTUS", f"{player.name} can only choose a POTUS before the first tactic is played")
-        taken = [f"{n}'s POTUS" for n, c in (state.fields.get("potus") or {}).items()
-                 if c and c["id"] == card["id"] and n != player.name]
-        check_free_copy(card["id"], card["name"], int(card.get("quantity") or 1), taken)
-
-    def apply_potus(self, state: State, action: Action, dice: Sequence[int]) -> State:
-        player = state.player(action.args["player"])
-        card = dict(action.args["_card"])
-        fortitude = int(player.fields.get("fortitude", 0))
-        state = state.with_player(replace(player, faction=card["name"], fields=_player_fields(fortitude, card)))
-        return replace(state, fields={**state.fields, "potus": {**state.fields["potus"], player.name: card}})
-
-    # fortitude by hand -----------------------------------------------------
-
-    def check_fortitude(self, state: State, action: Action) -> None:
-        player = state.player(action.args["player"])
-        _check_change(action.args, f"{player.name}'s fortitude", allow_negative=True)
-
-    def apply_fortitude(self, state: State, action: Action, dice: Sequence[int]) -> State:
-        player = state.player(action.args["player"])
-        value = _changed(int(player.fields["fortitude"]), action.args)
-        return state.with_player(replace(player, fields={**player.fields, "fortitude": value}))
-
-    # round end -------------------------------------------------------------
-
     def report(self, state: State) -> fm.Report:
         """What round end would do to the table now."""
-        names = [p.name for p in state.players]
-        fortitude = {p.name: int(p.fields["fortitude"]) for p in state.players}
-        return fm.round_end(state.fields, names, state.crowd or 0, fortitude, state.round,
-                            bool(state.fields.get("tiebreaker")))
+        return actions.round_report(state)
 
-    def check_round_end(self, state: State, action: Action) -> None:
-        ph.check_round_end(state)
-
-    def apply_round_end(self, state: State, action: Action, dice: Sequence[int]) -> State:
-        report = self.report(state)
-        names = [p.name for p in state.players]
-        players = tuple(replace(p, fields={**p.fields, "fortitude": report.fortitude[p.name]}) for p in state.players)
-        opener = fm.opponent(names, state.fields["opener"])
-        fields = copy.deepcopy(dict(state.fields))
-        piles.clear_forum(fields, names)
-        if report.winner is None:  # round start: both draw back up to five
-            for name in names:
-                piles.draw_up(fields["piles"][name])
-        fields.update({
-            "forum": fm.empty_forum(names), "columns": {n: [0] * fm.THREADS for n in names},
-            "protected": [], "tiebreaker": report.tiebreaker, **ph.round_fields(opener, names),
-        })
-        return replace(state, players=players, crowd=report.crowd, fields=fields, round=state.round + 1,
-                       turn=state.turn + 1, active=names.index(opener), winner=report.winner)
-
-    # text ------------------------------------------------------------------
+    # ---- text ------------------------------------------------------------------
 
     def render_lines(self, state: State) -> list[str]:
-        return text.status_lines(state, self.report(state))
+        return view.status_lines(state, actions.round_report(state))
 
     def change_lines(self, before: State, after: State) -> list[str]:
-        return text.change_lines(before, after)
+        return view.change_lines(before, after)
 
 
 def _with_projection(state: State) -> State:
     """Keep `crowd_at_round_end`: the crowd once the pending crowd work lands."""
     projected = fm.projected_crowd(state.crowd or 0, state.fields["forum"], state.fields.get("potus") or {})
     return replace(state, fields={**state.fields, "crowd_at_round_end": projected})
-
-
-def _player_fields(fortitude: int, card: Mapping[str, Any] | None) -> dict[str, Any]:
-    return {"fortitude": fortitude, "potus": card["name"] if card else None,
-            "gf_bonus": card["gf_bonus"] if card else 0, "bf_bonus": card["bf_bonus"] if card else 0}
 
 
 RULES = DebateRules()

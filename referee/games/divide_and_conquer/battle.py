@@ -1,7 +1,7 @@
 """The attack sequence: a small state machine, one step per command (pure
 functions on a Work).
 
-Phases (`Phase`, shown by `status`): outside an attack the active player is
+Phases (`Phase` in phases.py, shown by `status`): outside an attack the active player is
 in the ACTION phase and takes one action; declaring an attack (`attack`)
 starts the sequence:
     team           the attacker lays the attack team (`team`, possibly empty)
@@ -19,31 +19,15 @@ An unaffiliated group, or the attacker's own, goes from team straight to roll.
 """
 from __future__ import annotations
 
-from enum import StrEnum
 from fractions import Fraction
 from typing import Any, Mapping, Sequence
 
 from referee.errors import RuleViolation
 from referee.games.divide_and_conquer import zones
+from referee.games.divide_and_conquer.phases import Phase
 from referee.games.divide_and_conquer.work import Work
 
 INTENTS = ("take-over", "destroy")
-
-
-class Phase(StrEnum):
-    ACTION = "action"
-    TEAM = "team"
-    CALL_OR_RAISE = "call-or-raise"
-    ADD = "add"
-    ROLL = "roll"
-    OVER = "game over"
-
-
-def phase_of(fields: Mapping[str, Any]) -> Phase:
-    if fields.get("over"):
-        return Phase.OVER
-    attack = fields.get("attack")
-    return Phase(attack["stage"]) if attack else Phase.ACTION
 
 
 def declare(w: Work, attacker: str, target: str, intent: str) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from referee.errors import CardError
+from referee.games.divide_and_conquer.effects import card_fields
 
 GAME = "divide-and-conquer"
 PLAYABLE = ("group", "asset", "deficit", "event")
@@ -30,8 +31,6 @@ def entry(card_id: str, name: str, card_type: str, fields: Mapping[str, Any],
     if quantity is not None:
         out["quantity"] = int(quantity)
     if card_type != "group" and fields.get("effects") is not None:
-        from referee.games.divide_and_conquer.effects import card_fields
-
         out.update(card_fields(card_id, card_type, fields["effects"]))
         if card_type == "event" and fields.get("text"):
             out["text"] = fields["text"]  # its printed words, for the prompts it raises
@@ -44,7 +43,7 @@ def entry(card_id: str, name: str, card_type: str, fields: Mapping[str, Any],
 
 
 def from_lookup(found: Any) -> dict[str, Any]:
-    from referee.cards import of_game
+    from referee.cards import of_game  # lazy: the card index, read only when card data is needed
 
     card = of_game(found, GAME)
     return entry(card.id, card.name, card.type, card.fields, card.quantity)
@@ -52,7 +51,7 @@ def from_lookup(found: Any) -> dict[str, Any]:
 
 def deck_size() -> int:
     """Copies of every group, asset, deficit and event in the card sources."""
-    from referee.cards.index import load_index, project_root
+    from referee.cards.index import load_index, project_root  # lazy: the card index, read only when card data is needed
 
     index = load_index(project_root())
     return sum(c.quantity for c in index.cards.values() if c.game == GAME and c.type in PLAYABLE)

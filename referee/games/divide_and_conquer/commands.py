@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from referee import table
+from referee.cards import lookup
 from referee.errors import RefereeError
 from referee.games.divide_and_conquer import cards, zones
 from referee.model import GameSlug, State
@@ -28,8 +29,6 @@ def _state(path: Path) -> State:
 
 
 def _card(code: str) -> dict[str, Any]:
-    from referee.cards import lookup
-
     return cards.from_lookup(lookup(code))
 
 

@@ -6,7 +6,7 @@ Options a player names at the table:
     groups: group refs (one target; or, for an event on everyone, the group
             each affected player gives up: one per player; an affected
             player left out picks their own when asked: `Work.asks`, which
-            rules.py turns into prompts);
+            actions.py turns into prompts);
     attachment: an asset or deficit (card id) on groups[0];
     player: the player a one-player event picks.
 Groups under an event-immune asset (and everything on them) are out of

@@ -11,15 +11,15 @@ from dataclasses import replace
 from typing import Any, Mapping
 
 from referee.errors import RuleViolation
-from referee.games.generic import _changed, _check_change
+from referee.games.shared import changed, check_change
 from referee.model import State
 
 
 def check_correction(state: State, args: Mapping[str, Any]) -> None:
     player = state.player(args["player"])
-    _check_change(args, f"{player.name}'s hand")
+    check_change(args, f"{player.name}'s hand")
     now = int(player.fields["hand"])
-    after = _changed(now, args)
+    after = changed(now, args)
     if after < 0:
         raise RuleViolation("cards come from the hand", f"{player.name} cannot hold fewer than 0 cards")
     deck = int(state.fields["deck"])
@@ -31,7 +31,7 @@ def check_correction(state: State, args: Mapping[str, Any]) -> None:
 def apply_correction(state: State, args: Mapping[str, Any]) -> State:
     player = state.player(args["player"])
     now = int(player.fields["hand"])
-    more = _changed(now, args) - now
+    more = changed(now, args) - now
     fields = dict(state.fields)
     if more > 0:
         fields["deck"] = int(fields["deck"]) - more

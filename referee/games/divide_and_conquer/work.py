@@ -7,6 +7,9 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from referee.errors import RuleViolation
+from referee.games.divide_and_conquer import printed
+from referee.games.divide_and_conquer.phases import phase_of
+from referee.games.divide_and_conquer.zones import places, score, value
 from referee.model import State
 
 
@@ -27,8 +30,6 @@ class Work:
 
     def claim(self, card: dict[str, Any], player: str) -> None:
         """`player` puts a card down: a printed copy of it must be free."""
-        from referee.games.divide_and_conquer import printed
-
         if self.strict:
             printed.claim(self.fields, card, player)
 
@@ -61,14 +62,10 @@ class Work:
         return drawn
 
     def state(self, state: State) -> State:
-        from referee.games.divide_and_conquer.zones import score
-
         players = []
         for p in state.players:
             live = score(self.fields["bases"][p.name])
             players.append(replace(p, fields={"hand": self.hands[p.name], "drawn": self.drawn.get(p.name, 0), **live}))
-        from referee.games.divide_and_conquer.battle import phase_of
-
         fields = {**self.fields, "groups": where(self.fields)}
         fields["phase"] = phase_of(fields).value  # the same words as rules.phase(state), for status --json
         return replace(state, players=tuple(players), fields=fields)
@@ -78,8 +75,6 @@ def where(fields: dict[str, Any]) -> dict[str, Any]:
     """Every group by ref: its card, where it lies (a player's name,
     "unaffiliated", "attack team" or "defence"), its value at the final count
     and the ids of the cards on it. A summary for `status --json`."""
-    from referee.games.divide_and_conquer.zones import places, value
-
     out: dict[str, Any] = {}
     lists = [(owner or "unaffiliated", groups) for owner, groups in places(fields)]
     attack = fields.get("attack") or {}

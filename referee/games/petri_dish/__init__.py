@@ -1,6 +1,13 @@
-"""Battle for the Petri Dish: geometry, the pure move generator (engine),
-the table rules (rules) and text output (text). `commands` holds the
-table-level functions behind the game's CLI commands."""
+"""Battle for the Petri Dish, the smallest game (the example in docs/adding-a-game.md).
+
+- `rules`: the rules object (setup, house rules, hooks) and ACTIONS, its table of actions;
+- `actions`: each action's check and apply functions;
+- `dish`: the table's State as the engine's Position and back;
+- `engine`, `geometry`: the pure move generator (perft) and the dish's points;
+- `view`: the dish as text (status, changes, the board diagram);
+- `commands`: the table-level functions behind the game's CLI commands; `cli`: those commands;
+- `report`: the game's part of the match report.
+"""
 from referee.games.petri_dish.rules import RULES
 
 __all__ = ["RULES"]

@@ -11,7 +11,7 @@ from typing import Any, Sequence
 
 from referee import table
 from referee.errors import RefereeError
-from referee.games.petri_dish import engine, rules, text
+from referee.games.petri_dish import dish, engine, view
 from referee.model import GameSlug, State
 from referee.views import ActResult
 
@@ -52,13 +52,13 @@ class LegalView:
 def legal(path: Path) -> LegalView:
     state = _state(path)
     mover = state.active_player
-    over = state.fields.get("result") or (f"won by {state.winner}" if state.winner else None)
-    return LegalView(mover.name, mover.faction or "", tuple(rules.legal_strings(state)), over)
+    over = state.result or (f"won by {state.winner}" if state.winner else None)
+    return LegalView(mover.name, mover.faction or "", tuple(dish.legal_strings(state)), over)
 
 
 def board(path: Path) -> str:
     state = _state(path)
-    return text.board_text(state, rules.position_of(state))
+    return view.board_text(state, dish.position_of(state))
 
 
 @dataclass(frozen=True)
@@ -79,7 +79,7 @@ def perft(path: Path, depth: int, split: bool = False) -> PerftResult:
     (places, moves, grows, divisions and passes; a draw claim is not counted)."""
     if depth < 0:
         raise RefereeError("perft needs a depth of 0 or more")
-    pos = rules.position_of(_state(path))
+    pos = dish.position_of(_state(path))
     if split and depth >= 1:
         parts = tuple((engine.action_text(a), n) for a, n in engine.perft_divide(pos, depth))
         return PerftResult(depth, sum(n for _, n in parts), parts)

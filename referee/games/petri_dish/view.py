@@ -53,10 +53,9 @@ def status_lines(state: State, pos: Position, seen: int) -> list[str]:
     lines.append(LEGEND)
     lines.append("prime areas: " + ", ".join(area_holders(pos.board))
                  + f" ({pos.variant.areas_to_win} held alone wins)")
-    result = state.fields.get("result")
-    if result:
-        lines.append(f"game over: {result}")
-    elif state.winner is None:
+    if state.result:
+        lines.append(f"game over: {state.result}")
+    elif not state.finished:
         mover = state.active_player
         if pos.placing:
             lines.append(f"{mover.name} ({mover.faction}) places a small germ on an open foodpoint")
@@ -72,8 +71,8 @@ def board_text(state: State, pos: Position) -> str:
     reserves = ", ".join(f"{p.faction} ({p.name}) {p.fields.get('reserve')}" for p in state.players)
     if state.winner is not None:
         tail = f"won by {state.winner}"
-    elif state.fields.get("result"):
-        tail = f"game over: {state.fields['result']}"
+    elif state.result:
+        tail = f"game over: {state.result}"
     else:
         tail = f"{state.active_player.name} ({state.active_player.faction}) to play"
     return "\n".join([*diagram(pos.board), f"reserves: {reserves}", tail])
@@ -92,9 +91,9 @@ def change_lines(before: State, after: State) -> list[str]:
     for name in INDEX:
         if old.get(name) != new.get(name):
             lines.append(f"{name}: {_germ(old.get(name))} -> {_germ(new.get(name))}")
-    if after.fields.get("result") and not before.fields.get("result"):
-        lines.append(f"game over: {after.fields['result']}")
-    elif after.fields.get("passed") and not after.fields.get("result"):
+    if after.result and not before.result:
+        lines.append(f"game over: {after.result}")
+    elif after.fields.get("passed") and not after.result:
         lines.append("passed")
     return lines
 

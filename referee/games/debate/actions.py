@@ -1,21 +1,28 @@
-"""The debate's moves on the forum, as pure functions of (state, action):
-playing a tactic from the hand, taking one out of the forum, and using a
-POTUS ability. Each checks what it needs and raises RuleViolation naming
-the player, the phase and the rule; `DebateRules` calls them both to check
-and to apply an action, so checking and applying can never disagree.
+"""The debate's actions, each a check and an apply function over
+(rules, state, action[, dice]); rules.py lists them in ACTIONS.
+
+The moves on the forum (playing a tactic from the hand, taking one out of
+the forum, using a POTUS ability) are pure functions of (state, action)
+that check what they need as they go, raising RuleViolation naming the
+player, the phase and the rule; the check runs them and drops the result,
+so checking and applying can never disagree. Then the phases (`end-turn`,
+`no-argument`), decks and POTUS chosen before play, fortitude by hand, and
+round end.
 """
 from __future__ import annotations
 
 import copy
 from dataclasses import replace
-from typing import Any
+from typing import Any, Mapping, Sequence
 
 from referee import prompts
+from referee.copies import check_free_copy
 from referee.errors import RuleViolation
 from referee.games.debate import forum as fm
 from referee.games.debate import phases as ph
 from referee.games.debate import piles
 from referee.games.debate.abilities import Play, remove_tactic, resolve
+from referee.games.shared import changed, check_change
 from referee.model import Action, State
 
 
@@ -142,3 +149,149 @@ def _thread(value: Any) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= fm.THREADS:
         raise RuleViolation("threads 1-7", f"the forum has threads 1 to {fm.THREADS}, not {value!r}")
     return value
+
+
+# ---- the forum: checked by playing them on a copy --------------------------------
+
+
+def check_tactic(rules: Any, state: State, action: Action) -> None:
+    """`argue` or `device`."""
+    play_tactic(state, action)
+
+
+def apply_tactic(rules: Any, state: State, action: Action, dice: Sequence[int]) -> State:
+    return play_tactic(state, action)
+
+
+def check_remove(rules: Any, state: State, action: Action) -> None:
+    """`destroy` or `return`."""
+    remove(state, action)
+
+
+def apply_remove(rules: Any, state: State, action: Action, dice: Sequence[int]) -> State:
+    return remove(state, action)
+
+
+def check_ability(rules: Any, state: State, action: Action) -> None:
+    use_ability(state, action)
+
+
+def apply_ability(rules: Any, state: State, action: Action, dice: Sequence[int]) -> State:
+    return use_ability(state, action)
+
+
+# ---- phases: `end-turn` moves on, `no-argument` lets a hand without arguments pass phase one
+
+
+def check_end_turn(rules: Any, state: State, action: Action) -> None:
+    ph.check_end_turn(state, state.player(action.actor).name if action.actor else None)
+
+
+def apply_end_turn(rules: Any, state: State, action: Action, dice: Sequence[int]) -> State:
+    phase = ph.NEXT[ph.current(state.fields)]
+    who = ph.acting(state, phase)
+    names = [p.name for p in state.players]
+    active = names.index(who) if who else state.active
+    return replace(state, active=active, turn=state.turn + 1,
+                   fields={**state.fields, "phase": phase.value, "waived": []})
+
+
+def check_no_argument(rules: Any, state: State, action: Action) -> None:
+    ph.check_no_argument(state, state.player(action.args["player"]).name)
+
+
+def apply_no_argument(rules: Any, state: State, action: Action, dice: Sequence[int]) -> State:
+    name = state.player(action.args["player"]).name
+    return replace(state, fields={**state.fields, "waived": [*state.fields.get("waived", []), name]})
+
+
+# ---- decks and POTUS, chosen before the first tactic ----------------------------
+
+
+def check_deck(rules: Any, state: State, action: Action) -> None:
+    player = state.player(action.args["player"]).name
+    if state.fields.get("begun"):
+        raise RuleViolation("tactic deck", f"{player}'s deck is chosen before the first tactic of the match")
+    other = fm.opponent([p.name for p in state.players], player)
+    theirs = state.fields["piles"][other]
+    piles.check_deck(player, action.args.get("_deck") or [], theirs["deck"], other)
+
+
+def apply_deck(rules: Any, state: State, action: Action, dice: Sequence[int]) -> State:
+    player = state.player(action.args["player"]).name
+    pile = piles.new_pile(action.args["_deck"])
+    piles.draw_up(pile)
+    return replace(state, fields={**state.fields, "piles": {**state.fields["piles"], player: pile}})
+
+
+def check_potus(rules: Any, state: State, action: Action) -> None:
+    player = state.player(action.args["player"])
+    card = action.args.get("_card") or {}
+    if card.get("kind") != "potus":
+        raise RuleViolation("POTUS", f"{player.name} cannot take {card.get('name', '?')}: it is not a POTUS card")
+    if state.fields.get("begun"):
+        raise RuleViolation("POTUS", f"{player.name} can only choose a POTUS before the first tactic is played")
+    taken = [f"{n}'s POTUS" for n, c in (state.fields.get("potus") or {}).items()
+             if c and c["id"] == card["id"] and n != player.name]
+    check_free_copy(card["id"], card["name"], int(card.get("quantity") or 1), taken)
+
+
+def apply_potus(rules: Any, state: State, action: Action, dice: Sequence[int]) -> State:
+    player = state.player(action.args["player"])
+    card = dict(action.args["_card"])
+    fortitude = int(player.fields.get("fortitude", 0))
+    state = state.with_player(replace(player, faction=card["name"], fields=player_fields(fortitude, card)))
+    return replace(state, fields={**state.fields, "potus": {**state.fields["potus"], player.name: card}})
+
+
+def player_fields(fortitude: int, card: Mapping[str, Any] | None) -> dict[str, Any]:
+    """A debater's own fields: fortitude and what their POTUS gives."""
+    return {"fortitude": fortitude, "potus": card["name"] if card else None,
+            "gf_bonus": card["gf_bonus"] if card else 0, "bf_bonus": card["bf_bonus"] if card else 0}
+
+
+# ---- fortitude by hand ------------------------------------------------------------
+
+
+def check_fortitude(rules: Any, state: State, action: Action) -> None:
+    player = state.player(action.args["player"])
+    check_change(action.args, f"{player.name}'s fortitude", allow_negative=True)
+
+
+def apply_fortitude(rules: Any, state: State, action: Action, dice: Sequence[int]) -> State:
+    player = state.player(action.args["player"])
+    value = changed(int(player.fields["fortitude"]), action.args)
+    return state.with_player(replace(player, fields={**player.fields, "fortitude": value}))
+
+
+# ---- round end -----------------------------------------------------------------
+
+
+def round_report(state: State) -> fm.Report:
+    """What round end would do to the table now."""
+    names = [p.name for p in state.players]
+    fortitude = {p.name: int(p.fields["fortitude"]) for p in state.players}
+    return fm.round_end(state.fields, names, state.crowd or 0, fortitude, state.round,
+                        bool(state.fields.get("tiebreaker")))
+
+
+def check_round_end(rules: Any, state: State, action: Action) -> None:
+    ph.check_round_end(state)
+
+
+def apply_round_end(rules: Any, state: State, action: Action, dice: Sequence[int]) -> State:
+    report = round_report(state)
+    names = [p.name for p in state.players]
+    players = tuple(replace(p, fields={**p.fields, "fortitude": report.fortitude[p.name]}) for p in state.players)
+    opener = fm.opponent(names, state.fields["opener"])
+    fields = copy.deepcopy(dict(state.fields))
+    piles.clear_forum(fields, names)
+    if report.winner is None:  # round start: both draw back up to five
+        for name in names:
+            piles.draw_up(fields["piles"][name])
+    fields.update({
+        "forum": fm.empty_forum(names), "columns": {n: [0] * fm.THREADS for n in names},
+        "protected": [], "tiebreaker": report.tiebreaker, **ph.round_fields(opener, names),
+    })
+    return replace(state, players=players, crowd=report.crowd, fields=fields, round=state.round + 1,
+                   turn=state.turn + 1, active=names.index(opener), winner=report.winner)

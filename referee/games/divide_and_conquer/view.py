@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from referee.games.divide_and_conquer import battle, zones
-from referee.games.divide_and_conquer.battle import Phase
+from referee.games.divide_and_conquer.phases import Phase, phase_of
 from referee.model import State
 
 NEXT_STEP = {
@@ -43,7 +43,7 @@ def group_line(g: Mapping[str, Any]) -> str:
 def status_lines(state: State) -> list[str]:
     f = state.fields
     pile = len(f["discard"]) + int(f.get("hidden_discards") or 0)
-    phase = battle.phase_of(f)
+    phase = phase_of(f)
     lines = [f"phase: {phase.value}" + ("" if phase is not Phase.ACTION else
                                          f" ({state.active_player.name}: event, unaffiliate, recruit, attach, "
                                          "or declare an attack)")]
@@ -51,7 +51,7 @@ def status_lines(state: State) -> list[str]:
                  f"({len(f['discard'])} seen, {int(f.get('hidden_discards') or 0)} unseen from hands)")
     if int(f.get("set_aside") or 0):
         lines.append(f"set aside unseen (out of this game): {f['set_aside']} cards")
-    if f["deck"] == 0 and not f.get("over"):
+    if f["deck"] == 0 and not state.result:
         who = f.get("last_drawer") or state.active_player.name
         lines.append(f"the deck is empty: the game ends after {who}'s turn")
     built = {name: groups for name, groups in f["bases"].items() if groups}
@@ -86,8 +86,8 @@ def status_lines(state: State) -> list[str]:
     event = f.get("last_event")
     if event and event.get("notes"):
         lines += [f"last event ({event['player']}): {note}" for note in event["notes"]]
-    if f.get("over"):
-        lines.append(f"game over: {f['result']}")
+    if state.result:
+        lines.append(f"game over: {state.result}")
     return lines
 
 
@@ -161,8 +161,8 @@ def change_lines(before: State, after: State) -> list[str]:
         out += new_notes or ([] if same else [f"{event['name']} goes to the discard pile"])
     if fb.get("last_attack") and fb.get("last_attack") != fa.get("last_attack"):
         out.append(fight_line(fb["last_attack"]))
-    if fb.get("over") and not fa.get("over"):
-        out.append(f"the last card's drawer has had their turn: game over. {fb['result']}")
+    if after.result and not before.result:
+        out.append(f"the last card's drawer has had their turn: game over. {after.result}")
         if fb.get("hands_discarded"):
             out.append(f"{fb['hands_discarded']} cards left in hands are discarded")
     return out

@@ -1,0 +1,167 @@
+"""Culture War battles as board steps (see actions.py): `battle` fights at
+once; `window` rolls both dice and shows them, so Flashes can still be
+played, until `settle` fights the waiting battle with those dice.
+`target_of` reads and checks who attacks whom (the odds use it too).
+"""
+from __future__ import annotations
+
+import copy
+from typing import Any, Callable, Mapping
+
+from referee.errors import RefereeError, RuleViolation
+from referee.games.culture_war import effects
+from referee.games.culture_war import handlers as fx
+from referee.games.culture_war.actions import order_ready
+from referee.games.culture_war.battle import fight, strike
+from referee.games.culture_war.board import Board, DiceShortage, feeder
+from referee.model import Action, State
+
+WINDOW = "window"  # state field: a battle whose dice are shown and which waits for `settle`
+
+
+def battle(board: Board, args: Mapping[str, Any], dice: Callable[[], int]) -> None:
+    attacker, defender, direct = target_of(board, args)
+    board.f["begun"] = True
+    owner = board.pieces[attacker]["owner"]
+    foe = defender if direct else board.pieces[defender]["owner"]
+    for _, src, e in effects.statics(board, "attack-tax"):
+        if src["owner"] == foe:
+            amount = int(e["amount"])
+            if board.capital(owner) < amount:
+                raise RuleViolation(f"card text: {src['name']}",
+                                    f"{owner} must pay {amount} capital to attack {foe} ({src['name']}) "
+                                    f"and has {board.capital(owner)}")
+            effects.trace(src.get("card"), "attack-tax")
+            board.take(owner, amount, f"to attack {foe} ({src['name']})")
+    if direct:
+        strike(board, attacker, defender, dice)
+    else:
+        fight(board, attacker, defender, dice, counter=args.get("counter", True))
+
+
+def window(board: Board, args: Mapping[str, Any], dice: Callable[[], int]) -> None:
+    """Roll both battle dice and show them; the battle waits, so Flashes
+    can still be played, until `settle` fights it with these dice."""
+    attacker, defender, direct = target_of(board, args)
+    if direct:
+        raise RuleViolation("after the dice", "an attack straight at LIFE rolls no dice: fight it with `referee battle`")
+    rolled = [dice(), dice()]
+    board.f[WINDOW] = {"attacker": attacker, "defender": defender, "counter": args.get("counter", True),
+                       "dice": rolled}
+    board.notes.append(f"dice shown: {board.label(attacker)} rolled {rolled[0]}, {board.label(defender)} "
+                       f"rolled {rolled[1]}; Flashes may be played now, then `referee settle`")
+    board.notes += [f"if nothing is played: {line}" for line in pending(board)]
+
+
+def pending(board: Board) -> list[str]:
+    """What `settle` would do now, with the dice shown (a tie, reroll or
+    counter-attack that needs more dice is said to, not rolled)."""
+    trial = copy.deepcopy(board)
+    before = len(trial.notes)
+    try:
+        settle(trial, {}, feeder(()))
+    except DiceShortage:
+        return [line.strip() for line in trial.notes[before:][:2]] + ["... and it needs more dice (a tie, a reroll or a counter-attack)"]
+    except RefereeError as exc:
+        return [f"it would be refused: {exc}"]
+    return [line.strip() for line in trial.notes[before:] if "roll" in line or "->" in line][:2]
+
+
+def settle(board: Board, args: Mapping[str, Any], dice: Callable[[], int]) -> None:
+    """The waiting battle, fought with the dice shown (and any further dice
+    it needs: ties, rerolls, a counter-attack)."""
+    window = board.f.pop(WINDOW)
+    shown = iter(window["dice"])
+
+    def both() -> int:
+        return next(shown, None) or dice()
+
+    battle(board, {"attacker": window["attacker"], "defender": window["defender"],
+                            "counter": window.get("counter", True)}, both)
+
+
+def target_of(board: Board, args: Mapping[str, Any]) -> tuple[str, str, bool]:
+    """(attacker handle, defender handle or player name, is it a direct attack)."""
+    attacker = board.find(str(args["attacker"]), ("unit",))
+    unit = board.pieces[attacker]
+    owner = unit["owner"]
+    order_ready(board, owner)
+    label = board.label(attacker)
+    if owner != board.active:
+        raise RuleViolation("units attack on their owner's turn",
+                            f"{label} cannot attack: it is {board.active}'s turn")
+    if unit.get("attacked") == board.turn:
+        raise RuleViolation("each unit attacks at most once per turn", f"{label} has already attacked this turn")
+    if effects.has_trait(board, attacker, "cannot-attack"):
+        raise RuleViolation(f"card text: {unit['name']}", f"{label} cannot attack")
+    if effects.has_trait(board, attacker, "slow") and unit.get("since") == board.turn:
+        raise RuleViolation(f"card text: {unit['name']}", f"{label} cannot attack on the turn it is played")
+    for _, src, e in effects.statics(board, "attack-limit"):
+        if src["owner"] == owner and board.f.get("attacks", 0) >= int(e["max"]):
+            effects.trace(src.get("card"), "attack-limit")
+            raise RuleViolation(f"card text: {src['name']}",
+                                f"{owner} may attack with at most {e['max']} units each turn ({src['name']})")
+    text = str(args["defender"]).strip()
+    if text.lstrip("#").isdigit() or "/" in text:
+        defender = board.find(text, ("unit",))
+        foe = board.pieces[defender]
+        if foe["owner"] == owner:
+            raise RuleViolation("units attack the enemy",
+                                f"{owner} cannot attack their own #{defender} {foe['name']}")
+        truce(board, owner, foe["owner"])
+        if effects.cyber(board, attacker) != effects.cyber(board, defender):
+            cy, plain = (label, board.label(defender)) if effects.cyber(board, attacker) \
+                else (board.label(defender), label)
+            raise RuleViolation("Cyber units fight only Cyber units",
+                                f"{owner} cannot attack: {cy} is a Cyber unit and {plain} is not")
+        if effects.cyber(board, attacker):
+            guards = [(h, p) for h, p in board.owned(foe["owner"], "unit")
+                      if any(e["kind"] == "taunt" for e in effects.live_effects(p))]
+            for _, guard in guards:
+                effects.trace(guard.get("card"), "taunt")
+            if guards and defender not in [h for h, _ in guards]:
+                raise RuleViolation(f"card text: {guards[0][1]['name']}",
+                                    f"{label} must attack " + " or ".join(board.label(h) for h, _ in guards))
+        return attacker, defender, False
+    target = board.name(text)
+    if target == owner:
+        raise RuleViolation("units attack the enemy", f"{owner} cannot attack their own LIFE")
+    if board.people[target].eliminated:
+        raise RuleViolation("elimination", f"{target} is out of the game")
+    truce(board, owner, target)
+    theirs = [(h, p) for h, p in board.owned(target, "unit")]
+    listing = ", ".join(f"#{h} {p['name']}" for h, p in theirs)
+    if effects.cyber(board, attacker):
+        guards = [(h, p) for h, p in theirs if effects.cyber(board, h)]
+        if guards:
+            raise RuleViolation("a Cyber unit attacks LIFE only when the target has no Cyber units",
+                                f"{owner} cannot attack {target}'s LIFE with {label}: {target} has "
+                                + ", ".join(f"#{h} {p['name']}" for h, p in guards))
+    elif theirs:
+        raise RuleViolation("LIFE can be attacked only when the target has no units",
+                            f"{owner} cannot attack {target}'s LIFE: {target} still has {listing}")
+    return attacker, target, True
+
+
+def truce(board: Board, owner: str, foe: str) -> None:
+    source = fx.attack_banned(board, owner, foe)
+    if source:
+        raise RuleViolation(f"card text: {source}", f"{owner} cannot attack {foe} now ({source})")
+
+
+# ---- the checks that do not run the battle (a battle's dice decide it) -------------
+
+
+def check_battle(rules: Any, state: State, action: Action) -> None:
+    target_of(Board(state), action.args)
+
+
+def check_window(rules: Any, state: State, action: Action) -> None:
+    if state.fields.get(WINDOW):
+        raise RuleViolation("after the dice", "a battle already waits to be settled: `referee settle` first")
+    target_of(Board(state), action.args)
+
+
+def check_settle(rules: Any, state: State, action: Action) -> None:
+    if not state.fields.get(WINDOW):
+        raise RuleViolation("after the dice", "no battle waits to be settled (start one with `referee battle A D --window`)")
