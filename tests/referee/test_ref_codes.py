@@ -141,3 +141,30 @@ def test_tab_completion_offers_what_is_on_the_table(tmp_path, monkeypatch):
     pd = tmp_path / "pd.db"
     run(pd, "new petri-dish --player Ann --player Bo", "place c2")
     assert "c2" in offers(pd, ["grow"], "c") and "a3" not in offers(pd, ["grow"], "c")
+
+
+def test_cold_war_offers_the_stacks_on_the_table(table):
+    """Stacks are named from the stored desks (M1, S2, ...), not only the leader."""
+    import shlex
+    from pathlib import Path
+
+    import yaml
+
+    from referee.games import rules_for
+    from referee.store import db
+    from referee.store import events as log
+    from test_ref_scenarios import new_command
+
+    scenario = yaml.safe_load((Path(__file__).parent / "scenarios" / "cold-war-attack.yaml").read_text())
+    table.run(new_command(scenario["setup"]))
+    for step in scenario["steps"][:6]:
+        if "run" in step and "error" not in step:
+            table.run(shlex.split(step["run"]))
+    conn = db.open_table(table.db)
+    try:
+        rules = rules_for("cold-war")
+        state, _ = log.state_at(conn, rules, log.last_event(conn).head)
+    finally:
+        conn.close()
+    spots = dict(rules.pieces(state))
+    assert {"L", "M1", "S1"} <= set(spots) and spots["M1"] == "a military stack"

@@ -197,7 +197,7 @@ class ColdWarRules(GenericRules):
     def pieces(self, state: State) -> list[tuple[str, str]]:
         """Every player's stacks (M1, S2) and the leader (L)."""
         out = {"L": "a leader"}
-        for name, desk in (state.fields.get("tables") or {}).items():
+        for name, desk in (state.fields.get("desks") or {}).items():
             for spot, zone, _ in D.spots(desk):
                 out.setdefault(spot, f"a {zone} stack")
         return sorted(out.items())
