@@ -135,9 +135,18 @@ class RefereeGroup(click.Group):
             ) from None
 
 
+def _version(ctx: click.Context, on: bool) -> None:
+    """--version. (click.version_option would do, but it looks up a translation
+    of its help text, loading locale, on every command.)"""
+    if on and not ctx.resilient_parsing:
+        click.echo(f"referee {__version__}")
+        ctx.exit()
+
+
 @click.group(cls=RefereeGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @db_option
-@click.version_option(__version__, message="referee %(version)s", help="Show the version and exit.")
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=lambda ctx, _p, on: _version(ctx, on),
+              help="Show the version and exit.")
 def cli() -> None:
     """Keep score beside a physical table: life, capital, turns, dice, cards.
 

@@ -9,8 +9,6 @@ import click
 from referee import cli_serve, render, table  # (cli_serve is light: uvicorn and Starlette load only when `serve` runs)
 from referee.cli_common import FILE, db_option, db_path, emit, warn
 from referee.games import rules_for
-from referee.history import history
-from referee.whereabouts import where_is
 
 
 @click.command("log")
@@ -26,6 +24,8 @@ def log_command(last, as_json) -> None:
       referee log --last 10
       referee log --json
     """
+    from referee.history import history  # lazy: every command loads this module; only log reads the history
+
     view = history(db_path(), last)
     emit(view.to_json()) if as_json else click.echo(render.log(view))
 
@@ -91,6 +91,8 @@ def card(code, as_json) -> None:
     from referee.cards import lookup  # lazy: the card index, only when a card is looked up
 
     found = lookup(code)
+    from referee.whereabouts import where_is  # lazy: only card looks for a card on the table
+
     where = where_is(db_path(), found.card.id, found.card.game)
     warn([found.warning()] if found.out_of_date else [])
     if as_json:

@@ -12,7 +12,6 @@ from referee.copies import where_text
 from referee.games import rules_for, visible_state
 from referee.model import SCOREKEEPER, Event, EventKind, State
 from referee.store.events import action_of
-from referee.wording import Words, phrase
 
 if TYPE_CHECKING:  # only for annotations: keeps startup light
     from referee.history import LogView
@@ -174,6 +173,8 @@ def _phrased(event: Event, rules: Any, before: State | None, named: Mapping[str,
         return None
     args = event.args
     who = str(args.get("player") or event.actor or (before.active_player.name if before is not None else ""))
+    from referee.wording import Words, phrase  # lazy: status never words an action
+
     words = Words(args, who, named, before, rules.label)
     return phrase(rules.phrases, event.action, words)
 

@@ -76,10 +76,3 @@ def phrase(table: Mapping[str, Phrase], action: str, words: Words) -> tuple[str,
         if all(name == "who" or words.has(name) for name in used):
             return template.format_map(words), set(used)
     return None
-
-
-# Actions every game shares (referee/games/shared.py); a game's own phrases come on top.
-SHARED: dict[str, Phrase] = {
-    "end-turn": "{who} ends the turn",
-    "resolve": ["prompt {prompt} answered: {answer}", "prompt {prompt} answered", "the waiting prompt is answered"],
-}

@@ -13,14 +13,16 @@ While a card's prompt waits, other actions are refused (`prompts.check_waiting`)
 """
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from typing import TYPE_CHECKING, Mapping, Sequence
 
 from referee import prompts, render
 from referee.errors import RefereeError, RuleViolation
 from referee.games import ActionSpec, HouseRule, action_table
-from referee.games.shared import SHARED_ACTIONS
+from referee.games.shared import SHARED_ACTIONS, SHARED_PHRASES
 from referee.model import Action, GameSlug, Player, PlayerName, Setup, State
-from referee.wording import SHARED, Phrase
+
+if TYPE_CHECKING:  # annotations only
+    from referee.wording import Phrase
 
 
 class GenericRules:
@@ -37,7 +39,7 @@ class GenericRules:
     house_rules: Mapping[str, HouseRule] = {}
     has_hidden_cards: bool = False  # True: visible_state masks cards and `status --reveal` applies
     actions: Mapping[str, ActionSpec] = action_table(SHARED_ACTIONS)  # a game: action_table(SHARED_ACTIONS, ACTIONS)
-    phrases: Mapping[str, Phrase] = SHARED  # the actions in words: SHARED plus the game's own PHRASES
+    phrases: Mapping[str, Phrase] = SHARED_PHRASES  # the actions in words: these plus the game's own PHRASES
     tally: tuple[str, ...] = ()  # each player's own scores the log reports changes of
     quiet: tuple[str, ...] = ()  # each player's bookkeeping fields: in status --json, not in the table
 

@@ -203,3 +203,10 @@ def changed(current: int, args: Mapping[str, object]) -> int:
     """The number after a `by` or `to` change."""
     to = args.get("to")
     return int(to) if to is not None else current + int(args["by"])  # type: ignore[arg-type]
+
+
+# The shared actions in words (referee/wording.py); a game's own phrases come on top.
+SHARED_PHRASES: dict[str, object] = {
+    "end-turn": "{who} ends the turn",
+    "resolve": ["prompt {prompt} answered: {answer}", "prompt {prompt} answered", "the waiting prompt is answered"],
+}

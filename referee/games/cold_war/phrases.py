@@ -2,10 +2,12 @@
 already "a face-down card" in what players read (referee/public.py)."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from referee.model import State
-from referee.wording import Words
+
+if TYPE_CHECKING:  # annotations only: status never words an action
+    from referee.wording import Words
 
 
 def _answers(w: Words) -> str:

@@ -2,10 +2,12 @@
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from referee.model import State
-from referee.wording import Words
+
+if TYPE_CHECKING:  # annotations only: status never words an action
+    from referee.wording import Words
 
 
 def _battle(w: Words) -> str:

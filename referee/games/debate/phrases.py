@@ -1,9 +1,10 @@
 """Debate actions in words (see referee/wording.py)."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from referee.wording import Words
+if TYPE_CHECKING:  # annotations only: status never words an action
+    from referee.wording import Words
 
 
 def _picks(w: Words) -> str:

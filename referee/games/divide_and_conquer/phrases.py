@@ -1,10 +1,12 @@
 """Divide & Conquer actions in words (see referee/wording.py)."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from referee.model import State
-from referee.wording import Words
+
+if TYPE_CHECKING:  # annotations only: status never words an action
+    from referee.wording import Words
 
 
 def _attack(w: Words) -> str:
