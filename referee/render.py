@@ -175,7 +175,10 @@ def _phrased(event: Event, rules: Any, before: State | None, named: Mapping[str,
     who = str(args.get("player") or event.actor or (before.active_player.name if before is not None else ""))
     from referee.wording import Words, phrase  # lazy: status never words an action
 
-    words = Words(args, who, named, before, rules.label)
+    values = {v for value in args.values() for v in (value if isinstance(value, list) else [value])
+              if isinstance(v, str) and "-" in v and v not in named}  # card ids look like deb-cheap-laugh
+    more = {v: n for v, n in _card_names(dict.fromkeys(values)).items() if n != v}
+    words = Words(args, who, {**named, **more}, before, rules.label)
     return phrase(rules.phrases, event.action, words)
 
 
@@ -313,8 +316,9 @@ def act(result: ActResult, notes: Sequence[str] | None = None) -> str:
     else:
         head = f"#{e.seq} {describe(e, None, rules, result.before)}"
     table_lines = [line for line in changes(result.before, result.after) if not rules.covered(notes, line)]
-    lines = merged(notes, table_lines, result.before, result.after)
-    lines = lines or ["no change to the table"]
+    said = head.split(" ", 1)[1].split(" (dice ")[0]  # a line repeating the first one says nothing new
+    told = merged(notes, table_lines, result.before, result.after)
+    lines = [line for line in told if line != said] if told else ["no change to the table"]
     return "\n".join([head, *("  " + line for line in lines)])
 
 

@@ -106,3 +106,17 @@ def test_piping_into_head_prints_no_error(tmp_path):
                               capture_output=True, text=True, cwd=tmp_path)
         assert proc.stderr == "", (command, proc.stderr)
         assert len(proc.stdout) == 5
+
+
+def test_cards_named_by_an_ability_read_as_printed(table):
+    """A debate device's --device names a card by id; the echo names it as printed."""
+    table.run("new debate --player Ana --player Ben --seed 1")
+    table.run("deck Ben deb-shouting-match-1 deb-shouting-match-3 deb-talking-over-you-1 deb-talking-over-you-2 "
+              "deb-slippery-slope-2 deb-loaded-question-1 deb-steamroller-2 deb-socratic-questioning-2 "
+              "deb-measured-rebuttal-3 deb-common-ground-1 deb-appeal-to-fear deb-whataboutism "
+              "deb-revisit-the-record deb-moving-the-goalposts deb-cheap-laugh")
+    for line in ("argue deb-measured-rebuttal-1 1", "next", "argue deb-shouting-match-1 1", "device deb-cheap-laugh 1",
+                 "next"):
+        table.run(line)
+    out = table.run("device deb-point-of-order 1 --target 1 --device deb-cheap-laugh").output
+    assert out.splitlines()[0].endswith("picking thread 1, the device Cheap Laugh")
