@@ -2,6 +2,7 @@
 """Vendor the game-icons.net illustrations the games use into templates/art/.
 
     python scripts/vendor_art.py [--package DIR] [--authors DIR]
+    python scripts/vendor_art.py --derived-only
 
 Reads every `card_sources/<game>/art.yaml`, takes those icons (only those)
 from the npm package `@iconify-json/game-icons` (`npm pack`ed into a temp
@@ -10,7 +11,12 @@ folder, or an unpacked package given with --package), writes each as
 `templates/art/ATTRIBUTION.md`: every icon with its author and the licence
 (CC BY 3.0). Authors come from a checkout of github.com/game-icons/icons
 (--authors DIR: one folder per author), else from the ATTRIBUTION already
-there. Run it after editing an art.yaml; commit what it writes.
+there. Last it writes `templates/art/paths.json`, derived from the SVGs:
+each icon's PDF path operators, which builds use instead of reading the SVG
+with svglib while its SHA-256 still matches (pnp.faces.artpanel);
+--derived-only writes just that file, from the SVGs already there (after
+editing or adding an SVG by hand). Run it after editing an art.yaml; commit
+what it writes.
 """
 from __future__ import annotations
 
@@ -26,6 +32,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from pnp.faces.artpanel import derived_file  # noqa: E402
+from pnp.faces.artpaths import DERIVED  # noqa: E402
 from pnp.sources.art import ART_DIR, art_names  # noqa: E402
 
 PACKAGE = "@iconify-json/game-icons"
@@ -63,7 +71,13 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--package", type=Path, help="an unpacked @iconify-json/game-icons (default: npm pack it)")
     parser.add_argument("--authors", type=Path, help="a checkout of github.com/game-icons/icons")
+    parser.add_argument("--derived-only", action="store_true",
+                        help=f"only write templates/{ART_DIR}/{DERIVED} from the SVGs already there")
     args = parser.parse_args()
+    folder = ROOT / "templates" / ART_DIR
+    if args.derived_only:
+        write_derived(folder)
+        return 0
     wanted = art_names(ROOT)
     data, version = icon_bodies(args.package)
     icons = data["icons"]
@@ -71,7 +85,6 @@ def main() -> int:
     if missing:
         print(f"not in game-icons {version}: {', '.join(missing)}", file=sys.stderr)
         return 1
-    folder = ROOT / "templates" / ART_DIR
     folder.mkdir(parents=True, exist_ok=True)
     attribution = folder / "ATTRIBUTION.md"
     authors = authors_from(args.authors, attribution)
@@ -102,7 +115,16 @@ on a background when it draws a card.
 {rows}
 """)
     print(f"{len(wanted)} icons in {folder.relative_to(ROOT)}; attribution in {attribution.relative_to(ROOT)}")
+    write_derived(folder)
     return 0
+
+
+def write_derived(folder: Path) -> None:
+    """The icons' path operators, derived from the SVGs, for builds to use instead of svglib."""
+    data = derived_file(folder)
+    (folder / DERIVED).write_bytes(data)
+    count = data.count(b'"sha256"')
+    print(f"{count} icons' path operators in {(folder / DERIVED).relative_to(ROOT)}")
 
 
 if __name__ == "__main__":

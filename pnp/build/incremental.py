@@ -2,21 +2,27 @@
 
 Two levels:
 - a game digest over the bytes of every input file (cheap: no YAML parsing,
-  no ReportLab), which lets an unchanged rebuild stop at once;
+  no ReportLab), which lets an unchanged rebuild stop at once; the
+  illustrations count there by size and modification time (reading the
+  hundreds a game uses would cost a no-op build more than it now takes to
+  decide), their bytes in the keys below;
 - a key per output file over exactly what goes into it: its cards as parsed,
   the templates it renders (with their includes), styles, icons, fonts,
-  the build options and pnp's own code.
+  its cards' illustrations (each SVG, and what the derived file
+  templates/art/paths.json holds for it), the build options and pnp's own code.
 """
 from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable
 
 from pnp import __version__
+from pnp.faces import artpaths
 from pnp.model import Deck, DocKind, Document, Game
 from pnp.project import SOURCES_DIR, TEMPLATES_DIR, font_folder
 
@@ -84,6 +90,28 @@ def effect_files(project: Path, game: str) -> list[Path]:
     return [path] if path.is_file() else []
 
 
+_ART_NAME = re.compile(r"^[ \t]+[^\s#][^:\n]*:[ \t]*[\"']?([a-z0-9]+(?:-[a-z0-9]+)*)", re.M)
+
+
+def art_stamps(project: Path, game: str) -> list:
+    """The illustrations a game's art.yaml names (a superset, found without
+    parsing YAML: every `key: icon-name` line), and the derived file beside
+    them: each one's name, size and modification time (None: missing)."""
+    try:
+        text = (project / SOURCES_DIR / game / "art.yaml").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return []
+    art = str(project / TEMPLATES_DIR / "art")
+    out: list = []
+    for name in sorted({f"{n}.svg" for n in _ART_NAME.findall(text)}) + [artpaths.DERIVED]:
+        try:
+            st = os.stat(f"{art}/{name}")
+            out.append((name, st.st_size, st.st_mtime_ns))
+        except OSError:
+            out.append((name, None))
+    return out
+
+
 def game_inputs(project: Path, game: str) -> list[Path]:
     t = project / TEMPLATES_DIR
     return (sorted((project / SOURCES_DIR / game).rglob("*")) + sorted((t / game).rglob("*"))
@@ -91,7 +119,8 @@ def game_inputs(project: Path, game: str) -> list[Path]:
 
 
 def game_digest(project: Path, game: str, options: Any) -> str:
-    return content_hash(code_digest(), repr(options), file_digest(game_inputs(project, game), project))
+    return content_hash(code_digest(), repr(options), file_digest(game_inputs(project, game), project),
+                        art_stamps(project, game))
 
 
 _TAG = re.compile(r"\{%[-+]?\s*(?:include|extends|import|from)\b(.*?)[-+]?%\}", re.S)
@@ -165,8 +194,11 @@ def deck_key(project: Path, game: Game, deck: Deck, options: Any) -> str:
         "types": {t: [game.card_types[t].template, repr(game.card_types[t].fields)] for t in types},
         "cards": [[c.fields, c.revision] for c in deck.cards],
     }
+    art = sorted({project / c.fields["art"] for c in deck.cards if isinstance(c.fields.get("art"), str)})
+    if art:  # the SVGs count as files; what the derived file holds for each, here
+        content["art"] = [artpaths.weight(path) for path in art]
     names = [game.card_types[t].template for t in types] + ([deck.back] if deck.back else [])
-    return output_key(project, game.slug, options, content, names, effect_files(project, game.slug))
+    return output_key(project, game.slug, options, content, names, effect_files(project, game.slug) + art)
 
 
 def doc_key(project: Path, game: Game, doc: Document, options: Any) -> str:

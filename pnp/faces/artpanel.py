@@ -1,32 +1,60 @@
 """Drawing a card's illustration panel (the art element of a face): a
 gradient from a light tint of the background colour at the centre to the
 colour itself at the edge, a subtle pattern of fine diagonal lines, and the
-icon (a game-icons.net SVG, read by svglib), large and centred. One treatment
-for every game. Which card gets which icon: pnp.sources.art."""
+icon (a game-icons.net SVG), large and centred. One treatment for every game.
+Which card gets which icon: pnp.sources.art.
+
+An icon becomes plain PDF path operators. svglib reads the SVG, but not at
+build time for the vendored icons: `scripts/vendor_art.py` writes the
+operators of each (`derived_file`, here) into `templates/art/paths.json`
+(pnp.faces.artpaths), which a build uses for an icon while the SVG's bytes
+still have the SHA-256 recorded there. An icon with no entry (a designer's
+own) or a changed SVG is read by svglib, as before, and draws the same.
+tests/pnp/test_art_paths.py keeps the file true."""
 from __future__ import annotations
 
+import hashlib
 import io
+import json
+import re
 from functools import lru_cache
 from pathlib import Path
 
-from reportlab.graphics.shapes import Group
-from reportlab.graphics.shapes import Path as RLPath
 from reportlab.lib.rl_accel import fp_str
-from svglib.svglib import svg2rlg
 
-from pnp.faces import pdfops
+from pnp.faces import artpaths, pdfops
+from pnp.faces.artpaths import FILL, FORMAT
+
+_HEX = re.compile(r"#[0-9a-fA-F]{6}")
+_PROBES = ("#010203", "#fdfcfb")  # stand-ins for currentColor while deriving (two: a clash with a real colour shows)
 
 
 @lru_cache(maxsize=512)
-def _drawing(path: str, color: str) -> tuple[float, float, str]:
-    """The SVG (read by svglib), its `currentColor` painted `color`, as
+def _drawing(path: str, data: bytes, color: str) -> tuple[float, float, str]:
+    """The SVG `path`, whose bytes are `data`, its `currentColor` painted
+    `color`, as (width, height, PDF operators in its own space): from the
+    derived file when it holds this very SVG, else read by svglib."""
+    entry = artpaths.entry_for(Path(path), data)
+    if entry is not None and _HEX.fullmatch(color):
+        return entry["width"], entry["height"], entry["ops"].replace(FILL, pdfops.color_op(color))
+    return svg_drawing(_text(data), color, path)
+
+
+def _text(data: bytes) -> str:
+    """The SVG's text as a text-mode read gives it (newlines made \\n)."""
+    return data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
+
+
+def svg_drawing(text: str, color: str, name: str = "SVG") -> tuple[float, float, str]:
+    """An SVG's text read by svglib, its `currentColor` painted `color`, as
     (width, height, PDF operators in its own space). Written as plain path
     operators rather than through ReportLab's renderPDF, which sets a default
     (unembedded, standard) font on the page even when nothing is lettered."""
-    text = Path(path).read_text(encoding="utf-8").replace("currentColor", color)
-    drawing = svg2rlg(io.StringIO(text))
+    from svglib.svglib import svg2rlg  # only for an icon the derived file does not hold
+
+    drawing = svg2rlg(io.StringIO(text.replace("currentColor", color)))
     if drawing is None:
-        raise ValueError(f"{path}: not an SVG drawing")
+        raise ValueError(f"{name}: not an SVG drawing")
     return drawing.width, drawing.height, " ".join(_ops(drawing))
 
 
@@ -36,6 +64,9 @@ _OPS = ("m", "l", "c", "h")
 
 def _ops(node) -> list[str]:
     """PDF operators for an svglib node: groups as `cm` transforms, paths filled."""
+    from reportlab.graphics.shapes import Group
+    from reportlab.graphics.shapes import Path as RLPath
+
     out: list[str] = []
     if isinstance(node, RLPath):
         if node.fillColor is None:
@@ -56,6 +87,37 @@ def _ops(node) -> list[str]:
             return [f"q {fp_str(*transform)} cm {' '.join(inner)} Q"]
         return inner
     return out
+
+
+_VIEWBOX = re.compile(r"""<svg\b[^>]*?\bviewBox\s*=\s*["']([^"']*)["']""", re.S)
+
+
+def derive(data: bytes) -> dict | None:
+    """An SVG's entry in the derived file: its SHA-256, viewBox, size and
+    operators with FILL for its currentColor; None when that cannot be told
+    apart from a colour of its own (then builds read it with svglib)."""
+    text = _text(data)
+    drawn = [svg_drawing(text, probe) for probe in _PROBES]
+    ops = [d[2].replace(pdfops.color_op(probe), FILL) for d, probe in zip(drawn, _PROBES)]
+    if ops[0] != ops[1] or drawn[0][:2] != drawn[1][:2]:
+        return None
+    box = _VIEWBOX.search(text)
+    return {"sha256": hashlib.sha256(data).hexdigest(),
+            "viewBox": [float(v) for v in re.split(r"[\s,]+", box.group(1).strip())] if box else None,
+            "width": drawn[0][0], "height": drawn[0][1], "ops": ops[0]}
+
+
+def derived_file(folder: Path) -> bytes:
+    """The derived file for every SVG in `folder`, as `scripts/vendor_art.py`
+    writes it: one icon a line, sorted, so that a change shows as a small diff."""
+    icons = {}
+    for svg in sorted(folder.glob("*.svg")):
+        entry = derive(svg.read_bytes())
+        if entry is not None:
+            icons[svg.stem] = entry
+    lines = ",\n".join(f"{json.dumps(name)}: {json.dumps(entry, separators=(',', ':'))}" for name, entry in icons.items())
+    return (f'{{"format": "{FORMAT}",\n"note": "derived from the SVGs beside it by scripts/vendor_art.py; '
+            f'regenerate it with: python scripts/vendor_art.py --derived-only",\n"icons": {{\n{lines}\n}}}}\n').encode()
 
 
 GRADIENT_STEPS = 28
@@ -93,7 +155,7 @@ def draw_art(canvas, path: str, x: float, y: float, w: float, h: float, color: s
     background (when it has one), then the icon, large and centred."""
     if background:
         canvas.addLiteral(f"q 1 0 0 1 {fp_str(x, y)} cm {_panel(round(w, 3), round(h, 3), tint or background, background)} Q")
-    width, height, ops = _drawing(path, color)
+    width, height, ops = _drawing(path, Path(path).read_bytes(), color)
     side = min(w, h) * 0.84
     scale = side / max(width, height)
     place = fp_str(scale, 0, 0, scale, x + (w - width * scale) / 2, y + (h - height * scale) / 2)
