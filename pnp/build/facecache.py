@@ -19,7 +19,7 @@ from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
-from pnp.build.incremental import code_digest, content_hash, effect_files, file_digest, shared_template_files, template_closure
+from pnp.build.incremental import content_hash, face_prefix
 from pnp.caches import cache_root
 from pnp.faces.elements import QR, Art, Circle, Face, Icon, Line, Paint, Polygon, Rect, Text
 from pnp.write import replace_file
@@ -30,18 +30,21 @@ _KINDS = {cls.__name__: cls for cls in (Rect, Circle, Line, Polygon, Icon, QR, T
 
 
 _FIELDS = {cls: tuple(f.name for f in fields(cls)) for cls in (*_KINDS.values(), Paint)}
+_PAINTS = {cls: tuple(i + 1 for i, f in enumerate(fields(cls)) if f.type in ("Paint", Paint)) for cls in _KINDS.values()}
 
 
 def encode(face: Face) -> list:
-    return [[type(el).__name__] + [_value(getattr(el, name)) for name in _FIELDS[type(el)]] for el in face.elements]
-
-
-def _value(v: Any) -> Any:
-    if isinstance(v, Paint):
-        return {"paint": [_value(getattr(v, name)) for name in _FIELDS[Paint]]}
-    if isinstance(v, tuple):
-        return [_value(x) for x in v]
-    return v
+    """The face as JSON values: each element its kind and fields. Tuples stay
+    tuples (JSON writes them as arrays); a Paint becomes {"paint": [...]}."""
+    out = []
+    for el in face.elements:
+        kind = type(el)
+        row = [kind.__name__, *[getattr(el, name) for name in _FIELDS[kind]]]
+        for i in _PAINTS[kind]:
+            paint = row[i]
+            row[i] = {"paint": [getattr(paint, name) for name in _FIELDS[Paint]]}
+        out.append(row)
+    return out
 
 
 def decode(data: list) -> Face:
@@ -70,7 +73,6 @@ class FaceCache:
         self.enabled = enabled and not os.environ.get("PNP_NO_CACHE")
         self.stored: dict[str, Any] = self._load() if self.enabled else {}
         self.used: dict[str, Any] = {}
-        self._prefixes: dict[str, str] = {}
 
     def _load(self) -> dict[str, Any]:
         try:
@@ -79,12 +81,11 @@ class FaceCache:
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
             return {}
 
-    def key(self, template: str, context: dict[str, Any]) -> str:
-        if template not in self._prefixes:
-            files = (template_closure(self.project, self.game, [template]) + shared_template_files(self.project, self.game)
-                     + effect_files(self.project, self.game))
-            self._prefixes[template] = content_hash(code_digest(), template, file_digest(files, self.project))
-        return content_hash(self._prefixes[template], context)
+    def key(self, template: str, context: dict[str, Any]) -> str | None:
+        """The face's key; None when the cache is off (nothing is looked up or kept)."""
+        if not self.enabled:
+            return None
+        return content_hash(face_prefix(self.project, self.game, template), context)
 
     def get(self, key: str) -> Face | None:
         if not self.enabled or key not in self.stored:

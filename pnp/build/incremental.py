@@ -36,27 +36,34 @@ def content_hash(*parts: Any) -> str:
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()
 
 
-_file_hashes: dict[Path, bytes | None] = {}  # within one build: each file read and hashed once
+_file_hashes: dict[str, bytes | None] = {}  # within one build: each file read and hashed once
+_memo: dict[Any, str] = {}  # within one build: other digests over files (see face_prefix)
 
 
 def forget_files() -> None:
     """Start a new build: files may have changed since the last one."""
     _file_hashes.clear()
+    _memo.clear()
 
 
-def _file_hash(path: Path) -> bytes | None:
-    if path not in _file_hashes:
-        _file_hashes[path] = hashlib.sha256(path.read_bytes()).digest() if path.is_file() else None
-    return _file_hashes[path]
+def _file_hash(name: str) -> bytes | None:
+    if name not in _file_hashes:
+        if os.path.isfile(name):
+            with open(name, "rb") as file:
+                _file_hashes[name] = hashlib.sha256(file.read()).digest()
+        else:
+            _file_hashes[name] = None
+    return _file_hashes[name]
 
 
 def file_digest(paths: Iterable[Path], root: Path) -> str:
     sha = hashlib.sha256()
-    for path in sorted(set(paths)):
-        digest = _file_hash(path)
+    base = os.path.join(str(root), "")
+    for name in sorted({str(p) for p in paths}):
+        digest = _file_hash(name)
         if digest is not None:  # a file outside the project (pnp's own fonts) counts by its name
-            name = path.relative_to(root) if path.is_relative_to(root) else Path("<pnp>") / path.name
-            sha.update(str(name).encode() + b"\0" + digest)
+            shown = name[len(base):] if name.startswith(base) else "<pnp>/" + os.path.basename(name)
+            sha.update(shown.encode() + b"\0" + digest)
     return sha.hexdigest()
 
 
@@ -177,6 +184,18 @@ def template_variables(project: Path, game: str, names: Iterable[str]) -> set[st
         if path.is_file():
             found |= _code_words(*_stamp(path))
     return found
+
+
+def face_prefix(project: Path, game: str, template: str) -> str:
+    """What every face a template makes depends on besides its context: the
+    template files it renders, the styles, icons and fonts, the game's effects
+    and pnp's code (pnp.build.facecache). Once per template in a build."""
+    memo = ("face", str(project), game, template)
+    if memo not in _memo:
+        files = (template_closure(project, game, [template]) + shared_template_files(project, game)
+                 + effect_files(project, game))
+        _memo[memo] = content_hash(code_digest(), template, file_digest(files, project))
+    return _memo[memo]
 
 
 def output_key(project: Path, game: str, options: Any, content: Any, templates: Iterable[str],

@@ -47,7 +47,7 @@ def _deck_task(task: Task) -> tuple[list[Problem], list[tuple[str, bytes, dict, 
     ctx = saver_context(tools.context) if saver else tools.context
     deck = JOB["decks"][task.game][task.index]
     size = deck_size(deck, game)
-    cache = FaceCache(project, task.game, deck.id, enabled=len(deck.cards) <= MAX_CARDS)
+    cache = FaceCache(project, task.game, deck.id, enabled=len(deck.cards) <= MAX_CARDS and JOB.get("faces", True))
     back = prepare_back(deck, game, tools, problems, cache, common=options.backs is Backs.COMMON)
     if saver and back not in (None, BAD_BACK):
         back = saver_face(back, size)

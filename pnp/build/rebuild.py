@@ -16,6 +16,7 @@ from pnp.build.options import BuildOptions, game_dir
 from pnp.build.pool import Pool, Run
 from pnp.build.report import BuiltFile
 from pnp.build.tasks import Task, can_fork, worker_count
+from pnp.caches import cache_root
 from pnp.errors import ValidationFailed
 from pnp.model import Backs, Game
 from pnp.sources.loader import load_sources
@@ -28,9 +29,12 @@ def rebuild(project: Path, wanted: list[str], todo: list[str], states: dict[str,
     """Rebuild the games in `todo` (of the `wanted` ones): the files written,
     and the names ("game/file") of their outputs that were up to date."""
     dirs = {slug: game_dir(out_dir, slug, options) for slug in wanted}
+    # A fully cold build (no cache folder yet) has no faces to find: it leaves the face cache off,
+    # and the builds after it, which find the folder the source memo makes, remember faces.
+    faces = cache_root(project).is_dir()
     pool = _early_pool(project, todo)
     try:
-        run = Run({"project": project, "options": options, "out_dir": out_dir}, pool, progress)
+        run = Run({"project": project, "options": options, "out_dir": out_dir, "faces": faces}, pool, progress)
         plans: dict[str, tuple[list, list]] = {}
 
         def changed(slug: str, game: Game) -> None:

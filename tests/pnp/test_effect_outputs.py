@@ -104,6 +104,7 @@ def test_editing_a_phrase_rebuilds_the_decks_and_nothing_else(fx_project, tmp_pa
 
 def test_the_face_cache_key_follows_effects_yaml(fx_project):
     key = FaceCache(fx_project, "culture-war", "anarchy").key("unit", {"card": {"id": "x"}})
+    assert key is not None
     edit(fx_project, EFFECTS, "applied: true\n  lose:", "applied: true\n  # a comment only\n  lose:")
     os.environ.pop("PNP_NO_CACHE", None)
     from pnp.build.incremental import forget_files
