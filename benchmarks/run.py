@@ -103,7 +103,8 @@ def baseline_cards(project: Path, out: Path) -> tuple[dict, dict]:
     """What the baseline script must draw to print the same cards as pnp's
     build into `out`: every printed copy of every deck, in the deck's card
     size and page grid, with its QR payload and the texts of its face (taken
-    from the faces that build remembered). Also the counts to compare."""
+    from the faces that build remembered: a fully cold build remembers none).
+    Also the counts to compare."""
     texts: dict[str, list[tuple[str, str]]] = {}  # QR payload without the copy number -> [(style, text)]
     for path in (project / ".pnp-cache" / "faces").glob("*/*.json"):
         for face in json.loads(path.read_text())["faces"].values():
@@ -177,7 +178,8 @@ def cold_build(work: Path) -> tuple[Sample, Sample, dict]:
         shutil.rmtree(base_out, ignore_errors=True)
         return run([sys.executable, str(BASELINE), str(work / "cards.json"), str(base_out)])
 
-    ours()  # once first, to learn what the baseline must draw
+    ours()  # once first, to learn what the baseline must draw: the faces the build after a cold one remembers
+    run([PNP, "--project", str(project), "build", "--force", "--out", str(out)])
     spec, counts = baseline_cards(project, out)
     (work / "cards.json").write_text(json.dumps(spec))
     baseline()
@@ -232,6 +234,7 @@ class CardEdit:
 def one_card_edit(work: Path) -> tuple[Sample, Sample]:
     project = snapshot(work / "edit")
     run([PNP, "--project", str(project), "build"])
+    run([PNP, "--project", str(project), "build", "--force"])  # a fully cold build remembers no faces; this one does
     alone = work / "alone"
     deck_alone(project, alone)
     edit = CardEdit(project)
@@ -321,13 +324,19 @@ def face_cache(work: Path) -> dict[str, tuple[Sample, Sample]]:
     """Three paths a user takes, each with the face cache (remembered faces
     from the previous build) and without it (benchmarks/pnp_facecache.py off:
     no keys, no look-ups, nothing saved; the parsed-source memo stays on);
-    then a cold build with and without it, where it can only cost."""
+    then, where it can only cost, a build with a cache folder but no faces
+    remembered (it keys and saves them all) and a fully cold build (no cache
+    folder: it stays off)."""
     def pnp(mode: str, *args: str):
         return run([sys.executable, str(FACECACHE), mode, *args])
 
+    def remembered(project: Path) -> None:  # a fully cold build remembers no faces: the next one does
+        pnp("on", "--project", str(project), "build")
+        pnp("on", "--project", str(project), "build", "--force")
+
     results = {}
     project = snapshot(work / "fc-edit")
-    pnp("on", "--project", str(project), "build")
+    remembered(project)
     edit = CardEdit(project)
 
     def edited(mode: str):
@@ -337,12 +346,12 @@ def face_cache(work: Path) -> dict[str, tuple[Sample, Sample]]:
     results["one-card edit"] = interleaved(lambda: edited("on"), lambda: edited("off"), QUICK_RUNS)
 
     project = snapshot(work / "fc-force")
-    pnp("on", "--project", str(project), "build")
+    remembered(project)
     results["pnp build --force"] = interleaved(lambda: pnp("on", "--project", str(project), "build", "--force"),
                                                lambda: pnp("off", "--project", str(project), "build", "--force"), RUNS)
 
     project = snapshot(work / "fc-out")
-    pnp("on", "--project", str(project), "build")
+    remembered(project)
     fresh = iter(range(1_000))
 
     def new_out(mode: str):
@@ -354,11 +363,16 @@ def face_cache(work: Path) -> dict[str, tuple[Sample, Sample]]:
 
     results["build into a new --out"] = interleaved(lambda: new_out("on"), lambda: new_out("off"), RUNS)
 
-    def cold(mode: str):  # what the cache costs where it cannot help: keys, encoding, saving
+    def forgotten(mode: str):  # what the cache costs where it cannot help: keys, encoding, saving
+        shutil.rmtree(project / ".pnp-cache" / "faces", ignore_errors=True)
+        return new_out(mode)
+
+    def cold(mode: str):  # no cache folder at all: the cache stays off
         shutil.rmtree(project / ".pnp-cache", ignore_errors=True)
         return new_out(mode)
 
-    results["cold build, what it costs"] = interleaved(lambda: cold("on"), lambda: cold("off"), RUNS)
+    results["no faces remembered, what it costs"] = interleaved(lambda: forgotten("on"), lambda: forgotten("off"), RUNS)
+    results["fully cold build, what it costs"] = interleaved(lambda: cold("on"), lambda: cold("off"), RUNS)
     return results
 
 

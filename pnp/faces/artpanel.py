@@ -50,23 +50,22 @@ def svg_drawing(text: str, color: str, name: str = "SVG") -> tuple[float, float,
     (width, height, PDF operators in its own space). Written as plain path
     operators rather than through ReportLab's renderPDF, which sets a default
     (unembedded, standard) font on the page even when nothing is lettered."""
-    from svglib.svglib import svg2rlg  # only for an icon the derived file does not hold
+    from reportlab.graphics.shapes import Group, Path as RLPath  # lazy: svglib's shapes, loaded with it
+    from svglib.svglib import svg2rlg  # lazy: only for an icon the derived file does not hold
 
     drawing = svg2rlg(io.StringIO(text.replace("currentColor", color)))
     if drawing is None:
         raise ValueError(f"{name}: not an SVG drawing")
-    return drawing.width, drawing.height, " ".join(_ops(drawing))
+    return drawing.width, drawing.height, " ".join(_ops(drawing, Group, RLPath))
 
 
 _ARGS = (2, 2, 6, 0)          # moveTo, lineTo, curveTo, closePath
 _OPS = ("m", "l", "c", "h")
 
 
-def _ops(node) -> list[str]:
-    """PDF operators for an svglib node: groups as `cm` transforms, paths filled."""
-    from reportlab.graphics.shapes import Group
-    from reportlab.graphics.shapes import Path as RLPath
-
+def _ops(node, Group, RLPath) -> list[str]:
+    """PDF operators for an svglib node (svglib's Group and Path classes
+    given): groups as `cm` transforms, paths filled."""
     out: list[str] = []
     if isinstance(node, RLPath):
         if node.fillColor is None:
@@ -81,7 +80,7 @@ def _ops(node) -> list[str]:
         parts.append("f" if node.fillMode == 1 else "f*")
         return [" ".join(parts)]
     if isinstance(node, Group) or hasattr(node, "contents"):
-        inner = [op for child in node.contents for op in _ops(child)]
+        inner = [op for child in node.contents for op in _ops(child, Group, RLPath)]
         transform = tuple(getattr(node, "transform", (1, 0, 0, 1, 0, 0)) or (1, 0, 0, 1, 0, 0))
         if inner and transform != (1, 0, 0, 1, 0, 0):
             return [f"q {fp_str(*transform)} cm {' '.join(inner)} Q"]
