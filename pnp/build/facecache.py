@@ -17,8 +17,9 @@ ignored. Decks of more than MAX_CARDS distinct cards are not cached: their
 faces are made as pages need them and dropped after, and holding and
 writing thousands of them would cost more memory and time than it saves.
 A fully cold build (no cache folder yet: a new checkout, after `pnp clean`)
-has no faces to find and leaves the cache off (pnp.build.rebuild); the
-builds after it remember faces. Where the cache is off, no key is hashed.
+has no faces to find and leaves the cache off; it makes the folder, and the
+builds after it remember faces (pnp.build.rebuild). Where the cache is off,
+no key is hashed.
 """
 from __future__ import annotations
 

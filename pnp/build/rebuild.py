@@ -29,9 +29,7 @@ def rebuild(project: Path, wanted: list[str], todo: list[str], states: dict[str,
     """Rebuild the games in `todo` (of the `wanted` ones): the files written,
     and the names ("game/file") of their outputs that were up to date."""
     dirs = {slug: game_dir(out_dir, slug, options) for slug in wanted}
-    # A fully cold build (no cache folder yet) has no faces to find: it leaves the face cache off,
-    # and the builds after it, which find the folder the source memo makes, remember faces.
-    faces = cache_root(project).is_dir()
+    faces = _faces_remembered(project)
     pool = _early_pool(project, todo)
     try:
         run = Run({"project": project, "options": options, "out_dir": out_dir, "faces": faces}, pool, progress)
@@ -67,6 +65,21 @@ def rebuild(project: Path, wanted: list[str], todo: list[str], states: dict[str,
     names = [f"{slug}/{n}" for slug in todo for n in new_states[slug].outputs
              if n not in {b.path.name for b in written if b.game == slug}]
     return written, names
+
+
+def _faces_remembered(project: Path) -> bool:
+    """Whether this build uses the face cache: not when it is fully cold (no
+    cache folder yet), as it has no faces to find and remembering them all
+    only costs (pnp.build.facecache). It makes the folder, so that the builds
+    after it remember faces."""
+    root = cache_root(project)
+    if root.is_dir():
+        return True
+    try:
+        (root / "faces").mkdir(parents=True, exist_ok=True)
+    except OSError:
+        pass  # a cache folder that cannot be made: no cache, as before
+    return False
 
 
 def _write(outputs, manifests, states, new_states, dirs, written: list[BuiltFile]) -> None:

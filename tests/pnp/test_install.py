@@ -105,8 +105,9 @@ def test_a_read_only_project_keeps_its_caches_in_the_user_cache(mini_project, tm
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     monkeypatch.setattr(caches, "_writable", lambda folder: False)
-    result = CliRunner().invoke(main, ["build", "--project", str(mini_project), "--out", str(tmp_path / "out")])
-    assert result.exit_code == 0, result.output
+    for args in ([], ["--force"]):  # the second build remembers the faces (a fully cold one remembers none)
+        result = CliRunner().invoke(main, ["build", "--project", str(mini_project), "--out", str(tmp_path / "out"), *args])
+        assert result.exit_code == 0, result.output
     assert not (mini_project / ".pnp-cache").exists()
     stored = list((tmp_path / "cache" / "pnp").rglob("*.json"))
     assert stored, "nothing was cached in the user cache"
