@@ -97,8 +97,9 @@ def perform(conn: sqlite3.Connection, rules: GameRules, action: Action,
             rolled, dict(action.cards), last.head, seq, None, None, None, last.depth + 1, rng,
             after.turn, after.active_player.name,
         ))
-        if event.depth % log.SNAPSHOT_EVERY == 0:
-            log.save_snapshot(conn, rules, seq, after)
+        log.save_snapshot(conn, rules, seq, after)  # the head's state: the next command reads it, replays nothing
+        if last.depth % log.SNAPSHOT_EVERY and last.head != seq:  # the old head's, unless a periodic one
+            log.drop_snapshot(conn, last.head)
     return Outcome(event, before, after)
 
 
@@ -138,6 +139,7 @@ def undo(conn: sqlite3.Connection, rules: GameRules, actor: str | None = None,
             None, target.parent, target.seq, seq, last.redo, target.depth - 1, last.rng,  # type: ignore[arg-type]
             after.turn, after.active_player.name,
         ))
+        log.save_snapshot(conn, rules, target.parent, after)  # type: ignore[arg-type]  # the new head's
     return Outcome(event, before, after)
 
 
@@ -157,6 +159,7 @@ def redo(conn: sqlite3.Connection, rules: GameRules, actor: str | None = None,
             None, target.seq, target.seq, undone_by.redo_below, None, target.depth, last.rng,
             after.turn, after.active_player.name,
         ))
+        log.save_snapshot(conn, rules, target.seq, after)  # the new head's
     return Outcome(event, before, after)
 
 

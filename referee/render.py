@@ -16,7 +16,8 @@ from referee.store.events import action_of
 if TYPE_CHECKING:  # only for annotations: keeps startup light
     from referee.history import LogView
     from referee.transfer import ReplayResult
-    from referee.views import ActResult, RollResult, StatusView
+    from referee.results import ActResult, RollResult
+    from referee.views import StatusView
 
 CROWD_SIDES = ("Irrational Mob", "Enlightened Citizen")
 

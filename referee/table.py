@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
-from typing import Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Callable, Iterator, Sequence
 
 from referee.errors import RefereeError, TableError
 from referee.games import GameRules, rules_for
@@ -21,7 +21,10 @@ from referee.model import Action, GameSlug, PlayerName, Setup
 from referee.public import public_event
 from referee.store import db
 from referee.store import events as log
-from referee.views import ActResult, CardUse, RollResult, StatusView
+from referee.views import StatusView
+
+if TYPE_CHECKING:  # annotations only: what an action returns is built only when one is played
+    from referee.results import ActResult, CardUse, RollResult
 
 DEFAULT_DB = "table.db"
 # `-5` / `+3` change by an amount; `=10`, `=-10`, `= -10`, `=+4` set a value.
@@ -81,7 +84,7 @@ def new_table(path: Path, game: str, players: Sequence[str], seed: int | None = 
               life: int | None = None, house_rules: Sequence[str] = (), force: bool = False,
               dice_text: str | None = None) -> StatusView:
     """Start a table. Everything is checked before an old file is touched."""
-    from referee import dice as dicelib, ledger  # lazy: dice and the ledger are not needed to read a table
+    from referee import dice as dicelib, ledger  # lazy: dice, the ledger, results: not needed to read a table
     slug = GameSlug.parse(game)
     rules = rules_for(slug)
     if not players:
@@ -226,7 +229,7 @@ def parse_resolve(words: Sequence[str]) -> tuple[int | None, str | None]:
 def act(path: Path, name: str, args: dict[str, object], actor: str | None = None,
         cards: Sequence[str] = (), dice_text: str | None = None) -> ActResult:
     """Check and apply one game action (life, capital, crowd, end-turn, win ...)."""
-    from referee import dice as dicelib, ledger  # lazy: dice and the ledger are not needed to read a table
+    from referee import dice as dicelib, ledger, results  # lazy: dice, the ledger, results: not needed to read a table
     entered = dicelib.parse_entered(dice_text) if dice_text is not None else None
     with opened(path) as (conn, rules):
         uses = _cards(cards, rules.slug)
@@ -237,7 +240,7 @@ def act(path: Path, name: str, args: dict[str, object], actor: str | None = None
         )
         outcome = ledger.perform(conn, rules, action, entered)
     warnings = tuple(u.warning for u in uses if u.warning)
-    return ActResult(public_event(rules, outcome.event), outcome.before, outcome.after, warnings)
+    return results.ActResult(public_event(rules, outcome.event), outcome.before, outcome.after, warnings)
 
 
 def _cards(codes: Sequence[str], game: GameSlug) -> list[CardUse]:
@@ -250,28 +253,28 @@ def _cards(codes: Sequence[str], game: GameSlug) -> list[CardUse]:
 
 def roll(path: Path, expr_text: str, dice_text: str | None = None, actor: str | None = None,
          reason: str | None = None) -> RollResult:
-    from referee import dice as dicelib, ledger  # lazy: dice and the ledger are not needed to read a table
+    from referee import dice as dicelib, ledger, results  # lazy: dice, the ledger, results: not needed to read a table
     expr = dicelib.parse_expr(expr_text)
     entered = dicelib.parse_entered(dice_text) if dice_text is not None else None
     with opened(path) as (conn, rules):
         outcome = ledger.roll(conn, rules, expr, entered, actor, reason)
-    return RollResult(outcome.event)
+    return results.RollResult(outcome.event)
 
 
 def undo(path: Path, actor: str | None = None) -> ActResult:
-    from referee import ledger  # lazy: dice and the ledger are not needed to read a table
+    from referee import ledger, results  # lazy: the ledger and results are not needed to read a table
     with opened(path) as (conn, rules):
         outcome = ledger.undo(conn, rules, actor)
         target = log.get_event(conn, outcome.event.target)  # type: ignore[arg-type]
-    return ActResult(outcome.event, outcome.before, outcome.after, undone=public_event(rules, target))
+    return results.ActResult(outcome.event, outcome.before, outcome.after, undone=public_event(rules, target))
 
 
 def redo(path: Path, actor: str | None = None) -> ActResult:
-    from referee import ledger  # lazy: dice and the ledger are not needed to read a table
+    from referee import ledger, results  # lazy: the ledger and results are not needed to read a table
     with opened(path) as (conn, rules):
         outcome = ledger.redo(conn, rules, actor)
         target = log.get_event(conn, outcome.event.target)  # type: ignore[arg-type]
-    return ActResult(outcome.event, outcome.before, outcome.after, undone=public_event(rules, target))
+    return results.ActResult(outcome.event, outcome.before, outcome.after, undone=public_event(rules, target))
 
 
 def games() -> list[GameRules]:

@@ -1,6 +1,5 @@
-"""What the core hands back to the command line: plain frozen results.
-
-Each result knows its JSON form; render.py turns it into text for a person.
+"""What `status` hands back to the command line (an action's results are in
+results.py). It knows its JSON form; render.py turns it into text for a person.
 """
 from __future__ import annotations
 
@@ -9,7 +8,8 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from referee.games import rules_for, visible_state
-from referee.model import Event, State
+from referee.model import State
+
 
 @dataclass(frozen=True)
 class StatusView:
@@ -64,41 +64,3 @@ _CORE_FIELDS = ("result", "prompts")
 def _phase(state: State) -> str | None:
     """The game's named phase now (None for a game without phases, or once it is won)."""
     return rules_for(state.game).phase(state) if state.winner is None else None
-
-
-@dataclass(frozen=True)
-class CardUse:
-    """A card an action referred to, and any warning about the printed copy."""
-
-    card_id: str
-    revision: str
-    warning: str | None = None
-    copy: int | None = None  # the printed copy a scan named
-
-
-@dataclass(frozen=True)
-class ActResult:
-    """One appended row and the states either side of it."""
-
-    event: Event
-    before: State
-    after: State
-    warnings: tuple[str, ...] = ()
-    undone: Event | None = None  # for undo/redo: the action undone or redone
-
-
-@dataclass(frozen=True)
-class RollResult:
-    """A logged roll; its row carries the dice, kept dice and total."""
-
-    event: Event
-
-    def to_json(self) -> dict[str, Any]:
-        args = self.event.args
-        return {
-            "expr": args["expr"],
-            "dice": list(self.event.dice),
-            "kept": list(args["kept"]),
-            "total": args["total"],
-            "seq": self.event.seq,
-        }

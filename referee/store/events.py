@@ -4,8 +4,11 @@ State is never stored as the truth; it is a fold over ACTION rows along the
 chain of parents from a node back to the setup. Snapshots cut that walk
 short: every SNAPSHOT_EVERY-th node on any chain stores its state, so finding
 the state of any node reads one snapshot and applies fewer than
-SNAPSHOT_EVERY actions, however long the game is. A snapshot records the
-rules version it was made with and is ignored when the rules change.
+SNAPSHOT_EVERY actions, however long the game is. The newest action's node
+keeps one too (replaced by the next action's), so the table as it is now is
+read without applying anything: `status` needs no action code. A snapshot
+records the rules version it was made with and is ignored when the rules
+change.
 """
 from __future__ import annotations
 
@@ -101,6 +104,11 @@ def save_snapshot(conn: sqlite3.Connection, rules: GameRules, node: int, state: 
         "INSERT OR REPLACE INTO snapshots (node, version, state) VALUES (?, ?, ?)",
         (node, snapshot_key(rules), _dumps(state.to_dict())),
     )
+
+
+def drop_snapshot(conn: sqlite3.Connection, node: int) -> None:
+    """Forget a node's snapshot (any rules version): a cache, never the truth."""
+    conn.execute("DELETE FROM snapshots WHERE node = ?", (node,))
 
 
 def state_at(conn: sqlite3.Connection, rules: GameRules, node: int) -> tuple[State, int]:

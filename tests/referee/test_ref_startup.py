@@ -72,3 +72,24 @@ def test_only_the_game_being_played_is_imported(tmp_path):
         assert packages <= {"petri_dish", "generic", "shared"}, (args, packages)
     status = games_loaded(["status"])
     assert not {"referee.games.petri_dish.cli", "referee.games.petri_dish.report"} & status, status
+
+
+def test_status_plays_nothing_so_it_loads_no_action_code(tmp_path):
+    """The newest node keeps a snapshot, so `status` reads the table without
+    applying an action, and Culture War's action code and card handlers stay
+    unloaded; an action loads them."""
+    db = tmp_path / "t.db"
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "REFEREE_DB": str(db)}
+
+    def loaded(args):
+        proc = subprocess.run([PYTHON, "-c", GAME_PROBE, *args], cwd=tmp_path, env=env, capture_output=True, text=True)
+        assert proc.returncode == 0, proc.stderr
+        return set(json.loads(proc.stdout.strip().splitlines()[-1]))
+
+    action_code = {f"referee.games.culture_war.{m}" for m in ("actions", "attacks", "turns", "handlers", "battle")}
+    loaded(["new", "culture-war", "--player", "ann:anarchy", "--player", "bo:technocracy"])
+    for _ in range(40):  # past a periodic snapshot, and 8 beyond it
+        assert action_code & loaded(["capital", "ann", "+1"])
+    assert not action_code & loaded(["status"])
+    loaded(["undo"])
+    assert not action_code & loaded(["status"])

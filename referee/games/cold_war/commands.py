@@ -16,7 +16,7 @@ from referee.games.cold_war.cards import resolve_id
 from referee.games.cold_war.hidden import FACE_UP_WHEN_PLACED, card_type
 from referee.games.cold_war.view import Odds, odds as odds_of
 from referee.model import GameSlug
-from referee.views import ActResult
+from referee.results import ActResult
 
 
 class _Args:

@@ -26,7 +26,7 @@ from referee.games.culture_war.rules import RULES
 from referee.model import Action, State
 from referee.store import db
 from referee.store import events as log
-from referee.views import ActResult
+from referee.results import ActResult
 
 
 @dataclass(frozen=True)

@@ -10,12 +10,12 @@ and `narrate` a third time, from the same dice, to say what happened.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from importlib import import_module
 from typing import Any, Callable, Mapping, Sequence
 
 from referee.errors import RefereeError, RuleViolation
 from referee.games import ActionSpec, DiceNeeded, action_table
-from referee.games.culture_war import actions, alliances, attacks, effects, phases, turns, view, zones
-from referee.games.culture_war import handlers as fx
+from referee.games.culture_war import effects, phases, view, zones
 from referee.games.culture_war import phrases as game_phrases
 from referee.games.culture_war.board import PLAIN, Board, DiceShortage, feeder, new_piece
 from referee.games.culture_war.cards import deck_size, starting_cards
@@ -104,6 +104,9 @@ def _rolled(rules: Any, state: State, action: Action) -> tuple[int, ...]:
 
 def _card_rolls(rules: Any, state: State, action: Action) -> tuple[int, ...]:
     """A card played: a d6 for each roll its effects make as it is played."""
+    from referee.games.culture_war import actions  # lazy: action code loads only when an action is played
+    from referee.games.culture_war import handlers as fx  # lazy: as above
+
     card = action.args["_card"]
     now = [e for e in effects.read(card.get("effects")) if effects.when_of(e) in actions.NOW_OF.get(card["type"], ())]
     return (6,) * fx.rolls_in(now)
@@ -114,23 +117,37 @@ def _first_player(board: Board) -> dict:
     return {"active": board.seats.index(first)} if first else {}
 
 
+def _later(module: str, name: str) -> Callable[..., Any]:
+    """`name` from this game's `module`, imported when first called. The table
+    as it is now is read from a snapshot, so `status` and the other reading
+    commands never play an action: the action code and the card handlers
+    behind it load only for the commands that do."""
+    def call(*args: Any, **kwargs: Any) -> Any:
+        return getattr(import_module(f"referee.games.culture_war.{module}"), name)(*args, **kwargs)
+
+    call.__qualname__ = call.__name__ = f"{module}.{name}"
+    return call
+
+
 ACTIONS: tuple[ActionSpec, ...] = (
-    board_action("rolloff", turns.rolloff, dice=_rolled, check=turns.check_rolloff, then=_first_player),
-    ActionSpec("end-turn", check_end_turn, turns.apply_end_turn, dice=turns.turn_dice, narrate=turns.narrate_end_turn),
-    board_action("play", actions.play, dice=_card_rolls, check_roll=3),
-    board_action("seize", actions.seize),
-    board_action("battle", attacks.battle, dice=_rolled, check=attacks.check_battle),
-    board_action("window", attacks.window, dice=_rolled, check=attacks.check_window),
-    board_action("settle", attacks.settle, dice=_rolled, check=attacks.check_settle),
-    board_action("ally", alliances.ally),
-    board_action("unally", alliances.unally),
-    board_action("donate", alliances.donate),
-    board_action("gift", alliances.gift),
-    board_action("discard", actions.discard),
-    board_action("draw", actions.draw),
-    board_action("discard-hand", actions.discard_hand),
-    ActionSpec("life", check_life, actions.apply_life),
-    ActionSpec("capital", check_capital, actions.apply_capital),
+    board_action("rolloff", _later("turns", "rolloff"), dice=_rolled, check=_later("turns", "check_rolloff"),
+                 then=_first_player),
+    ActionSpec("end-turn", check_end_turn, _later("turns", "apply_end_turn"), dice=_later("turns", "turn_dice"),
+               narrate=_later("turns", "narrate_end_turn")),
+    board_action("play", _later("actions", "play"), dice=_card_rolls, check_roll=3),
+    board_action("seize", _later("actions", "seize")),
+    board_action("battle", _later("attacks", "battle"), dice=_rolled, check=_later("attacks", "check_battle")),
+    board_action("window", _later("attacks", "window"), dice=_rolled, check=_later("attacks", "check_window")),
+    board_action("settle", _later("attacks", "settle"), dice=_rolled, check=_later("attacks", "check_settle")),
+    board_action("ally", _later("alliances", "ally")),
+    board_action("unally", _later("alliances", "unally")),
+    board_action("donate", _later("alliances", "donate")),
+    board_action("gift", _later("alliances", "gift")),
+    board_action("discard", _later("actions", "discard")),
+    board_action("draw", _later("actions", "draw")),
+    board_action("discard-hand", _later("actions", "discard_hand")),
+    ActionSpec("life", check_life, _later("actions", "apply_life")),
+    ActionSpec("capital", check_capital, _later("actions", "apply_capital")),
 )
 
 

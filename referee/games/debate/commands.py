@@ -17,7 +17,7 @@ from referee.games.debate import cards, view
 from referee.games.debate.actions import round_report
 from referee.games.debate.forum import Report
 from referee.model import GameSlug, State
-from referee.views import ActResult
+from referee.results import ActResult
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from referee.cards import lookup
 from referee.errors import RefereeError
 from referee.games.divide_and_conquer import cards, zones
 from referee.model import GameSlug, State
-from referee.views import ActResult
+from referee.results import ActResult
 
 _REF = re.compile(r"^g\d+$", re.IGNORECASE)
 

@@ -13,7 +13,7 @@ from referee import table
 from referee.errors import RefereeError
 from referee.games.petri_dish import dish, engine, view
 from referee.model import GameSlug, State
-from referee.views import ActResult
+from referee.results import ActResult
 
 ARG_NAMES = {"place": ("at",), "grow": ("at",), "move": ("from", "onto"), "divide": ("from", "onto"),
              "pass": (), "claim-draw": ()}
