@@ -28,7 +28,7 @@ from pnp.sources.effecttext import (
     Vocabulary,
 )
 from pnp.sources.schema import SchemaError, check_value, parse_param_type
-from pnp.sources.yamlio import MarkedDict, YamlSyntaxError, load_marked
+from pnp.sources.yamlio import MarkedDict, load_reported
 
 
 def check_effects(vocabulary: Vocabulary, effects: Any, line: int, report: Report, label: str = "",
@@ -107,13 +107,9 @@ def vocabulary_file(folder: Path) -> Path | None:
 
 def load_vocabulary(path: Path, problems: Problems) -> Vocabulary | None:
     """Read and compile effects.yaml; every problem in it is reported."""
-    try:
-        data, duplicates = load_marked(path)
-    except YamlSyntaxError as exc:
-        problems.add(path, exc.line, None, exc.message)
+    data, parsed = load_reported(path, problems)
+    if not parsed:
         return None
-    for line, key in duplicates:
-        problems.add(path, line, None, f"key {key!r} appears twice in one mapping")
     if not isinstance(data, MarkedDict):
         problems.add(path, 1, None, "effects.yaml must be a mapping with `triggers` and `kinds`")
         return None

@@ -38,7 +38,7 @@ from pnp.sources.effecttext import Vocabulary
 from pnp.sources.qrpayload import longest_payload
 from pnp.sources.schema import SchemaError, check_value, parse_type
 from pnp.sources.spreadsheet import is_spreadsheet, read_deck
-from pnp.sources.yamlio import MarkedDict, YamlSyntaxError, load_marked
+from pnp.sources.yamlio import MarkedDict, YamlSyntaxError, load_marked, load_reported
 from pnp.sources.yamlio import plain as _plain
 
 ICONS_FILE = "icons.yaml"
@@ -145,14 +145,7 @@ def _read(path: Path, problems: Problems) -> Any:
     if not path.is_file():
         problems.add(path, 0, None, "file not found")
         return None
-    try:
-        data, duplicates = load_marked(path)
-    except YamlSyntaxError as exc:
-        problems.add(path, exc.line, None, exc.message)
-        return None
-    for line, key in duplicates:
-        problems.add(path, line, None, f"key {key!r} appears twice in one mapping")
-    return data
+    return load_reported(path, problems)[0]
 
 
 def _load_game(folder: Path, slug: str, icons: set[str] | None, problems: Problems) -> Game | None:

@@ -6,6 +6,7 @@ from typing import Any
 
 import yaml
 
+from pnp.errors import Problems
 from pnp.sources.memo import memo_file
 
 try:  # the C loader is much faster; same safe semantics
@@ -70,6 +71,20 @@ def load_marked(path: Path) -> tuple[Any, list[tuple[int, Any]]]:
     """Parse one file. Returns the data and a list of (line, key) duplicate keys.
     Results are remembered by the file's content (see pnp.sources.memo)."""
     return memo_file("yaml", path, lambda data: _parse(data.decode("utf-8")), _encode_result, _decode_result)
+
+
+def load_reported(path: Path, problems: Problems) -> tuple[Any, bool]:
+    """Parse one file, adding a syntax error or a key written twice to
+    `problems` (naming the file and line). Returns the data and whether the
+    file parsed (an empty file parses, as None)."""
+    try:
+        data, duplicates = load_marked(path)
+    except YamlSyntaxError as exc:
+        problems.add(path, exc.line, None, exc.message)
+        return None, False
+    for line, key in duplicates:
+        problems.add(path, line, None, f"key {key!r} appears twice in one mapping")
+    return data, True
 
 
 def _encode(value: Any) -> Any:
