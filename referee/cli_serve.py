@@ -55,8 +55,7 @@ def serve(port, lan, no_qr) -> None:
       referee serve
       referee serve --port 8080 --lan --db finals.db
     """
-    import uvicorn  # lazy: the web server and its app load only when `serve` runs
-
+    from referee.serve import server  # lazy: sockets and the web server load only when `serve` runs
     from referee.serve.app import create_app  # lazy: Starlette
     from referee.serve.tokens import TokenStore  # lazy: with the app
     from referee.serve.watch import TableWatch  # lazy: with the app
@@ -69,6 +68,8 @@ def serve(port, lan, no_qr) -> None:
     tokens = TokenStore(path, watch.players())
     host = "0.0.0.0" if lan else "127.0.0.1"
     shown_host = _lan_address() if lan else "127.0.0.1"
+    sock = server.listen(host, port)  # before anything is printed: a port in use is one error
+    port = sock.getsockname()[1]  # --port 0: the port the system chose
     if lan:
         click.echo(LAN_WARNING, err=True)
     base = f"http://{shown_host}:{port}"
@@ -79,8 +80,19 @@ def serve(port, lan, no_qr) -> None:
         if not no_qr:
             click.echo(_qr(link))
     click.echo(f"tokens kept in {tokens.path}; Ctrl-C stops the server")
-    app = create_app(watch, tokens)
-    uvicorn.run(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=1)  # open pages do not hold Ctrl-C up
+    app = create_app(watch, tokens, hosts=_hosts(shown_host, lan))
+    server.run(app, sock, closing=app.state.close)  # open pages do not hold Ctrl-C up
+
+
+def _hosts(shown_host: str, lan: bool) -> list[str]:
+    """The names the page may be asked for by (the Host header; DNS rebinding is refused)."""
+    hosts = ["127.0.0.1", "localhost", "[::1]", "::1"]
+    if lan:
+        import socket  # lazy: only serve needs sockets
+
+        name = socket.gethostname()
+        hosts += [shown_host, name, f"{name}.local"]
+    return hosts
 
 
 def register(group: click.Group) -> None:

@@ -5,13 +5,20 @@ public view; `/p/TOKEN` and `/api/p/TOKEN/...` one player's private view,
 for a token from the TokenStore (anything else is a 404). The event stream
 sends the latest snapshot whenever the table changes (a slow client gets
 the newest state, never a backlog) and a comment every KEEPALIVE_S seconds.
+
+Each event has an id (the server's run and the snapshot's version): a phone
+that reconnects with `Last-Event-ID` of the snapshot it already has is not
+sent it again. A client that stops reading for SEND_TIMEOUT_S is dropped,
+and every stream ends when the server is told to stop. With `hosts` given,
+a request whose Host header names another host is refused (DNS rebinding).
 """
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import secrets
 from importlib import resources
-from typing import AsyncIterator, Callable
+from typing import AsyncIterator, Callable, Sequence
 
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -22,6 +29,7 @@ from referee.serve.tokens import TokenStore
 from referee.serve.watch import POLL_S, TableWatch
 
 KEEPALIVE_S = 15.0
+SEND_TIMEOUT_S = 10.0  # a client that takes longer to accept one event is dropped
 STATIC = {"app.js": "text/javascript; charset=utf-8", "app.css": "text/css; charset=utf-8",
           "index.html": "text/html; charset=utf-8"}
 HEADERS = {
@@ -44,6 +52,16 @@ class Hub:
         self.watch = watch
         self.poll_s = poll_s
         self._changed = asyncio.Event()
+        self.closing = asyncio.Event()  # set when the server stops: every stream ends
+        self.run_id = secrets.token_hex(4)  # event ids of an earlier run never match this one's
+        self.loop = asyncio.get_running_loop()
+
+    def close(self) -> None:
+        """Tell every stream to end (callable from a signal handler)."""
+        self.loop.call_soon_threadsafe(self.closing.set)
+
+    def event_id(self, version: int) -> str:
+        return f"{self.run_id}-{version}"
 
     async def run(self) -> None:
         while True:
@@ -56,21 +74,63 @@ class Hub:
                 old, self._changed = self._changed, asyncio.Event()
                 old.set()
 
-    async def wait(self, version: int, timeout: float) -> None:
-        if self.watch.version != version:
+    async def wait(self, version: int, timeout: float, stop: asyncio.Event) -> None:
+        """Until the table changes, `stop` or the server's closing is set, or `timeout`."""
+        if self.watch.version != version or stop.is_set() or self.closing.is_set():
             return
-        with contextlib.suppress(asyncio.TimeoutError):
-            await asyncio.wait_for(self._changed.wait(), timeout)
+        waiters = [asyncio.ensure_future(e.wait()) for e in (self._changed, stop, self.closing)]
+        try:
+            await asyncio.wait(waiters, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for waiter in waiters:
+                waiter.cancel()
+
+
+class EventStream(StreamingResponse):
+    """A Server-Sent Events response that ends when the client leaves, the
+    server stops, or the client stops reading (SEND_TIMEOUT_S per event)."""
+
+    def __init__(self, hub: Hub, build: Callable[[], str], keepalive_s: float, last_id: str | None,
+                 send_timeout_s: float):
+        super().__init__(iter(()), media_type="text/event-stream", headers={**HEADERS, "X-Accel-Buffering": "no"})
+        self.hub, self.build, self.keepalive_s = hub, build, keepalive_s
+        self.last_id, self.send_timeout_s = last_id, send_timeout_s
+
+    async def __call__(self, scope, receive, send) -> None:
+        stop = asyncio.Event()
+
+        async def listen() -> None:
+            while (await receive())["type"] != "http.disconnect":
+                pass
+            stop.set()
+
+        listener = asyncio.ensure_future(listen())
+        try:
+            await send({"type": "http.response.start", "status": 200, "headers": self.raw_headers})
+            async for chunk in _stream(self.hub, self.build, self.keepalive_s, stop, self.last_id):
+                try:
+                    await asyncio.wait_for(send({"type": "http.response.body", "body": chunk.encode("utf-8"),
+                                                 "more_body": True}), self.send_timeout_s)
+                except (asyncio.TimeoutError, OSError):
+                    return  # a client that stopped reading: dropped
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(send({"type": "http.response.body", "body": b"", "more_body": False}), 1.0)
+        finally:
+            listener.cancel()
 
 
 def create_app(watch: TableWatch, tokens: TokenStore, poll_s: float = POLL_S,
-               keepalive_s: float = KEEPALIVE_S) -> Starlette:
+               keepalive_s: float = KEEPALIVE_S, hosts: Sequence[str] | None = None,
+               send_timeout_s: float = SEND_TIMEOUT_S) -> Starlette:
+    """The app; `hosts`: the host names the page is served as (None: any, for tests)."""
     watch.poll()  # the first snapshot, before any page asks for it
+    hubs: list[Hub] = []
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         hub = Hub(watch, poll_s)
         app.state.hub = hub
+        hubs.append(hub)
         task = asyncio.create_task(hub.run())
         try:
             yield
@@ -117,8 +177,7 @@ def create_app(watch: TableWatch, tokens: TokenStore, poll_s: float = POLL_S,
         else:
             build = watch.public_json
         hub: Hub = request.app.state.hub
-        return StreamingResponse(_stream(hub, build, keepalive_s), media_type="text/event-stream",
-                                 headers={**HEADERS, "X-Accel-Buffering": "no"})
+        return EventStream(hub, build, keepalive_s, request.headers.get("last-event-id"), send_timeout_s)
 
     async def health(request: Request) -> Response:
         return PlainTextResponse("ok", headers=HEADERS)
@@ -133,18 +192,29 @@ def create_app(watch: TableWatch, tokens: TokenStore, poll_s: float = POLL_S,
         Route("/api/p/{token}/events", events, methods=["GET"]),
         Route("/healthz", health, methods=["GET", "HEAD"]),
     ]
-    return Starlette(routes=routes, lifespan=lifespan)
+    middleware = []
+    if hosts is not None:
+        from starlette.middleware import Middleware  # lazy: only the served app checks hosts
+        from starlette.middleware.trustedhost import TrustedHostMiddleware  # lazy: as above
+
+        middleware.append(Middleware(TrustedHostMiddleware, allowed_hosts=list(hosts)))
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware)
+    app.state.close = lambda: [hub.close() for hub in hubs]  # the server's Ctrl-C: end every stream
+    return app
 
 
-async def _stream(hub: Hub, build: Callable[[], str], keepalive_s: float) -> AsyncIterator[str]:
-    """The newest snapshot at once and after every change; a comment now and then."""
+async def _stream(hub: Hub, build: Callable[[], str], keepalive_s: float, stop: asyncio.Event,
+                  last_id: str | None = None) -> AsyncIterator[str]:
+    """The newest snapshot at once (unless the client has it: `last_id`) and
+    after every change; a comment now and then; nothing once `stop` or the
+    server's closing is set."""
     yield "retry: 1000\n\n"
-    sent = None
-    while True:
+    sent = hub.watch.version if last_id is not None and last_id == hub.event_id(hub.watch.version) else None
+    while not (stop.is_set() or hub.closing.is_set()):
         version = hub.watch.version
         if version != sent:
             sent = version
-            yield f"event: table\ndata: {build()}\n\n"
-        await hub.wait(version, keepalive_s)
-        if hub.watch.version == version:
+            yield f"id: {hub.event_id(version)}\nevent: table\ndata: {build()}\n\n"
+        await hub.wait(version, keepalive_s, stop)
+        if hub.watch.version == version and not (stop.is_set() or hub.closing.is_set()):
             yield ": still here\n\n"

@@ -44,9 +44,10 @@ class TableWatch:
             public = dumps(snapshot.public(table))
             error = None
         except RefereeError as exc:
-            if self.error == str(exc):
+            message = self._scrub(str(exc))
+            if self.error == message:
                 return False
-            table, public, error = self.table, dumps({"error": str(exc)}), str(exc)
+            table, public, error = self.table, dumps({"error": message}), message
         except Exception as exc:  # a damaged or half-replaced file: keep serving, say so
             message = f"cannot read the table just now ({type(exc).__name__})"
             if self.error == message:
@@ -58,6 +59,15 @@ class TableWatch:
             self._private = {}
             self.version += 1
         return True
+
+    def _scrub(self, message: str) -> str:
+        """An error as a page may show it: the table's folder (an absolute path
+        on the scorekeeper's machine) left out, the file named by its name."""
+        for form in {str(self.path.resolve()), str(self.path.absolute()), str(self.path)}:
+            message = message.replace(form, self.path.name)
+        for folder in {str(self.path.resolve().parent), str(self.path.absolute().parent)}:
+            message = message.replace(folder + "/", "").replace(folder, "the table's folder")
+        return message
 
     def public_json(self) -> str:
         return self._public

@@ -176,13 +176,13 @@ def test_a_table_that_cannot_be_read_is_reported_not_crashed(tmp_path):
 
 
 def test_the_command_prints_links_and_qr_codes_and_listens_locally(tmp_path, monkeypatch):
-    import uvicorn
+    from referee.serve import server
 
     db = cold_war(tmp_path)
     calls = []
-    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: calls.append(kw))
+    monkeypatch.setattr(server, "run", lambda app, sock, closing: calls.append(sock.getsockname()))
     result = Table(db).run("serve --port 8123")
-    assert calls[0]["host"] == "127.0.0.1" and calls[0]["port"] == 8123
+    assert calls[0] == ("127.0.0.1", 8123)
     tokens = json.loads(token_file(db).read_text())
     for name, token in tokens.items():
         assert f"http://127.0.0.1:8123/p/{token}" in result.output
@@ -192,16 +192,16 @@ def test_the_command_prints_links_and_qr_codes_and_listens_locally(tmp_path, mon
 
 
 def test_lan_binds_every_interface_and_warns(tmp_path, monkeypatch):
-    import uvicorn
+    from referee.serve import server
 
     db = culture_war(tmp_path)
     calls = []
-    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: calls.append(kw))
+    monkeypatch.setattr(server, "run", lambda app, sock, closing: calls.append(sock.getsockname()))
     from click.testing import CliRunner
 
-    result = CliRunner().invoke(cli, ["--db", str(db), "serve", "--lan", "--no-qr"])
+    result = CliRunner().invoke(cli, ["--db", str(db), "serve", "--lan", "--no-qr", "--port", "0"])
     assert result.exit_code == 0, result.output
-    assert calls[0]["host"] == "0.0.0.0"
+    assert calls[0][0] == "0.0.0.0"
     assert "warning: --lan" in result.output
     assert "\u2588" not in result.output
 

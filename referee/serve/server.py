@@ -1,0 +1,48 @@
+"""Running the web app: the listening socket, the server, a clean stop.
+
+The socket is bound before anything is printed, so a port already in use is
+one clear error (and `--port 0` prints the port the system chose). Ctrl-C
+first tells every open event stream to end (`Closing`), so the server stops
+at once with no traceback, however many pages are open.
+"""
+from __future__ import annotations
+
+import socket
+from typing import Any, Callable
+
+from referee.errors import RefereeError
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """A socket bound to host:port and listening; RefereeError if it cannot be."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        sock.listen(128)
+    except OSError as exc:
+        sock.close()
+        if exc.errno in (98, 48, 10048):  # EADDRINUSE on Linux, macOS, Windows
+            raise RefereeError(f"cannot listen on {host}:{port}: the port is in use (is another "
+                               f"`referee serve` running?); choose another with --port, or --port 0 "
+                               f"for any free one") from None
+        raise RefereeError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    return sock
+
+
+def run(app: Any, sock: socket.socket, closing: Callable[[], None]) -> None:
+    """Serve `app` on `sock` until Ctrl-C (or SIGTERM); `closing` is called first."""
+    import uvicorn  # lazy: the web server loads only when `serve` runs
+
+    class TableServer(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            closing()
+            super().handle_exit(sig, frame)
+
+    config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=2, access_log=False)
+    try:
+        TableServer(config).run(sockets=[sock])
+    except KeyboardInterrupt:  # a second Ctrl-C while stopping
+        pass
+    finally:
+        sock.close()
