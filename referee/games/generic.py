@@ -25,6 +25,21 @@ if TYPE_CHECKING:  # annotations only
     from referee.wording import Phrase
 
 
+# Characters that would steer the text around a name rather than be part of it:
+# the bidirectional embeddings, overrides and isolates and the direction marks
+# (a right-to-left override in a name reverses everything printed after it).
+_STEERING = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def _check_name_characters(name: str) -> None:
+    for i, ch in enumerate(name, start=1):
+        if ch in _STEERING or ord(ch) < 32 or 0x7f <= ord(ch) < 0xa0:
+            raise RefereeError(
+                f"the player name {name.encode('unicode_escape').decode()!r} holds U+{ord(ch):04X} at "
+                f"character {i}, a control or text-direction character, which would garble every "
+                f"line the name is printed in; type the name without it")
+
+
 class GenericRules:
     slug: GameSlug
     version: str = "generic-1"
@@ -86,6 +101,7 @@ class GenericRules:
         for name, _ in setup.players:
             if not name.strip():
                 raise RefereeError("a player needs a name: use --player NAME or --player NAME:FACTION")
+            _check_name_characters(name)
             if name.casefold() in seen:
                 raise RefereeError(f"two players are called {name!r}; give each player a different name")
             seen.add(name.casefold())

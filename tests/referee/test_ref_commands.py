@@ -148,3 +148,14 @@ def test_an_internal_error_is_one_line_without_traceback(table, monkeypatch):
 def test_games_lists_house_rules(table):
     out = table.run("games").output
     assert "culture-war" in out and "starting-life" in out and "crowd-spread" in out
+
+
+def test_a_name_with_a_direction_override_is_refused(tmp_path):
+    from conftest import Table
+
+    result = Table(tmp_path / "t.db").run("new culture-war --player Ann\u202eX --player Bo", ok=False)
+    assert result.exit_code != 0
+    assert "U+202E at character 4" in result.output and "Traceback" not in result.output
+    assert not (tmp_path / "t.db").exists()
+    ok = Table(tmp_path / "u.db").run("new culture-war --player \u0633\u0627\u0631\u0629 --player Bo")
+    assert ok.exit_code == 0

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import PYTHON, ROOT
+from conftest import PYTHON, ROOT, Table
 from helpers.serve_tables import HIDDEN, card_name, cold_war, culture_war, each_game, leaks
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -195,4 +195,20 @@ def test_the_server_survives_gone_slow_and_malformed_clients(tmp_path, driver):
         assert driver.find_element("id", "log").text.count("capital Ben +1") == 5
         assert json.loads(get(base + "/api/state"))["players"][1]["capital"] == 6
         slow.close()
+        assert console_errors(driver) == []
+
+
+def test_long_and_right_to_left_names_keep_the_page_in_shape(tmp_path, driver):
+    long_name = "Z" * 400
+    t = Table(tmp_path / "names.db")
+    t.run(f"new culture-war --player {long_name}:anarchy --player \u0633\u0627\u0631\u0629:technocracy --seed 7")
+    t.run(f"life {long_name} -3 --reason " + "because" * 80)
+    with serving(t.db, driver) as (base, _):
+        driver.set_window_size(1920, 1080)
+        loaded(driver, base + "/")
+        assert driver.execute_script("return document.documentElement.scrollWidth") <= 1920
+        driver.set_window_size(360, 740)
+        loaded(driver, base + "/")
+        assert driver.execute_script("return document.documentElement.scrollWidth") <= 360
+        assert "\u0633\u0627\u0631\u0629" in driver.find_element("id", "players").text
         assert console_errors(driver) == []
