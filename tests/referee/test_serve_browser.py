@@ -212,3 +212,29 @@ def test_long_and_right_to_left_names_keep_the_page_in_shape(tmp_path, driver):
         assert driver.execute_script("return document.documentElement.scrollWidth") <= 360
         assert "\u0633\u0627\u0631\u0629" in driver.find_element("id", "players").text
         assert console_errors(driver) == []
+        driver.set_window_size(1280, 1000)
+
+
+def test_a_tv_shows_the_whole_table_without_scrolling(tmp_path, driver):
+    tables = each_game(tmp_path)
+    for game, players in (("culture-war", "Ana:anarchy Ben:technocracy Cy:community Di:conservative"),
+                          ("divide-and-conquer", "Ana Ben Cy Di Eve Fay"),
+                          ("cold-war", "Ann:westmark Bo:vostokia Cy:albion Di:grauberg")):
+        t = Table(tmp_path / f"{game}-4.db")
+        t.run(f"new {game} " + " ".join(f"--player {p}" for p in players.split()) + " --seed 5")
+        tables[f"{game} ({len(players.split())} players)"] = t.db
+    driver.set_window_size(1920, 1080)
+    try:
+        for name, db in tables.items():
+            with serving(db, driver) as (base, _):
+                loaded(driver, base + "/")
+                height = driver.execute_script("return window.innerHeight")
+                assert driver.execute_script("return document.documentElement.scrollHeight") <= height, name
+                bottoms = driver.execute_script(
+                    "return Array.from(document.querySelectorAll('.player, .zone, #picture svg'))"
+                    ".map(function (e) { return e.getBoundingClientRect().bottom; })")
+                assert bottoms and max(bottoms) <= height, name
+                size = driver.execute_script("return parseFloat(getComputedStyle(document.documentElement).fontSize)")
+                assert size >= 14, name  # still readable across a room
+    finally:
+        driver.set_window_size(1280, 1000)
