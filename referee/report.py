@@ -221,8 +221,9 @@ def _chart(spec: ChartSpec, start: State, steps: Sequence[Step]) -> Chart:
                 points.setdefault(label, {})[turn] = int(value)
 
     record(0, start)
-    for step in steps:
-        record(step.after.turn, step.after)
+    for step in steps:  # under the turn it was played in, as the battle table lists it; a turn's end
+        # (end-turn: the next turn's draw, income and start-of-turn effects) under the turn it starts
+        record(step.after.turn if step.event.action == "end-turn" else step.before.turn, step.after)
     return Chart(title, measure, tuple(Series(label, tuple(sorted(p.items()))) for label, p in points.items()))
 
 

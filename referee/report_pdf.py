@@ -154,7 +154,10 @@ def _chart_drawing(chart, width: float, font: str) -> Drawing:
     xs = [x for s in series for x, _ in s.points] or [0]
     ys = [y for s in series for _, y in s.points] or [0]
     plot.xValueAxis.valueMin, plot.xValueAxis.valueMax = 0, max(1, max(xs))
-    low, high = min(0, min(ys)), max(ys)
+    low, high = min(0, min(ys)), max(0, max(ys))
+    if chart.measure == "crowd":  # the whole track, as the title says, so the crowd's place on it shows
+        limit = max(30, abs(low), abs(high))
+        low, high = -limit, limit
     y_step = next(n for n in (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 10 ** 9)
                   if n * 6 >= high - low)
     plot.yValueAxis.valueMin = (low // y_step) * y_step
@@ -179,10 +182,24 @@ def _chart_drawing(chart, width: float, font: str) -> Drawing:
     legend.fontName, legend.fontSize = font, 8
     legend.alignment = "right"
     legend.columnMaximum = max(1, len(series))
+    room = width - legend.x - 8 * mm  # the legend's swatch and gap, then the text up to the page's margin
     legend.colorNamePairs = [(CROWD if s.label == "crowd" else PALETTE[i % len(PALETTE)],
-                              f"{s.label}: {s.points[-1][1]}") for i, s in enumerate(series)]
+                              _fit(f"{s.label}: {s.points[-1][1]}", font, 8, room)) for i, s in enumerate(series)]
     d.add(legend)
     return d
+
+
+def _fit(text: str, font: str, size: float, room: float) -> str:
+    """`text` shortened with an ellipsis in its middle until it fits `room` points
+    (a long name keeps its start and its number)."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth  # lazy: with the drawing
+
+    if stringWidth(text, font, size) <= room:
+        return text
+    name, sep, number = text.rpartition(": ")
+    while name and stringWidth(f"{name}\u2026{sep}{number}", font, size) > room:
+        name = name[:-1]
+    return f"{name}\u2026{sep}{number}"
 
 
 def write_report(path: Path, out: Path | None = None) -> Path:

@@ -24,9 +24,10 @@ pytestmark = pytest.mark.pdf
 
 
 class Recorder:
-    """Runs commands and keeps, for each turn, what `status --json` last showed
-    while it was that turn (turn 0: the table as set up), as the report's
-    charts do."""
+    """Runs commands and keeps, for each turn, what `status --json` showed
+    after the last command played in that turn (turn 0: the table as set
+    up), as the battle table counts turns; an `end-turn` belongs to the turn
+    it starts (its draw and income)."""
 
     def __init__(self, table: Table, measure):
         self.table, self.measure = table, measure
@@ -37,9 +38,10 @@ class Recorder:
         self.seen[0] = self.measure(self.table.status())
 
     def run(self, line: str) -> dict:
+        played_in = self.table.status()["turn"]
         self.table.run(line)
         status = self.table.status()
-        self.seen[status["turn"]] = self.measure(status)
+        self.seen[status["turn"] if line.split()[0] == "end-turn" else played_in] = self.measure(status)
         return status
 
     def series(self, label: str) -> dict[int, int]:
@@ -345,3 +347,36 @@ def test_petri_dish_report(table: Table, moves) -> None:
         assert final["winner"] is None and "Winner: no winner yet" in text
         assert "Ann (white) captures Bo's black germ of 2 at d1" in moments
         assert "captures Bo's black germ of 2 at d1" in text
+
+
+def test_the_crowd_chart_spans_the_whole_track(table: Table) -> None:
+    table.run("new debate --player Ana --player Ben --seed 1 --house-rule starting-crowd=-6")
+    table.run("crowd -1 --reason heckling")
+    out, _ = write(table)
+    doc = pdfium.PdfDocument(str(out))
+    try:
+        labels = set()
+        for i in range(len(doc)):
+            labels |= set(doc[i].get_textpage().get_text_range().split())
+    finally:
+        doc.close()
+    assert {"-30", "30", "0"} <= labels  # the axis of the crowd chart: the track's ends, not -7..-5
+
+
+def test_a_long_name_stays_on_the_page(table: Table) -> None:
+    long_name = "Bartholomew-Maximilian-Fitzgerald-Worthington-the-Third"
+    table.run(f"new culture-war --player {long_name}:anarchy --player Bo:technocracy --seed 4")
+    table.run(f"life {long_name} -3")
+    out, text = write(table)
+    doc = pdfium.PdfDocument(str(out))
+    try:
+        for i in range(len(doc)):
+            page = doc[i]
+            width = page.get_width()
+            textpage = page.get_textpage()
+            for c in range(textpage.count_chars()):
+                left, _, right, _ = textpage.get_charbox(c)
+                assert right <= width - 10, f"page {i + 1}: a character ends at {right:.0f} of {width:.0f} pt"
+    finally:
+        doc.close()
+    assert "\u2026" in text  # the legend shortened the name rather than run off the page
