@@ -10,8 +10,8 @@ JSON and event stream and the match report.
 A few commands may legitimately tell the twins apart once they are
 accepted: an attack on a face-down spot, a Propaganda challenge, a card
 played from a hand that holds it on one twin only. Those are the points
-where the game itself turns a card over (`Twins.step` says which); the
-twins then part and the sequence ends. A refusal that must depend on a
+where the game itself turns a card over (`Twins.step` says which); both
+twins are then put back to before that line, and the sequence plays on. A refusal that must depend on a
 hidden card (the other twin accepts the same line) is still read: it may
 name no hidden card but those its own line typed.
 """
@@ -27,6 +27,7 @@ from typing import Callable, Iterable
 from conftest import Table
 
 TIME = "2026-11-26T20:15:02.000Z"
+REVEALS, NAMES = "reveals", "names"  # how a line may tell the twins apart (Twins.step)
 
 
 @dataclasses.dataclass
@@ -56,36 +57,43 @@ class Twins:
             out.append((self.norm(0, ra.output), self.norm(1, rb.output)))
         return out
 
-    def step(self, line: str | list[str], may_part: Callable[[str], bool], input: str | None = None) -> Step:
+    def step(self, line: str | list[str], may_part: Callable[[str], str | None], input: str | None = None) -> Step:
         """Run one line on both twins and judge it (AssertionError on a leak).
-        Before a line that may part them, both tables are kept (`before_parting`)."""
-        if may_part(line if isinstance(line, str) else " ".join(line)):
+
+        `may_part(line)` says how the line may tell the twins apart: None (it
+        may not), REVEALS (once accepted, the game turns a card over: an
+        attack, a challenge) or NAMES (it names a card hidden on one twin:
+        accepted on one, refused on the other, or refused in other words).
+        A refusal that differs between the twins may name no hidden card but
+        those its own line typed. Before a line that may part them, both
+        tables are kept; if it does part them, both go back to what was
+        kept, so the sequence plays on."""
+        text = line if isinstance(line, str) else " ".join(line)
+        how = may_part(text)
+        if how:
             self._keep()
         ra = _Out(self, 0, self.tables[0].run(line, ok=False, input=input))
         rb = _Out(self, 1, self.tables[1].run(line, ok=False, input=input))
-        text = line if isinstance(line, str) else " ".join(line)
         for r in (ra, rb):
             if r.exception is not None and not isinstance(r.exception, SystemExit):
                 raise AssertionError(f"`{text}` raised {r.exception!r}\n{r.output}")
         refused = (ra.exit_code != 0, rb.exit_code != 0)
         same = ra.output == rb.output and refused[0] == refused[1]
-        parted = False
+        both = f"\n--- a:\n{ra.output}--- b:\n{rb.output}"
         if not same:
-            if refused[0] != refused[1]:
-                for i, r in enumerate((ra, rb)):
-                    if r.exit_code != 0:
-                        found = self.leaks(i, r.output, typed=text)
-                        assert not found, (f"`{text}` is refused on twin {'ab'[i]} only, naming hidden cards "
-                                           f"{found}:\n{r.output}")
-                assert may_part(text), (f"`{text}` is refused on one twin and accepted on the other, and it "
-                                        f"names no hidden card:\n--- a:\n{ra.output}--- b:\n{rb.output}")
-                parted = True
+            for i, r in enumerate((ra, rb)):
+                if r.exit_code != 0:
+                    found = self.leaks(i, r.output, typed=text)
+                    assert not found, f"`{text}` is refused on twin {'ab'[i]}, naming hidden cards {found}:{both}"
+            if refused == (False, False):
+                assert how in (REVEALS, NAMES), f"`{text}` gives different words on the two twins:{both}"
             else:
-                assert not refused[0] and may_part(text), (
-                    f"`{text}` gives different words on the two twins:\n--- a:\n{ra.output}--- b:\n{rb.output}")
-                parted = True
-        result = Step(text, same, parted, refused)
+                assert how == NAMES, (f"`{text}` is refused in other words (or on one twin only), and it names "
+                                      f"no hidden card:{both}")
+        result = Step(text, same, not same, refused)
         self.steps.append(result)
+        if not same:  # the game turned a card over: both twins go back to before the line, and play on
+            self._restore()
         return result
 
     def _keep(self) -> None:
@@ -94,14 +102,10 @@ class Twins:
             shutil.rmtree(kept, ignore_errors=True)
             shutil.copytree(t.db.parent, kept)
 
-    def before_parting(self) -> "Twins":
-        """The twins as they were before the line that parted them (themselves if none did)."""
-        if not any(s.parted for s in self.steps):
-            return self
-        kept = Twins.__new__(Twins)
-        kept.folder, kept.secrets, kept.steps = self.folder / "kept", self.secrets, []
-        kept.tables = (Table(self.folder / "kept" / "a" / "table.db"), Table(self.folder / "kept" / "b" / "table.db"))
-        return kept
+    def _restore(self) -> None:
+        for t in self.tables:
+            shutil.rmtree(t.db.parent)
+            shutil.copytree(self.folder / "kept" / t.db.parent.name, t.db.parent)
 
     def norm(self, twin: int, text: str) -> str:
         """The twin's own file names read as TABLE (they are the one thing told apart on purpose)."""
@@ -111,8 +115,10 @@ class Twins:
     def leaks(self, twin: int, text: str, typed: str = "") -> list[str]:
         """The hidden cards (id, name) of this twin that `text` names, but those `typed` names by id."""
         low, typed_low = text.lower(), typed.lower()
+        typed_names = {n.lower() for c, n in _card_names().items() if c in typed_low.split()}
         return [name for cid, name in self.secrets(twin)
-                if cid.lower() not in typed_low and (cid.lower() in low or name.lower() in low)]
+                if cid.lower() not in typed_low
+                and (cid.lower() in low or (name.lower() in low and name.lower() not in typed_names))]
 
     # ---- what players read, compared at checkpoints --------------------------------
 
@@ -179,3 +185,9 @@ def words(text: str) -> str:
 def _table(folder: Path) -> Table:
     folder.mkdir(parents=True, exist_ok=True)
     return Table(folder / "table.db")
+
+
+def _card_names() -> dict[str, str]:
+    from referee.cards.index import load_index, project_root  # lazy: the card index, read once per test
+
+    return {c.id: c.name for c in load_index(project_root()).cards.values()}

@@ -15,7 +15,7 @@ import random
 
 import pytest
 
-from helpers.twins import TIME, Twins
+from helpers.twins import NAMES, REVEALS, TIME, Twins
 from referee.games import rules_for
 from referee.model import GameSlug
 from referee.games.cold_war import cards as carddata
@@ -58,7 +58,7 @@ COMMON = {  # in neither twin's setup: in the hand or the draw pile on both
     "Ann": ["liberty-silo", "deep-sub", "bomber-wing", "supercarrier", "fighter-wing", "airborne",
             "dream-studios", "space-agency", "orbital-umbrella", "defector-grant"],
     "Bo": ["heavy-icbm", "northern-sub", "polar-bomber", "rocket-artillery", "ocean-squadron",
-           "state-ballet", "tractor-deputy", "missile-ring", "deep-bunker", "sabotage-cell", "photographs",
+           "tractor-deputy", "missile-ring", "deep-bunker", "sabotage-cell", "photographs",
            "fraternal-drill"],
 }
 
@@ -106,10 +106,11 @@ def _cold_twins(tmp_path, other: dict, order: int = 0) -> Twins:
 COLD_PARTS = ("attack", "challenge", "special", "fallen", "triad")  # may turn a face-down card over
 
 
-def _cold_part(line: str) -> bool:
-    return line.split()[0] in COLD_PARTS or any(
-        f"{_prefix(pl)}{c}" in line for down in (TWIN_DOWN, OTHER_DOWN, FEWER_PROPAGANDA)
-        for pl, (placed, prop) in down.items() for c in placed + prop)
+def _cold_part(line: str) -> str | None:
+    if any(f"{_prefix(pl)}{c}" in line.split() for down in (TWIN_DOWN, OTHER_DOWN, FEWER_PROPAGANDA)
+           for pl, (placed, prop) in down.items() for c in placed + prop):
+        return NAMES
+    return REVEALS if line.split()[0] in COLD_PARTS else None
 
 
 def _cold_line(rng: random.Random, mover: str) -> str:
@@ -156,10 +157,8 @@ def _run_cold(twins: Twins, seed: int, steps: int) -> int:
     mover = "Ann"
     for _ in range(steps):
         step = twins.step(_cold_line(rng, mover), _cold_part)
-        if step.line in ("end-turn", "undo", "redo") and not any(step.refused):
+        if step.line in ("end-turn", "undo", "redo") and not any(step.refused) and not step.parted:
             mover = twins.tables[0].status()["active"]
-        if step.parted:
-            return len(twins.steps)
     return len(twins.steps)
 
 
@@ -175,14 +174,18 @@ def test_cold_war_propaganda_count_is_not_told_by_any_door(tmp_path):
     _cold_views(twins)
 
 
-@pytest.mark.parametrize("seed", range(6))
+def _seeds(fast: int, total: int) -> list:
+    """`fast` seeds in the fast layer, the rest marked slow (each is a few seconds)."""
+    return [pytest.param(s, marks=() if s < fast else pytest.mark.slow) for s in range(total)]
+
+
+@pytest.mark.parametrize("seed", _seeds(2, 8))
 def test_cold_war_random_lines_read_the_same_on_both_twins(tmp_path, seed):
     twins = _cold_twins(tmp_path, OTHER_DOWN if seed % 2 else FEWER_PROPAGANDA, order=seed % 3 == 0)
-    _run_cold(twins, seed, 25)
-    seen = twins.before_parting()
-    _cold_views(seen)
+    _run_cold(twins, seed, 30)
+    _cold_views(twins)
     if seed == 0:
-        seen.same_page()
+        twins.same_page()
 
 
 def test_cold_war_scan_mode_never_names_a_face_down_setup_card(tmp_path):
@@ -219,3 +222,94 @@ def test_cold_war_propaganda_spot_follows_neither_typing_nor_list():
         cards = [f"cold-wm-card-{k}-{j}" for j in range(4)]
         spots.add(face_down_order("Ann", 1, cards[:3], cards[3:]).index(cards[3]))
     assert spots == {0, 1, 2, 3}
+
+
+# ---- the debate game -------------------------------------------------------------------
+
+DECK_A = ["appeal-to-reason", "cheap-laugh", "cite-the-source-1", "common-ground-2", "measured-rebuttal-1",
+          "measured-rebuttal-2", "point-of-order", "revisit-the-record", "shouting-match-2", "slippery-slope-1",
+          "socratic-questioning-1", "socratic-questioning-3", "soothing-tone", "steelman-2", "talking-over-you-3"]
+SWAP = {"cite-the-source-1": "cite-the-source-2", "slippery-slope-1": "slippery-slope-3", "cheap-laugh": "strawman"}
+DECK_B = [SWAP.get(c, c) for c in DECK_A]
+SHARED = [c for c in DECK_A if c in DECK_B]
+BEN = ["appeal-to-fear", "common-ground-1", "loaded-question-1", "measured-rebuttal-3", "moving-the-goalposts",
+       "rehearsed-line", "shouting-match-1", "shouting-match-3", "slippery-slope-2", "socratic-questioning-2",
+       "steamroller-2", "talking-over-you-1", "talking-over-you-2", "whataboutism", "steelman-3"]
+
+
+def _debate_secrets(twin: int) -> list[tuple[str, str]]:
+    from referee.cards.index import load_index, project_root
+
+    index = load_index(project_root())
+    deck = DECK_A if twin == 0 else DECK_B
+    return [(f"deb-{c}", index.cards[f"deb-{c}"].name) for c in deck if c not in SHARED]
+
+
+def _debate_twins(tmp_path, ben_named: bool) -> Twins:
+    twins = Twins(tmp_path, _debate_secrets)
+    new = "new debate --player Ana:Lincoln --player Ben:Truman --seed 12 --house-rule starting-crowd=0"
+    ana = [new, "deck Ana " + " ".join(f"deb-{c}" for c in DECK_A)]
+    anb = [new, "deck Ana " + " ".join(f"deb-{c}" for c in DECK_B)]
+    if ben_named:
+        ben = "deck Ben " + " ".join(f"deb-{c}" for c in BEN)
+        ana.append(ben)
+        anb.append(ben)
+    for a, b in twins.each(ana, anb):
+        assert a == b, f"the decks' echoes differ:\n--- a:\n{a}--- b:\n{b}"
+    return twins
+
+
+def _debate_part(line: str) -> str | None:
+    """Only a line naming a card of one twin's hidden deck may tell them apart."""
+    return NAMES if any(f"deb-{c}" in line.split() for c in set(DECK_A) ^ set(DECK_B)) else None
+
+
+def _debate_line(rng: random.Random) -> str:
+    who = rng.choice(["Ana", "Ben"])
+    pool = [f"deb-{c}" for c in (SHARED if rng.random() < 0.6 else BEN if rng.random() < 0.6
+                                  else list(set(DECK_A) ^ set(DECK_B)))]
+    card = rng.choice(pool)
+    thread = rng.randint(1, 7)
+    kinds = [
+        lambda: f"argue {card} {thread}" + (f" --by {who}" if rng.random() < 0.3 else ""),
+        lambda: f"device {card} {thread}",
+        lambda: "no-argument",
+        lambda: "end-turn",
+        lambda: "round-end",
+        lambda: f"destroy {who} {thread}",
+        lambda: f"return {who} {thread}",
+        lambda: f"ability {who}",
+        lambda: f"card {card}",
+        lambda: "undo",
+        lambda: "status",
+    ]
+    weights = [6, 3, 1, 3, 1, 1, 1, 1, 2, 1, 1]
+    return rng.choices(kinds, weights)[0]()
+
+
+def _debate_views(twins: Twins) -> None:
+    ids = [f"deb-{c}" for c in sorted(set(DECK_A) | set(DECK_B))]
+    twins.same_views(["status", "status --json", "status --reveal Ben", "log", "log --json", "round-end --preview",
+                      *[f"card {cid}" for cid in random.Random(len(twins.steps)).sample(ids, 6)]])
+
+
+@pytest.mark.parametrize("seed", _seeds(2, 6))
+def test_debate_random_lines_read_the_same_on_both_twins(tmp_path, seed):
+    twins = _debate_twins(tmp_path, ben_named=seed % 2 == 0)
+    rng = random.Random(100 + seed)
+    for _ in range(30):
+        twins.step(_debate_line(rng), _debate_part)
+    _debate_views(twins)
+    if seed == 0:
+        twins.same_page()
+
+
+def test_debate_a_deck_clash_never_reads_out_the_hidden_deck(tmp_path):
+    """Door: naming Ben's deck against Ana's hidden one. The clash is refused on both
+    twins in the same words, naming no card of Ana's list."""
+    twins = _debate_twins(tmp_path, ben_named=False)
+    clash = [*BEN[:12], "point-of-order", "soothing-tone", "steelman-2"]  # in both of Ana's lists
+    step = twins.step("deck Ben " + " ".join(f"deb-{c}" for c in clash), lambda line: None)
+    assert step.refused == (True, True)
+    out = twins.tables[0].run("deck Ben " + " ".join(f"deb-{c}" for c in clash), ok=False).output
+    assert "Point of Order" not in out and "hidden" in out
