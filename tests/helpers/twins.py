@@ -129,6 +129,16 @@ class Twins:
             assert (ra.exit_code, ra.output) == (rb.exit_code, rb.output), (
                 f"`{line}` differs:\n--- a:\n{ra.output}--- b:\n{rb.output}")
 
+    def same_export(self) -> None:
+        """`export` without --full: the file players may be given."""
+        texts = []
+        for i, t in enumerate(self.tables):
+            out = t.db.parent / "export.json"
+            out.unlink(missing_ok=True)
+            t.run(["export", str(out)])
+            texts.append(self.norm(i, out.read_text(encoding="utf-8")))
+        assert texts[0] == texts[1], _diff("the export", texts)
+
     def same_page(self) -> None:
         """The live page's JSON and its event stream, and the match report."""
         from starlette.testclient import TestClient  # lazy: only the checkpoints serve

@@ -184,6 +184,7 @@ def test_cold_war_random_lines_read_the_same_on_both_twins(tmp_path, seed):
     twins = _cold_twins(tmp_path, OTHER_DOWN if seed % 2 else FEWER_PROPAGANDA, order=seed % 3 == 0)
     _run_cold(twins, seed, 30)
     _cold_views(twins)
+    twins.same_export()
     if seed == 0:
         twins.same_page()
 
@@ -300,6 +301,7 @@ def test_debate_random_lines_read_the_same_on_both_twins(tmp_path, seed):
     for _ in range(30):
         twins.step(_debate_line(rng), _debate_part)
     _debate_views(twins)
+    twins.same_export()
     if seed == 0:
         twins.same_page()
 
