@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Mapping
@@ -90,7 +91,7 @@ def read(path: Path, last: int = LOG_LINES) -> TableNow:
             live = log.in_effect(conn, head.head)
             rows = conn.execute("SELECT seq FROM events ORDER BY seq DESC LIMIT ?", (last,)).fetchall()
             recent, texts = [], []
-            states = _States(conn, rules)
+            states = _States(conn, rules, _memo_for(path, meta))
             for (seq,) in reversed(rows):
                 event = log.get_event(conn, seq)
                 target = log.get_event(conn, event.target) if event.target is not None else None
@@ -109,13 +110,33 @@ def read(path: Path, last: int = LOG_LINES) -> TableNow:
     return TableNow(path, rules, state, head.seq, int(meta.get("seed", 0)), tuple(recent), tuple(texts))
 
 
+MEMO_NODES = 64  # states kept per table between reads: a change then costs one action's fold
+_MEMOS: dict[tuple[str, int, str], dict[int, State]] = {}
+_MEMO_LOCK = threading.Lock()
+
+
+def _memo_for(path: Path, meta: Mapping[str, str]) -> dict[int, State]:
+    """The states already folded for this table file (a log only grows, so a
+    node's state never changes; a new table at the same path is another key)."""
+    try:
+        key = (str(path.resolve()), path.stat().st_ino, str(meta.get("created", "")))
+    except OSError:
+        return {}
+    with _MEMO_LOCK:
+        if key not in _MEMOS and len(_MEMOS) >= 16:
+            _MEMOS.pop(next(iter(_MEMOS)))
+        return _MEMOS.setdefault(key, {})
+
+
 class _States:
     """The table at log nodes, as players see it, each folded once: the
-    recent rows of one read share the replay of their common past."""
+    recent rows of a read share the replay of their common past, and the
+    next read starts from the states this one kept (the first read of a
+    long table pays one replay, like `referee log`)."""
 
-    def __init__(self, conn: sqlite3.Connection, rules: GameRules):
+    def __init__(self, conn: sqlite3.Connection, rules: GameRules, memo: dict[int, State] | None = None):
         self.conn, self.rules = conn, rules
-        self.memo: dict[int, State] = {}
+        self.memo: dict[int, State] = memo if memo is not None else {}
 
     def at(self, node: int) -> State:
         pending: list[Event] = []
@@ -133,7 +154,11 @@ class _States:
         for event in reversed(pending):
             state = self.rules.apply(state, log.action_of(event), event.dice)
             self.memo[event.seq] = state
-        return self.memo[node]
+        found = self.memo[node]
+        with _MEMO_LOCK:
+            for old in sorted(self.memo)[:-MEMO_NODES]:
+                self.memo.pop(old, None)
+        return found
 
     def seen(self, node: int) -> State:
         return visible_state(self.at(node), ()) if self.rules.has_hidden_cards else self.at(node)

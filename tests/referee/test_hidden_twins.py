@@ -138,7 +138,7 @@ def _cold_line(rng: random.Random, mover: str) -> str:
         lambda: "undo",
         lambda: "redo",
         lambda: "odds",
-        lambda: f"status --reveal {who}" if False else "status",
+        lambda: "status",
     ]
     return rng.choice(kinds)()
 
