@@ -315,3 +315,15 @@ def test_debate_a_deck_clash_never_reads_out_the_hidden_deck(tmp_path):
     assert step.refused == (True, True)
     out = twins.tables[0].run("deck Ben " + " ".join(f"deb-{c}" for c in clash), ok=False).output
     assert "Point of Order" not in out and "hidden" in out
+
+
+def test_cold_war_a_triad_sends_face_down_cards_to_the_box_unseen(tmp_path):
+    """Door: `card` said "out of the game" for a face-down card the Nuclear
+    Triad removed, telling it from a card still in the hand."""
+    twins = _cold_twins(tmp_path, OTHER_DOWN)
+    twins.step("start", _cold_part)
+    step = twins.step(f"triad Bo {WM}liberty-silo {WM}deep-sub {WM}bomber-wing", lambda line: None)
+    assert step.same and step.refused == (False, False)
+    _cold_views(twins)
+    out = twins.tables[0].run(f"card {VK}fortress-line").output
+    assert "out of the game" not in out

@@ -182,10 +182,12 @@ class ColdWarRules(GenericRules):
 
     def where_is(self, state: State, card_id: str) -> list[str]:
         """Only the places a player can see: face-up cards on a table and the
-        Leader stacks, the discard piles, the removed cards and a draw pile
-        turned over in a known order. A face-down card (Military or
-        Propaganda) is never told apart from one in the hand or the shuffled
-        pile, so `card` and scan mode say the same whatever lies face down."""
+        Leader stacks, the discard piles and a draw pile turned over in a
+        known order. A face-down card (Military or Propaganda) is never told
+        apart from one in the hand or the shuffled pile, so `card` and scan
+        mode say the same whatever lies face down. Cards out of the game are
+        left out too, as `status` leaves them out: a Nuclear Triad sends
+        face-down cards back to the box unseen."""
         f = state.fields
         if "desks" not in f:
             return []
@@ -195,7 +197,7 @@ class ColdWarRules(GenericRules):
             out += [f"on {holder}'s Leader stack"] * desk["assistants"].count(card_id)
         for player in f["desks"]:
             out += [p for p in Z.places(f, player, card_id)
-                    if not p.startswith("on ") and "hand" not in p]
+                    if not p.startswith(("on ", "out of the game")) and "hand" not in p]
         return out
 
     def label(self, state: State, key: str, value: object) -> str | None:
