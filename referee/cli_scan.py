@@ -12,9 +12,10 @@ from pathlib import Path
 
 import click
 
-from referee import render
-from referee.cards import lookup
+from referee import render, table
+from referee.cards import is_card, lookup, looks_like_payload
 from referee.errors import RefereeError
+from referee.games import rules_for
 from referee.scan import CANCEL_WORDS, DONE_WORDS, LineKind, classify, scanned_card
 from referee.whereabouts import where_is
 
@@ -36,8 +37,10 @@ def run_scan(group: click.Group, db: Path) -> None:
         if not line:
             break
         number += 1
+        hidden = gathering is not None and line.strip().lower() not in (*DONE_WORDS, *CANCEL_WORDS) \
+            and _hides(gathering[0], db)
         if not interactive and line.strip():
-            click.echo(f"> {line.strip()}")
+            click.echo("> (a card)" if hidden else f"> {_masked(line.strip(), commands, db)}")
         ok = True
         if gathering is not None:
             word = line.strip().lower()
@@ -55,7 +58,7 @@ def run_scan(group: click.Group, db: Path) -> None:
                 gathering[1].append(card.card_id)
                 for note in card.notes:
                     click.echo(f"warning: {note}", err=True)
-                click.echo(f"  + {card.name} ({len(gathering[1])} so far)")
+                click.echo(f"  + {'a card' if hidden else card.name} ({len(gathering[1])} so far)")
             except RefereeError as exc:
                 click.echo(f"line {number}: not added: {exc}", err=True)
             continue
@@ -98,6 +101,29 @@ def _wants_cards(group: click.Group, argv: tuple[str, ...], db: Path) -> bool:
     except click.ClickException:
         return False
     return not sub.params.get("cards")
+
+
+def _hides(argv: tuple[str, ...], db: Path) -> bool:
+    """True if the command `argv` may name cards the table's game keeps
+    hidden (a setup's face-down cards, a deck list): scan mode then never
+    names its cards, neither in the echo of a line nor in the running count."""
+    try:
+        game = table.status(db).state.game
+    except RefereeError:
+        return False
+    return bool(argv) and rules_for(game).hides_cards(argv[0])
+
+
+def _masked(line: str, commands: set[str], db: Path) -> str:
+    """A line as scan mode echoes it: a command that may name hidden cards
+    shows each of its cards as "(a card)"."""
+    try:
+        argv = classify(line, commands, lambda text: False).argv
+    except RefereeError:
+        return line
+    if not _hides(argv, db):
+        return line
+    return " ".join(["(a card)" if is_card(word) or looks_like_payload(word) else word for word in argv])
 
 
 def _show_card(code: str, db: Path) -> None:

@@ -350,11 +350,7 @@ def log(view: LogView) -> str:
                 rows = []
             lines.append(f"-- turn {now[0]}: {now[1]} --")
             heading = now
-        text = describe(e, entry.target, rules, entry.before)
-        if rules is not None and entry.before is not None and entry.after is not None:
-            result = outcome(rules, entry.before, e, entry.after)
-            if result:
-                text += ": " + result
+        text = log_line(e, entry.target, rules, entry.before, entry.after)
         rows.append([f"#{e.seq}", e.time[11:19], e.actor or SCOREKEEPER, text, "undone" if entry.undone else ""])
         previous = e
     lines += table(rows, {0})
@@ -368,6 +364,18 @@ def _game_of(view: LogView) -> Any:
         if entry.event.kind is EventKind.SETUP:
             return entry.event.args["game"]
     return None
+
+
+def log_line(event: Event, target: Event | None, rules: Any, before: State | None, after: State | None) -> str:
+    """A row of the log in words: the action's phrase and what it changed.
+    The one wording of a row: `log` and the live page's "Latest" list both
+    print it. `before` and `after` are the table as players see it."""
+    text = describe(event, target, rules, before)
+    if rules is not None and before is not None and after is not None:
+        result = outcome(rules, before, event, after)
+        if result:
+            text += ": " + result
+    return text
 
 
 def outcome(rules: Any, before: State, event: Event, after: State) -> str:

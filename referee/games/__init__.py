@@ -176,6 +176,9 @@ class GameRules(Protocol):
     def public_args(self, action: Action) -> dict:
         """`action.args` as any player may read them (hidden cards masked)."""
 
+    def hides_cards(self, command: str) -> bool:
+        """True if `command` may name cards no other player may see (scan mode never echoes them)."""
+
     def rules_can_decide(self, state: State) -> bool:
         """True while the rules can still decide the winner (`win` needs --force)."""
 

@@ -148,6 +148,13 @@ class GenericRules:
         --step and exports without --full."""
         return dict(action.args)
 
+    def hides_cards(self, command: str) -> bool:
+        """True if `command` may name cards no other player may see: scan mode
+        then echoes each card of it as "a card", never by name (the command's
+        own echo names those a player may see). Games without hidden cards:
+        never."""
+        return False
+
     def rules_can_decide(self, state: State) -> bool:
         """True while the game's own rules can still decide the winner, so
         `win PLAYER` needs --force (and is logged as an override)."""

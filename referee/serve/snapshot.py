@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Mapping
@@ -72,6 +73,7 @@ class TableNow:
     seq: int
     seed: int
     recent: tuple[tuple[Event, bool, Event | None], ...]  # (public event, undone, public target)
+    texts: tuple[str, ...] = ()  # each recent row in the log's words (render.log_line)
 
 
 def read(path: Path, last: int = LOG_LINES) -> TableNow:
@@ -88,19 +90,78 @@ def read(path: Path, last: int = LOG_LINES) -> TableNow:
             state, _ = log.state_at(conn, rules, head.head)
             live = log.in_effect(conn, head.head)
             rows = conn.execute("SELECT seq FROM events ORDER BY seq DESC LIMIT ?", (last,)).fetchall()
-            recent = []
+            recent, texts = [], []
+            states = _States(conn, rules, _memo_for(path, meta))
             for (seq,) in reversed(rows):
                 event = log.get_event(conn, seq)
                 target = log.get_event(conn, event.target) if event.target is not None else None
-                recent.append((public_event(rules, event), event.kind.value == "action" and event.seq not in live,
-                               public_event(rules, target)))
+                shown, shown_target = public_event(rules, event), public_event(rules, target)
+                recent.append((shown, event.kind.value == "action" and event.seq not in live, shown_target))
+                before = after = None
+                if event.kind.value == "action" and event.parent is not None:
+                    before, after = states.seen(event.parent), states.seen(event.seq)
+                texts.append(render.log_line(shown, shown_target, rules, before, after))
         finally:
             conn.execute("COMMIT")
     except sqlite3.Error as exc:
         raise TableError(f"cannot read the table {path}: {exc}") from None
     finally:
         conn.close()
-    return TableNow(path, rules, state, head.seq, int(meta.get("seed", 0)), tuple(recent))
+    return TableNow(path, rules, state, head.seq, int(meta.get("seed", 0)), tuple(recent), tuple(texts))
+
+
+MEMO_NODES = 64  # states kept per table between reads: a change then costs one action's fold
+_MEMOS: dict[tuple[str, int, str], dict[int, State]] = {}
+_MEMO_LOCK = threading.Lock()
+
+
+def _memo_for(path: Path, meta: Mapping[str, str]) -> dict[int, State]:
+    """The states already folded for this table file (a log only grows, so a
+    node's state never changes; a new table at the same path is another key)."""
+    try:
+        key = (str(path.resolve()), path.stat().st_ino, str(meta.get("created", "")))
+    except OSError:
+        return {}
+    with _MEMO_LOCK:
+        if key not in _MEMOS and len(_MEMOS) >= 16:
+            _MEMOS.pop(next(iter(_MEMOS)))
+        return _MEMOS.setdefault(key, {})
+
+
+class _States:
+    """The table at log nodes, as players see it, each folded once: the
+    recent rows of a read share the replay of their common past, and the
+    next read starts from the states this one kept (the first read of a
+    long table pays one replay, like `referee log`)."""
+
+    def __init__(self, conn: sqlite3.Connection, rules: GameRules, memo: dict[int, State] | None = None):
+        self.conn, self.rules = conn, rules
+        self.memo: dict[int, State] = memo if memo is not None else {}
+
+    def at(self, node: int) -> State:
+        pending: list[Event] = []
+        current: int | None = node
+        state = None
+        while current is not None and current not in self.memo:
+            event = log.get_event(self.conn, current)
+            if event.kind.value != "action":
+                state, _ = log.state_at(self.conn, self.rules, current)
+                self.memo[current] = state
+                break
+            pending.append(event)
+            current = event.parent
+        state = self.memo[current] if current is not None else state
+        for event in reversed(pending):
+            state = self.rules.apply(state, log.action_of(event), event.dice)
+            self.memo[event.seq] = state
+        found = self.memo[node]
+        with _MEMO_LOCK:
+            for old in sorted(self.memo)[:-MEMO_NODES]:
+                self.memo.pop(old, None)
+        return found
+
+    def seen(self, node: int) -> State:
+        return visible_state(self.at(node), ()) if self.rules.has_hidden_cards else self.at(node)
 
 
 # ---- what a page shows ---------------------------------------------------------
@@ -164,7 +225,8 @@ def _common(table: TableNow, s: State) -> dict[str, Any]:
         })
     phase = rules.phase(table.state) if s.winner is None else None
     lines = rules.render_lines(s)
-    lines += render.prompt_lines(s)
+    waiting = render.prompt_lines(s)  # a card waiting for someone: shown at the top of the page, not folded away
+    lines += waiting
     return {
         "game": s.game.value,
         "title": rules.title,
@@ -178,9 +240,14 @@ def _common(table: TableNow, s: State) -> dict[str, Any]:
         "players": players,
         "fields": _plain(dict(s.fields)),
         "lines": list(lines),
-        "log": [{"seq": e.seq, "actor": e.actor, "turn": e.turn, "undone": undone,
-                 "text": named(s.game.value, render.describe(e, target))} for e, undone, target in table.recent],
+        "prompts": list(waiting),
+        "log": [{"seq": e.seq, "actor": e.actor, "turn": e.turn, "undone": undone, "text": named(s.game.value, text)}
+                for (e, undone, target), text in zip(table.recent, table.texts or _plain_texts(table))],
     }
+
+
+def _plain_texts(table: TableNow) -> list[str]:
+    return [render.describe(e, target) for e, _, target in table.recent]
 
 
 _CARD_WORD = re.compile(r"\b([a-z0-9][a-z0-9-]*[a-z0-9])(@[0-9A-Za-z]+)?")

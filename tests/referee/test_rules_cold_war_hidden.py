@@ -74,7 +74,7 @@ def test_public_args_hide_face_down_cards_and_the_propaganda_flag():
                                                          "cold-wm-joint-brass", "cold-wm-proxy-war"],
                              "propaganda": ["cold-wm-big-brain"], "discard": ["cold-wm-vice-president"]})
     shown = RULES.public_args(setup)
-    assert shown["cards"] == ["cold-wm-kitchen", PLACEHOLDER, "cold-wm-joint-brass", PLACEHOLDER, PLACEHOLDER]
+    assert shown["cards"] == ["cold-wm-kitchen", "cold-wm-joint-brass", PLACEHOLDER, PLACEHOLDER, PLACEHOLDER]
     assert "propaganda" not in shown and shown["discard"] == ["cold-wm-vice-president"]
     assert setup.args["propaganda"] == ["cold-wm-big-brain"]  # the action itself is untouched
     # a face-down placement reads the same whatever the card, Propaganda or not

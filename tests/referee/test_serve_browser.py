@@ -238,3 +238,34 @@ def test_a_tv_shows_the_whole_table_without_scrolling(tmp_path, driver):
                 assert size >= 14, name  # still readable across a room
     finally:
         driver.set_window_size(1280, 1000)
+
+
+def test_debate_threads_show_their_arguments_and_a_waiting_prompt_is_in_sight(tmp_path, driver, monkeypatch):
+    from dataclasses import replace
+
+    from conftest import Table
+    from referee import prompts
+    from referee.games import action_table, rules_for
+    from referee.model import GameSlug
+
+    t = Table(tmp_path / "debate.db")
+    t.run("new debate --player Ana:Lincoln --player Ben:Truman --seed 12 --house-rule starting-crowd=0")
+    t.run("argue deb-steelman-1 2")
+    t.run("end-turn")
+    rules = rules_for(GameSlug.DEBATE)
+    argue = rules.actions["argue"]
+
+    def argue_and_ask(rules, state, action, dice):
+        return prompts.ask(argue.apply(rules, state, action, dice), "Ana", "c", "Card", "played", "Count to three.")
+
+    monkeypatch.setattr(rules, "actions", action_table(rules.actions.values(), [replace(argue, apply=argue_and_ask)]))
+    t.run("argue deb-common-ground-1 2")
+    with serving(t.db, driver) as (base, _):
+        loaded(driver, base + "/")
+        threads = driver.find_element("css selector", "table.threads").text
+        assert "Steelman" in threads and "Common Ground" in threads and "?" not in threads
+        assert "Ben argues Common Ground in thread 2" in driver.find_element("id", "log").text
+        waiting = driver.find_element("id", "prompts")
+        assert waiting.is_displayed() and "waiting for Ana: Card (played)" in waiting.text
+        assert not driver.find_element("id", "text-section").get_attribute("open")  # the folded text is not needed
+        assert console_errors(driver) == []

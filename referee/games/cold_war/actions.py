@@ -7,6 +7,7 @@ in phases.py.
 """
 from __future__ import annotations
 
+import hashlib
 from typing import Any, Callable
 
 from referee.errors import RefereeError, RuleViolation
@@ -67,7 +68,7 @@ def act_setup(p: Play) -> None:
     for cid in placed:
         if stats[cid]["type"] == "science":
             D.add_group(desk, "science", [cid])
-    for cid in military + propaganda:
+    for cid in face_down_order(player, p.round, military, propaganda):
         D.add_group(desk, "military", [cid])
     desk["propaganda"] = list(propaganda)
     desk["assistants"] = assistants
@@ -79,6 +80,29 @@ def act_setup(p: Play) -> None:
           f"{len(discards)} discarded; {player} draws a hand of {desk['hand']}")
     waiting = [n for n in p.names() if not p.desk(n)["set_up"]]
     p.say("waiting for: " + ", ".join(waiting) if waiting else "everyone is set up: `start` begins the round")
+
+
+def face_down_order(player: str, round_no: int, military: list[str], propaganda: list[str]) -> list[str]:
+    """The order the face-down cards of a setup take the M spots: the
+    Military cards in the order typed, with the Propaganda cards mixed in
+    among them. Where each Propaganda card goes is drawn from a hash of all
+    the face-down cards, so it follows neither from the order they were typed
+    in nor from the list (`--propaganda` or a Special among the cards) that
+    named them: a player who sees only face-down cards cannot tell where the
+    Propaganda sits. The same cards always give the same spots, so the log
+    replays exactly."""
+    if not propaganda:
+        return list(military)
+    key = "|".join([player, str(round_no), *sorted(military + propaganda)])
+
+    def draw(text: str) -> str:
+        return hashlib.sha256(f"{key}|{text}".encode()).hexdigest()
+
+    total = len(military) + len(propaganda)
+    slots = sorted(sorted(range(total), key=lambda i: draw(f"slot {i}"))[:len(propaganda)])
+    props = iter(sorted(propaganda, key=draw))
+    rest = iter(military)
+    return [next(props) if i in slots else next(rest) for i in range(total)]
 
 
 def act_start(p: Play) -> None:

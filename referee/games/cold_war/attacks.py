@@ -161,23 +161,7 @@ def redirect(p: Play, target: str, attacker: str, value: int) -> tuple[str, str]
     p.say(f"{target} plays {card['name']}: the attack goes to {new}")
     p.draw_back(target, 1, "the redirect")
     E.ask(p, target, cid, card, "when-attacked")
-    label = p.attack_spot(new, p.args.get("onto_at"))
-    check_leader_reach(p, attacker, value, new, label)
-    return new, label
-
-
-def check_leader_reach(p: Play, attacker: str, value: int, target: str, label: str) -> None:
-    """The Leader stack falls last: L is open once nothing else stands, or to
-    one attack that beats everything on the table at once."""
-    if label != "L":
-        return
-    _, total, everything = p.spot_cards(target, label)
-    if everything and value < total:
-        standing = ", ".join(lbl for lbl, _, _ in D.spots(p.desk(target)))
-        raise RuleViolation("Leader stack last",
-                            f"{target}'s defence cards still stand ({standing}), so {attacker}'s attack of {value} "
-                            f"reaches {target}'s Leader stack only if it beats all of them and the Leader stack "
-                            "at once, and it does not; attack one of those spots")
+    return new, p.attack_spot(new, p.args.get("onto_at"))
 
 
 def resolve(p: Play, attacker: str, value: int, used: list[str], target: str, at: Any, verb: str) -> None:
@@ -185,7 +169,6 @@ def resolve(p: Play, attacker: str, value: int, used: list[str], target: str, at
     the hand or table) on `target` at spot `at`, with the defender's
     answers from the action's block / redirect / onto / onto_at."""
     label = p.attack_spot(target, at)
-    check_leader_reach(p, attacker, value, target, label)
     combined = len(used) == 2
     if p.args.get("redirect") is not None:
         target, label = redirect(p, target, attacker, value)
@@ -198,7 +181,11 @@ def resolve(p: Play, attacker: str, value: int, used: list[str], target: str, at
     for cid in used:
         D.to_discard(p.f, cid)
     if value < defence:
-        p.say(f"{attacker}'s {verb} of {value} on {target}'s {label} fails; the defence stands")
+        # The Leader stack falls last: L is open once nothing else stands, or to one attack that beats
+        # everything on the table at once. One that does not is made and fails like any other (never
+        # refused: a refusal would tell the face-down total for free, one value at a time).
+        whole = f"{target}'s whole table at once" if everything else f"{target}'s {label}"
+        p.say(f"{attacker}'s {verb} of {value} on {whole} fails; the defence stands")
         return
     beaten: list[str] = []
     for zone, number in hit:

@@ -216,7 +216,9 @@ def challenge(target, count, their, own, actor) -> None:
     cards. Over the true number: TARGET discards what they have and you
     discard the difference from your Military (named 2, had 1: both lose 1).
     Uses one play (house rule challenge-cost=move; =turn makes it the turn).
-    Without --their/--own the last cards on the table go first.
+    --their and --own name the cards given up in order of preference (a
+    card that cannot go is passed over); the last cards on the table make
+    up the rest.
 
     \b
     Examples:

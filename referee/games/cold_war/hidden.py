@@ -54,11 +54,13 @@ def public_args(name: str, args: Mapping[str, Any]) -> dict[str, Any]:
         if args.get("propaganda") or card_type(args.get("card")) not in FACE_UP_WHEN_PLACED:
             out["card"] = PLACEHOLDER
     elif name == "setup":
+        # the face-up cards first, then one placeholder per face-down card, whichever list named it:
+        # how many were typed with --propaganda is as hidden as the cards themselves
         cards = list(args.get("cards") or [])
-        out["cards"] = [c if card_type(c) in ("science", "assistant") else PLACEHOLDER for c in cards]
-        if "propaganda" in args:
-            out.pop("propaganda")
-            out["cards"] += [PLACEHOLDER for _ in args.get("propaganda") or []]
+        shown = [c for c in cards if card_type(c) in FACE_UP_WHEN_PLACED]
+        down = len(cards) - len(shown) + len(args.get("propaganda") or [])
+        out.pop("propaganda", None)
+        out["cards"] = shown + [PLACEHOLDER] * down
     elif name == "special" and isinstance(args.get("at"), str) and not _is_spot(args["at"]):
         if card_type(args["at"]) not in FACE_UP_WHEN_PLACED:  # a face-down card named by id (kept if blocked)
             out["at"] = PLACEHOLDER

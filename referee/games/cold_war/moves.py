@@ -58,20 +58,27 @@ def act_challenge(p: Play) -> None:
 
 def _chosen(p: Play, holder: str, tokens: list[str], count: int, ok: Callable[[str], bool], what: str,
             pool: list[str]) -> list[str]:
-    """The cards `holder` gives up: named ones, else the last `count` of `pool`."""
-    if not tokens:
-        return list(reversed(pool))[:count] if count else []
-    ids = []
+    """The `count` cards `holder` gives up. `tokens` (spots or ids on
+    `holder`'s Military side) are `holder`'s choice in order of preference:
+    those that fit (`ok`) go first, and the last cards of `pool` make up the
+    rest. A named card that does not fit is passed over, never refused: how
+    many cards go, and whether a face-down card is Propaganda, is for the
+    challenge to show once it is made, not for a refusal to tell for free.
+    Only what anyone can see is refused: a spot that is not there, a card
+    named twice."""
+    ids: list[str] = []
     for token in tokens:
         _, cid = p.own_table_card(holder, token, ("military",))
-        if not ok(cid):
-            raise RuleViolation("Propaganda challenge", f"{p.label(cid)} is not one of {holder}'s {what}s")
         if cid in ids:
-            raise RuleViolation("each card once", f"{holder} names {p.label(cid)} twice")
+            raise RuleViolation("each card once", f"{holder} names {token.upper() if D.is_spot(token) else token} twice")
         ids.append(cid)
-    if len(ids) != count:
-        raise RuleViolation("Propaganda challenge", f"{holder} must give up {count} {what}(s), not {len(ids)}")
-    return ids
+    chosen = [cid for cid in ids if ok(cid)][:count]
+    for cid in reversed(pool):
+        if len(chosen) >= count:
+            break
+        if cid not in chosen:
+            chosen.append(cid)
+    return chosen
 
 
 def act_triad(p: Play) -> None:

@@ -181,15 +181,24 @@ class ColdWarRules(GenericRules):
         return phases.phase_of(state)
 
     def where_is(self, state: State, card_id: str) -> list[str]:
-        """Face-down and face-up cards alike read "on X's table"; hands stay out."""
+        """Only the places a player can see: face-up cards on a table and the
+        Leader stacks, the discard piles and a draw pile turned over in a
+        known order. A face-down card (Military or Propaganda) is never told
+        apart from one in the hand or the shuffled pile, so `card` and scan
+        mode say the same whatever lies face down. Cards out of the game are
+        left out too, as `status` leaves them out: a Nuclear Triad sends
+        face-down cards back to the box unseen."""
         f = state.fields
         if "desks" not in f:
             return []
-        players = list(f["desks"])
-        tables = [p for p in Z.places(f, players[0], card_id) if p.startswith("on ")] if players else []
-        own = [p for player in players for p in Z.places(f, player, card_id)
-               if not p.startswith("on ") and "hand" not in p]
-        return tables + own
+        out: list[str] = []
+        for holder, desk in f["desks"].items():
+            out += [f"on {holder}'s table"] * D.zone_cards(desk, "science").count(card_id)
+            out += [f"on {holder}'s Leader stack"] * desk["assistants"].count(card_id)
+        for player in f["desks"]:
+            out += [p for p in Z.places(f, player, card_id)
+                    if not p.startswith(("on ", "out of the game")) and "hand" not in p]
+        return out
 
     def label(self, state: State, key: str, value: object) -> str | None:
         return game_phrases.label(state, key, value)
@@ -204,6 +213,10 @@ class ColdWarRules(GenericRules):
 
     def public_args(self, action: Action) -> dict:
         return _public_args(action.name, action.args)
+
+    def hides_cards(self, command: str) -> bool:
+        """Setups and placements lay cards face down; regroups and Specials may name them."""
+        return command in ("setup", "place", "regroup", "special", "challenge")
 
     # rules_can_decide: every round ends when one Leader is left, and the match
     # after the last round (the default, `not state.finished`); only a tie on

@@ -214,7 +214,7 @@ def check_deck(rules: Any, state: State, action: Action) -> None:
         raise RuleViolation("tactic deck", f"{player}'s deck is chosen before the first tactic of the match")
     other = fm.opponent([p.name for p in state.players], player)
     theirs = state.fields["piles"][other]
-    piles.check_deck(player, action.args.get("_deck") or [], theirs["deck"], other)
+    piles.check_deck(player, action.args.get("_deck") or [], theirs["deck"], other, bool(theirs.get("named")))
 
 
 def apply_deck(rules: Any, state: State, action: Action, dice: Sequence[int]) -> State:

@@ -64,9 +64,12 @@ def draw_up(pile: dict[str, Any]) -> int:
 
 
 def check_deck(name: str, deck: Sequence[Mapping[str, Any]], other: Sequence[Mapping[str, Any]],
-               other_name: str) -> None:
+               other_name: str, other_hidden: bool = False) -> None:
     """A tactic deck is 15 arguments and devices, within the printed copies
-    of each card once the opponent's deck is counted too."""
+    of each card once the opponent's deck is counted too. When the
+    opponent's deck was named (`other_hidden`: its list is hidden) a clash
+    is refused without naming the card, so no refusal reads out the other
+    deck's list: the card and the count come from the two lists' owners."""
     for card in deck:
         if card.get("kind") not in ("argument", "device"):
             raise RuleViolation("tactic deck", f"{name}'s deck can hold only arguments and rhetorical devices; "
@@ -76,8 +79,14 @@ def check_deck(name: str, deck: Sequence[Mapping[str, Any]], other: Sequence[Map
     mine = Counter(c["id"] for c in deck)
     theirs = Counter(c["id"] for c in other)
     for card in {c["id"]: c for c in deck}.values():
+        printed = int(card.get("quantity") or 1)
+        check_free_copy(card["id"], card["name"], printed, [], wanted=mine[card["id"]])
+        if other_hidden and theirs[card["id"]] + mine[card["id"]] > max(1, printed):
+            raise RuleViolation("printed copies", f"{name}'s deck and {other_name}'s deck (named before, hidden) "
+                                f"together hold more copies of a card than are printed; the referee does not say "
+                                f"which, since {other_name}'s list is hidden: check the two lists with their owners")
         places = [f"{other_name}'s deck"] * theirs[card["id"]]
-        check_free_copy(card["id"], card["name"], int(card.get("quantity") or 1), places, wanted=mine[card["id"]])
+        check_free_copy(card["id"], card["name"], printed, places, wanted=mine[card["id"]])
 
 
 def copy_places(fields: Mapping[str, Any], card_id: str, owner: str | None = None) -> list[str]:

@@ -146,6 +146,10 @@ class DebateRules(GenericRules):
             args["deck"] = f"{len(deck)} tactics (hidden)"
         return args
 
+    def hides_cards(self, command: str) -> bool:
+        """The cards of a `deck` are the hidden deck list."""
+        return command == "deck"
+
     # rules_can_decide: round end always decides a debate (the higher fortitude
     # once one is at 0 or below, or a tiebreaker round), so only a finished
     # match may be decided by hand without --force (the default).

@@ -148,7 +148,11 @@
       for (var i = 0; i < n; i++) {
         var td = el("td");
         var a = (forum[p] || [])[i];
-        if (a) add(td, card(a));
+        // a thread's slot nests its cards: {argument: {...}, devices: [...], mods: [...]}
+        if (isObj(a) && a.argument) {
+          add(td, card(a.argument));
+          (a.devices || []).forEach(function (dv) { add(td, card(dv, { extra: "device" })); });
+        } else if (a) add(td, card(a));
         var col = (columns[p] || [])[i];
         if (col) add(td, el("div", "spot", "column " + col));
         add(r, td);
@@ -292,6 +296,10 @@
     if (PICTURES[d.game]) {
       try { PICTURES[d.game](d, pic); } catch (e) { pic.textContent = ""; }
     }
+    var prompts = document.getElementById("prompts");
+    prompts.textContent = "";
+    (d.prompts || []).forEach(function (text) { add(prompts, el("p", "prompt", text)); });
+    prompts.hidden = !(d.prompts || []).length;
     var log = document.getElementById("log");
     log.textContent = "";
     d.log.forEach(function (e) {
