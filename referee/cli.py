@@ -175,7 +175,7 @@ def cli() -> None:
 
 
 @cli.command()
-@click.argument("game")
+@click.argument("game", shell_complete=lambda ctx, param, incomplete: cli_more.complete_game(incomplete))
 @click.option("--player", "players", multiple=True, metavar="NAME[:FACTION]",
               help="A player in seating order; repeat for each player.")
 @click.option("--seed", type=int, help="Seed for the table's dice, so rolls can be repeated.")

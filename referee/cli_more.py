@@ -47,6 +47,15 @@ def complete_card(ctx, param, incomplete: str):
     return out[:200]
 
 
+def complete_game(incomplete: str):
+    """Tab completion for `referee new`: the games the referee plays."""
+    from click.shell_completion import CompletionItem  # lazy: only tab completion needs it
+
+    from referee.model import GameSlug  # lazy: as above
+
+    return [CompletionItem(g.value, help=g.game_title) for g in GameSlug if g.value.startswith(incomplete.lower())]
+
+
 def complete_player(ctx, param, incomplete: str):
     """Tab completion: the players at the table in use."""
     from click.shell_completion import CompletionItem  # lazy: only tab completion needs it

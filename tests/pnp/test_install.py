@@ -72,6 +72,10 @@ def test_the_installed_package_starts_and_builds_a_new_game(installed, tmp_path)
         result = subprocess.run([pnp, *args], cwd=tmp_path, env=env, capture_output=True, text=True)
         assert result.returncode == 0, result.stdout + result.stderr
     assert (tmp_path / "output" / "tide-pool" / "deck-starter.pdf").is_file()
+    first = (tmp_path / "card_sources" / "tide-pool" / "game.yaml").read_text().splitlines()[0]
+    doc = Path(first.split("The format is in ", 1)[1].strip())
+    assert doc.is_file() and str(doc).startswith(str(installed)), first   # the wheel's own copy
+    assert "card_types" in doc.read_text()
 
 
 def test_the_installed_package_builds_all_five_games(installed, tmp_path):
