@@ -169,7 +169,7 @@ def cli() -> None:
       referee capital Ana -2
       referee roll 2d6            referee roll d6 --dice 4
       referee end-turn            referee undo        referee log
-      referee card PNP:CULTURE-WAR:ANARCHY-BRICK-COURIER:1A2B3C
+      referee card PNP:ANARCHY-WINDOW-SMASHER:1A2B3C:1
       referee scan                (then scan cards or type commands)
     """
 

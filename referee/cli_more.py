@@ -95,7 +95,7 @@ def card(code, as_json) -> None:
     \b
     Examples:
       referee card anarchy-brick-courier
-      referee card PNP:ANARCHY-BRICK-COURIER:1A2B3C:2 --json
+      referee card PNP:ANARCHY-WINDOW-SMASHER:1A2B3C:2 --json
     """
     from referee.cards import lookup  # lazy: the card index, only when a card is looked up
 
@@ -176,7 +176,7 @@ def scan() -> None:
     \b
     Examples:
       referee scan
-      printf 'status\\nlife Ben -5\\nPNP:CULTURE-WAR:SOME-CARD:1A2B3C\\n' | referee scan
+      printf 'status\\nlife Ben -5\\nPNP:ANARCHY-WINDOW-SMASHER:1A2B3C:2\\n' | referee scan
     """
     from referee.cli_scan import run_scan  # lazy: scan mode and the card index, only for `scan`
 
