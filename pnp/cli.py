@@ -269,9 +269,10 @@ def validate(ctx, games):
     from pnp.build.prepare import validate as run_validate  # lazy: loaded only when this command runs
     from pnp.extras.listing import unchecked_warnings  # lazy: as above
 
-    sources = run_validate(_project(ctx), list(games) or None)
+    warnings: list[str] = []
+    sources = run_validate(_project(ctx), list(games) or None, warnings)
     n = sum(len(g.cards) for g in sources.games.values())
-    for line in unchecked_warnings(sources):
+    for line in [*unchecked_warnings(sources), *warnings]:
         click.echo(line, err=True)
     click.echo(f"ok: {len(sources.games)} games, {n} cards")
 
