@@ -127,7 +127,10 @@ def _pnp_code_stamp() -> list[int]:
     rebuilds the index."""
     import pnp  # lazy: pnp loads only when card data is needed
 
-    stats = [p.stat() for p in Path(pnp.__file__).parent.rglob("*.py")]  # every subpackage
+    stats = []
+    for folder, subfolders, names in os.walk(Path(pnp.__file__).parent):   # every subpackage
+        subfolders[:] = [d for d in subfolders if d != "assets"]   # fonts and the packaged project: no code
+        stats += [os.stat(os.path.join(folder, name)) for name in names if name.endswith(".py")]
     return [max((s.st_mtime_ns for s in stats), default=0), sum(s.st_size for s in stats)]
 
 
