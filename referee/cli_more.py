@@ -4,6 +4,9 @@ Registered on the group by cli.py; errors are translated there.
 """
 from __future__ import annotations
 
+import contextlib
+from pathlib import Path
+
 import click
 
 from referee import cli_serve, render, table  # (cli_serve is light: uvicorn and Starlette load only when `serve` runs)
@@ -31,18 +34,28 @@ def log_command(last, as_json) -> None:
 
 
 def complete_card(ctx, param, incomplete: str):
-    """Tab completion: card ids and short codes that start with what was typed."""
+    """Tab completion: card ids and short codes that start with what was typed,
+    from the project the line names (--project) and, when there is a table,
+    of the table's own game only."""
     from click.shell_completion import CompletionItem  # lazy: only tab completion needs it
 
     from referee.cards import load_index, project_root  # lazy: the card index, only when cards are completed
+    from referee.cards.index import chosen_project  # lazy: as above
 
+    given = (ctx.find_object(dict) or {}).get("project")
     try:
-        index = load_index(project_root())
+        with chosen_project(Path(given)) if given else contextlib.nullcontext():
+            index = load_index(project_root())
     except Exception:  # no project, broken sources: nothing to offer
         return []
+    try:
+        game = table.status(table.table_path((ctx.find_object(dict) or {}).get("db"))).state.game
+    except Exception:  # no table: every game's cards
+        game = None
+    cards = [c for c in index.cards.values() if game is None or c.game == game]
     typed = incomplete.lower()
-    out = [CompletionItem(c.id, help=c.name) for c in index.cards.values() if c.id.startswith(typed)]
-    out += [CompletionItem(str(c.fields.get("code")), help=f"{c.name} ({c.id})") for c in index.cards.values()
+    out = [CompletionItem(c.id, help=c.name) for c in cards if c.id.startswith(typed)]
+    out += [CompletionItem(str(c.fields.get("code")), help=f"{c.name} ({c.id})") for c in cards
             if str(c.fields.get("code", "")).lower().startswith(typed) and typed]
     return out[:200]
 

@@ -45,3 +45,18 @@ def test_referee_new_offers_the_games_it_plays(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     assert sorted(offers(referee_cli, "referee", ["new"], "")) == FIVE
     assert sorted(offers(referee_cli, "referee", ["new"], "d")) == ["debate", "divide-and-conquer"]
+
+
+def test_referee_card_completion_offers_the_tables_game_and_the_named_project(mini_project, tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    monkeypatch.chdir(ROOT)
+    db = str(tmp_path / "t.db")
+    assert "cold-vk-marshal" in offers(referee_cli, "referee", ["--db", db, "card"], "cold-vk-m")   # no table yet
+    started = CliRunner().invoke(referee_cli, ["--db", db, "new", "culture-war", "--player", "ann:anarchy",
+                                               "--player", "bo:technocracy", "--seed", "7"])
+    assert started.exit_code == 0, started.output
+    assert offers(referee_cli, "referee", ["--db", db, "card"], "cold-vk-m") == []   # not this table's game
+    assert "anarchy-window-smasher" in offers(referee_cli, "referee", ["--db", db, "card"], "anarchy-w")
+    other = offers(referee_cli, "referee", ["--project", str(mini_project), "card"], "test-")
+    assert sorted(other) == ["test-brawler", "test-recruit", "test-shield", "test-squat"]
