@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: pdfs test bench clean pictures browser
+.PHONY: pdfs test bench clean pictures browser printtools
 
 $(STAMP): pyproject.toml
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "need $(PYTHON) on PATH"; exit 1; }
@@ -26,8 +26,16 @@ browser:
 		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends chromium chromium-driver; \
 	fi
 
+# The DriveThruCards export is made PDF/X-1a by Debian's ghostscript; the tests
+# check it with poppler-utils' pdfinfo and pdffonts.
+printtools:
+	@if ! command -v gs >/dev/null 2>&1 || ! command -v pdfinfo >/dev/null 2>&1; then \
+		$(SUDO) apt-get update -qq && \
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends ghostscript poppler-utils; \
+	fi
+
 ## Run the whole test suite
-test: $(STAMP) browser
+test: $(STAMP) browser printtools
 	$(BIN)/ruff check pnp referee tests scripts benchmarks
 	$(BIN)/python -m pytest -q
 

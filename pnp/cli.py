@@ -11,7 +11,7 @@ import click
 
 from pnp.errors import PnpError
 from pnp.model import PAPERS, Flip, Ink, Layout, Shop
-from pnp.project import find_project
+from pnp.project import available_games, find_project
 from pnp.write import write_atomic
 
 
@@ -44,6 +44,43 @@ class PnpGroup(click.Group):
 def _set_project(ctx: click.Context, _param, value) -> None:
     if value:
         ctx.ensure_object(dict)["project"] = value
+
+
+def _completion_project(ctx: click.Context) -> Path:
+    """The project a command line being completed names (--project anywhere), else the one found from here."""
+    given = None
+    while ctx is not None and given is None:
+        given = (ctx.obj or {}).get("project") if isinstance(ctx.obj, dict) else None
+        given = given or ctx.params.get("project")
+        ctx = ctx.parent
+    return find_project(Path(given)) if given else find_project()
+
+
+def complete_game(ctx, param, incomplete: str):
+    """Tab completion: the project's game names."""
+    from click.shell_completion import CompletionItem  # lazy: only tab completion needs it
+
+    try:
+        games = available_games(_completion_project(ctx))
+    except Exception:  # no project here: nothing to offer
+        return []
+    chosen = set(ctx.params.get("games") or ())
+    return [CompletionItem(g) for g in games if g.startswith(incomplete) and g not in chosen]
+
+
+def complete_card(ctx, param, incomplete: str):
+    """Tab completion: the project's card ids, with their names."""
+    from click.shell_completion import CompletionItem  # lazy: only tab completion needs it
+
+    from pnp.sources.loader import load_sources  # lazy: as above
+
+    try:
+        sources = load_sources(_completion_project(ctx), None)
+    except Exception:  # no project, or sources with problems: nothing to offer
+        return []
+    typed = incomplete.lower()
+    return [CompletionItem(c.id, help=c.name) for g in sources.games.values() for c in g.cards
+            if c.id.startswith(typed)][:200]
 
 
 def project_option() -> click.Option:
@@ -79,7 +116,7 @@ def main(ctx: click.Context, project: str | None) -> None:
 
 
 @main.command()
-@click.argument("games", nargs=-1)
+@click.argument("games", nargs=-1, shell_complete=complete_game)
 @click.option("--paper", type=click.Choice(sorted(PAPERS)), default="a4", show_default=True)
 @click.option("--layout", type=click.Choice([l.value for l in Layout]), default="duplex", show_default=True,
               help="duplex: a fronts page then its backs page; gutterfold: fronts and backs on one sheet, fold between.")
@@ -145,7 +182,7 @@ def _progress_bar(done: int, total: int, label: str) -> None:
 
 
 @main.command("watch")
-@click.argument("games", nargs=-1)
+@click.argument("games", nargs=-1, shell_complete=complete_game)
 @click.option("--paper", type=click.Choice(sorted(PAPERS)), default="a4", show_default=True)
 @click.option("--layout", type=click.Choice([l.value for l in Layout]), default="duplex", show_default=True)
 @click.option("--flip", type=click.Choice([f.value for f in Flip]), default=None,
@@ -185,8 +222,8 @@ def watch_command(ctx, games, paper, layout, flip, printer, ink, out):
 
 
 @main.command()
-@click.argument("card", required=False)
-@click.option("--sheet", "sheet_game", metavar="GAME", help="Preview the first sheet of GAME's first deck instead.")
+@click.argument("card", required=False, shell_complete=complete_card)
+@click.option("--sheet", "sheet_game", metavar="GAME", shell_complete=complete_game, help="Preview the first sheet of GAME's first deck instead.")
 @click.option("--dpi", type=click.IntRange(30, 600), default=150, show_default=True)
 @click.option("--out", "out_file", type=click.Path(dir_okay=False), help="PNG file (default: output/<game>/preview-<id>.png).")
 @click.pass_context
@@ -232,9 +269,10 @@ def validate(ctx, games):
     from pnp.build.prepare import validate as run_validate  # lazy: loaded only when this command runs
     from pnp.extras.listing import unchecked_warnings  # lazy: as above
 
-    sources = run_validate(_project(ctx), list(games) or None)
+    warnings: list[str] = []
+    sources = run_validate(_project(ctx), list(games) or None, warnings)
     n = sum(len(g.cards) for g in sources.games.values())
-    for line in unchecked_warnings(sources):
+    for line in [*unchecked_warnings(sources), *warnings]:
         click.echo(line, err=True)
     click.echo(f"ok: {len(sources.games)} games, {n} cards")
 
@@ -355,7 +393,7 @@ def _profile_text(p) -> str:
 
 
 @main.command("export")
-@click.argument("game")
+@click.argument("game", shell_complete=complete_game)
 @click.option("--shop", type=click.Choice([s.value for s in Shop]), required=True,
               help="tgc: PNGs 825x1125 (poker); mpc: PNGs 822x1122; drivethru: a PDF per deck; pdf-single: a PDF per card; tts: Tabletop Simulator deck sheets and saved objects.")
 @click.option("--deck", "decks", multiple=True, metavar="ID", help="Only this deck (repeatable).")
@@ -405,7 +443,7 @@ def export_summary(report) -> str:
 
 
 @main.command("convert")
-@click.argument("game")
+@click.argument("game", shell_complete=complete_game)
 @click.argument("deck")
 @click.option("--to", "fmt", type=click.Choice(["yaml", "csv", "xlsx"]), required=True, help="The new format.")
 @click.option("--force", is_flag=True, help="Replace a file of that name that is already there.")

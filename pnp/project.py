@@ -37,10 +37,16 @@ def find_project(start: Path | None = None) -> Path:
     )
 
 
+PACKAGED_PROJECT = Path(__file__).parent / "assets" / "project"  # the five games' sources, carried in the wheel
+
+
 def installed_project() -> Path | None:
-    """The project this package was installed from, if it is still there."""
-    root = Path(__file__).resolve().parents[1]
-    return root if is_project(root) else None
+    """The checkout this package runs from (an editable install), else the
+    five games' card sources and templates the wheel carries."""
+    for root in (Path(__file__).resolve().parents[1], PACKAGED_PROJECT):
+        if is_project(root):
+            return root
+    return None
 
 
 def font_folder(templates: Path) -> Path:

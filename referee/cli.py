@@ -9,11 +9,12 @@ from __future__ import annotations
 import importlib
 import os
 import sqlite3
+from pathlib import Path
 
 import click
 
 from referee import __version__, cli_more, render, table
-from referee.cli_common import AMOUNT, db_option, db_path, emit, warn
+from referee.cli_common import AMOUNT, db_option, db_path, emit, project_option, warn
 from referee.errors import RefereeError
 from referee.model import GameSlug
 
@@ -119,7 +120,13 @@ class RefereeGroup(click.Group):
 
     def invoke(self, ctx: click.Context):
         try:
-            return super().invoke(ctx)
+            project = (ctx.find_object(dict) or {}).get("project")
+            if project is None:
+                return super().invoke(ctx)
+            from referee.cards.index import chosen_project  # lazy: only a command given --project loads it
+
+            with chosen_project(Path(project)):
+                return super().invoke(ctx)
         except RefereeError as exc:
             raise click.ClickException(str(exc)) from None
         except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):
@@ -145,6 +152,7 @@ def _version(ctx: click.Context, on: bool) -> None:
 
 @click.group(cls=RefereeGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @db_option
+@project_option
 @click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=lambda ctx, _p, on: _version(ctx, on),
               help="Show the version and exit.")
 def cli() -> None:
@@ -161,13 +169,13 @@ def cli() -> None:
       referee capital Ana -2
       referee roll 2d6            referee roll d6 --dice 4
       referee end-turn            referee undo        referee log
-      referee card PNP:CULTURE-WAR:ANARCHY-BRICK-COURIER:1A2B3C
+      referee card PNP:ANARCHY-WINDOW-SMASHER:1A2B3C:1
       referee scan                (then scan cards or type commands)
     """
 
 
 @cli.command()
-@click.argument("game")
+@click.argument("game", shell_complete=lambda ctx, param, incomplete: cli_more.complete_game(incomplete))
 @click.option("--player", "players", multiple=True, metavar="NAME[:FACTION]",
               help="A player in seating order; repeat for each player.")
 @click.option("--seed", type=int, help="Seed for the table's dice, so rolls can be repeated.")

@@ -41,6 +41,18 @@ db_option = click.option(
 )
 
 
+def _set_project(ctx: click.Context, _param: click.Parameter, value: str | None) -> None:
+    if value is not None:
+        ctx.ensure_object(dict)["project"] = value
+
+
+project_option = click.option(
+    "--project", metavar="DIR", expose_value=False, callback=_set_project, is_eager=True, envvar="REFEREE_PROJECT",
+    help="Project whose card sources to read (default: found from the current directory upward, "
+         "else the five games installed with the referee; also $REFEREE_PROJECT).",
+)
+
+
 def db_path() -> Path:
     """--db given to the command or the group, else $REFEREE_DB, else ./table.db."""
     return table.table_path((click.get_current_context().find_object(dict) or {}).get("db"))

@@ -4,6 +4,9 @@ Registered on the group by cli.py; errors are translated there.
 """
 from __future__ import annotations
 
+import contextlib
+from pathlib import Path
+
 import click
 
 from referee import cli_serve, render, table  # (cli_serve is light: uvicorn and Starlette load only when `serve` runs)
@@ -31,20 +34,39 @@ def log_command(last, as_json) -> None:
 
 
 def complete_card(ctx, param, incomplete: str):
-    """Tab completion: card ids and short codes that start with what was typed."""
+    """Tab completion: card ids and short codes that start with what was typed,
+    from the project the line names (--project) and, when there is a table,
+    of the table's own game only."""
     from click.shell_completion import CompletionItem  # lazy: only tab completion needs it
 
     from referee.cards import load_index, project_root  # lazy: the card index, only when cards are completed
+    from referee.cards.index import chosen_project  # lazy: as above
 
+    given = (ctx.find_object(dict) or {}).get("project")
     try:
-        index = load_index(project_root())
+        with chosen_project(Path(given)) if given else contextlib.nullcontext():
+            index = load_index(project_root())
     except Exception:  # no project, broken sources: nothing to offer
         return []
+    try:
+        game = table.status(table.table_path((ctx.find_object(dict) or {}).get("db"))).state.game
+    except Exception:  # no table: every game's cards
+        game = None
+    cards = [c for c in index.cards.values() if game is None or c.game == game]
     typed = incomplete.lower()
-    out = [CompletionItem(c.id, help=c.name) for c in index.cards.values() if c.id.startswith(typed)]
-    out += [CompletionItem(str(c.fields.get("code")), help=f"{c.name} ({c.id})") for c in index.cards.values()
+    out = [CompletionItem(c.id, help=c.name) for c in cards if c.id.startswith(typed)]
+    out += [CompletionItem(str(c.fields.get("code")), help=f"{c.name} ({c.id})") for c in cards
             if str(c.fields.get("code", "")).lower().startswith(typed) and typed]
     return out[:200]
+
+
+def complete_game(incomplete: str):
+    """Tab completion for `referee new`: the games the referee plays."""
+    from click.shell_completion import CompletionItem  # lazy: only tab completion needs it
+
+    from referee.model import GameSlug  # lazy: as above
+
+    return [CompletionItem(g.value, help=g.game_title) for g in GameSlug if g.value.startswith(incomplete.lower())]
 
 
 def complete_player(ctx, param, incomplete: str):
@@ -86,7 +108,7 @@ def card(code, as_json) -> None:
     \b
     Examples:
       referee card anarchy-brick-courier
-      referee card PNP:ANARCHY-BRICK-COURIER:1A2B3C:2 --json
+      referee card PNP:ANARCHY-WINDOW-SMASHER:1A2B3C:2 --json
     """
     from referee.cards import lookup  # lazy: the card index, only when a card is looked up
 
@@ -167,7 +189,7 @@ def scan() -> None:
     \b
     Examples:
       referee scan
-      printf 'status\\nlife Ben -5\\nPNP:CULTURE-WAR:SOME-CARD:1A2B3C\\n' | referee scan
+      printf 'status\\nlife Ben -5\\nPNP:ANARCHY-WINDOW-SMASHER:1A2B3C:2\\n' | referee scan
     """
     from referee.cli_scan import run_scan  # lazy: scan mode and the card index, only for `scan`
 

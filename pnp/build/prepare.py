@@ -4,11 +4,14 @@ pnp.build.facecache), every problem collected with the card and line it
 belongs to; and `validate`, which prepares everything and writes nothing."""
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from pnp.errors import Problems
+from pnp.faces.artpanel import MIN_DPI, is_raster, raster_dpi, raster_pixels
+from pnp.faces.elements import Art
 from pnp.faces.templates import TemplateProblem
 from pnp.faces.textfit import FitError, failing_field
 from pnp.model import PAPERS, Card, Deck, Game, Size, Sources
@@ -122,11 +125,36 @@ def prepare_back(deck: Deck, game: Game, tools: Tools, problems: Problems, cache
     return face
 
 
-def validate(project: Path, games: list[str] | None) -> Sources:
-    """Everything `build` checks, without writing."""
+def validate(project: Path, games: list[str] | None, warnings: list[str] | None = None) -> Sources:
+    """Everything `build` checks, without writing; warnings (pictures printed
+    under 300 dpi) are added to `warnings` when it is given."""
     sources = load_sources(project, games)
     problems = Problems(project)
     for slug, game in sources.games.items():
-        prepare_game(game, load_tools(project, slug), problems)  # decks and documents
+        decks, _ = prepare_game(game, load_tools(project, slug), problems)  # decks and documents
+        if warnings is not None:
+            warnings += art_resolution_warnings(project, decks)
     problems.raise_if_any()
     return sources
+
+
+def art_resolution_warnings(project: Path, decks: list[DeckFaces]) -> list[str]:
+    """One line per PNG or JPEG illustration that prints under 300 dpi
+    somewhere (at its largest printed size), naming a card that shows it."""
+    worst: dict[str, tuple[float, str, float, float]] = {}
+    for faces in decks:
+        for card_id, face in [*faces.fronts.items(), (f"{faces.deck.id} back", faces.back)]:
+            for el in getattr(face, "elements", ()):
+                if isinstance(el, Art) and is_raster(el.src):
+                    dpi = raster_dpi(el.src, el.w, el.h)
+                    if el.src not in worst or dpi < worst[el.src][0]:
+                        worst[el.src] = (dpi, card_id, el.w, el.h)
+    out = []
+    for src, (dpi, card_id, w, h) in sorted(worst.items()):
+        if dpi < MIN_DPI - 0.5:
+            px = raster_pixels(src)
+            shown = Path(src).relative_to(project.resolve()) if Path(src).is_relative_to(project.resolve()) else src
+            out.append(f"warning: {shown}: {px[0]} x {px[1]} px printed in {w:.1f} x {h:.1f} mm on {card_id} is "
+                       f"{dpi:.0f} dpi, under {MIN_DPI}: it will print soft; give it at least "
+                       f"{math.ceil(px[0] * MIN_DPI / dpi)} x {math.ceil(px[1] * MIN_DPI / dpi)} px")
+    return out

@@ -14,9 +14,10 @@ Shops:
   900 x 1500, square 825 x 825; metric sizes round to the nearest pixel.
 - mpc (MakePlayingCards): the same, with MPC's 36 px bleed: round(mm / 25.4 * 300 + 72);
   poker 822 x 1122 px.
-- drivethru (DriveThruCards): one PDF per deck, pages back 1, front 1, back 2,
-  front 2, ..., each page the card plus 1/8 inch bleed, fonts embedded,
-  TrimBox and BleedBox set.
+- drivethru (DriveThruCards): one PDF/X-1a:2003 file per deck (CMYK, the
+  SWOP output intent, fonts embedded, TrimBox and BleedBox set: see
+  pnp.extras.pdfx), pages back 1, front 1, back 2, front 2, ..., each page
+  the card plus 1/8 inch bleed.
 - pdf-single: one PDF per card copy (front page, then back page), the card
   plus 1/8 inch bleed, TrimBox and BleedBox set.
 
@@ -280,7 +281,9 @@ def _deck_files(shop: ShopSpec, game: Game, deck: Deck, size: Size, fronts: dict
                 refs[card.id]["backs"].append(f"{name}#page={len(pages)}")
             pages.append(fronts[card.id])
             refs[card.id]["fronts"].append(f"{name}#page={len(pages)}")
-        files.append((name, _pdf_pages(pages, size, shop.bleed_mm, ctx, title)))
+        from pnp.extras.pdfx import to_pdfx  # lazy: only this shop needs Ghostscript
+
+        files.append((name, to_pdfx(_pdf_pages(pages, size, shop.bleed_mm, ctx, title), title)))
         return files, refs, page_words
     single: dict[str, bytes] = {}
     for card, n in copies:

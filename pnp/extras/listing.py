@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
-from pnp.model import Coverage, Sources
+from pnp.model import GAME_SLUGS, Coverage, Sources
 from pnp.sources.loader import load_sources
 
 COMMON = ("id", "name", "type", "quantity", "text", "flavor")
@@ -52,8 +52,9 @@ def coverage_counts(rows: list[dict]) -> dict[tuple[str, str], Counter]:
 
 
 def coverage_lines(rows: list[dict]) -> list[str]:
-    """The rules-text coverage per deck: full / prompt / none / unchecked."""
-    counts = coverage_counts(rows)
+    """The rules-text coverage per deck (full / prompt / none / unchecked), for
+    the games the referee plays: for any other it means nothing."""
+    counts = coverage_counts([r for r in rows if r["game"] in GAME_SLUGS])
     if not counts:
         return []
     several = len({game for game, _ in counts}) > 1
@@ -67,10 +68,11 @@ def coverage_lines(rows: list[dict]) -> list[str]:
 
 
 def unchecked_warnings(sources: Sources) -> list[str]:
-    """One line per game without effects.yaml whose cards have hand-written text."""
+    """One line per game the referee plays, without effects.yaml, whose cards
+    have hand-written text (a designer's own game has no referee to check against)."""
     out = []
     for slug, game in sources.games.items():
-        if game.effects_file is not None:
+        if game.effects_file is not None or slug not in GAME_SLUGS:
             continue
         n = sum(1 for c in game.cards if c.coverage is Coverage.UNCHECKED)
         if n:

@@ -25,10 +25,20 @@ from pnp.errors import PnpError
 from pnp.project import GAME_FILE, SOURCES_DIR, TEMPLATES_DIR, is_project
 from pnp.write import write_atomic
 
+DOCS = Path(__file__).resolve().parents[1] / "assets" / "docs"   # docs/, carried in the wheel too
+FORMAT_DOC = "card-sources.md"
+
+
+def format_doc() -> str:
+    """Where the card-source format is documented on this machine: the installed
+    package's copy (a checkout's docs/ folder, or the wheel's)."""
+    return str((DOCS / FORMAT_DOC).resolve())
+
+
 SLUG = re.compile(r"^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$")
 
 GAME_YAML = """\
-# {name}: made with `pnp new-game`. The format is in docs/card-sources.md.
+# {name}: made with `pnp new-game`. The format is in {format_doc}
 name: "{name}"
 players: {{min: 2, max: 4}}
 card_size: poker            # 63.5 x 88.9 mm; or {{width: 70, height: 120}} in mm
@@ -204,7 +214,7 @@ def new_game(folder: Path, slug: str, name: str | None = None) -> NewGame:
             raise PnpError(f"{taken} already exists; choose another name, or remove it first")
     name = name or title_of(slug)
     prefix = slug[:21].rstrip("-")  # card ids stay unique in the project and within 32 characters
-    values = {"name": name.replace('"', "'"), "slug": slug, "prefix": prefix}
+    values = {"name": name.replace('"', "'"), "slug": slug, "prefix": prefix, "format_doc": format_doc()}
     files = {path: text.format(**values) for path, text in {
         sources / GAME_FILE: GAME_YAML,
         sources / "starter.yaml": STARTER_YAML,

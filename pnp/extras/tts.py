@@ -3,7 +3,9 @@
     output/<game>/shop-tts/
         <deck>-sheet-<n>.png   card faces in a grid of at most 10 x 7; the
                                last slot of every sheet holds the hidden-card
-                               image (the back), as TTS expects
+                               image (the deck's back), so `BackIsHidden` is
+                               false: TTS shows that slot for cards in other
+                               players' hands
         <deck>-back.png        the deck's back
         <deck>.json            a saved object TTS loads as the deck
         <token>-<card>.png     one-sided decks (tokens, coins): one image each
@@ -13,27 +15,39 @@
 
 Each deck is a `DeckCustom`: `CustomDeck` (one entry per sheet: FaceURL,
 BackURL, NumWidth, NumHeight, BackIsHidden), `DeckIDs` with one id per
-printed copy (sheet number x 100 + slot), and one `Card` per copy whose
-`Nickname` is the card's name and `GMNotes` its id and QR payload. Tokens
-and boards become `Custom_Tile` / `Custom_Board` objects. Sheets are at most
-4096 px on a side. Image URLs are `file:///` paths, or `--url-base URL` +
-the file name for a designer who uploads the images.
+printed copy (sheet key x 100 + slot), and one `Card` per copy whose
+`Nickname` is the card's name, `Description` its text in TTS's BBCode
+(`**bold**` as [b]bold[/b], `{atk}` as a word) and `GMNotes` its id and QR
+payload; cards carry `Hands: true`. Sheet keys are unique across the whole
+save (numbered on from a base of the game's own, so decks of two games mix
+too): TTS files a card's image under its key, and two sheets sharing one
+show the wrong faces once decks are merged. A card size other than poker
+(TTS's standard card) is the Transform scale: width / 63.5 mm across,
+height / 88.9 mm along. Tokens and boards become `Custom_Tile` /
+`Custom_Board` objects. Sheets are at most 4096 px on a side and are
+rendered and encoded one at a time. Image URLs are `file:///` paths, or
+`--url-base URL` (http, https or file, checked) + the percent-encoded file
+name for a designer who uploads the images.
 """
 from __future__ import annotations
 
 import io
 import json
 import math
+import re
 import time
+import zlib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote, urlsplit, urlunsplit
 
 import pypdfium2 as pdfium
 from PIL import Image
 
 from pnp.build.manifest import copy_payloads
 from pnp.build.prepare import deck_size
+from pnp.errors import PnpError
 from pnp.extras.export import game_faces, shop_folder, write_all
 from pnp.model import PAPERS, Deck, DocKind, Game, Shop, Size
 from pnp.render.canvas import draw_face, new_canvas
@@ -43,6 +57,16 @@ MAX_SIDE = 4096
 MAX_COLUMNS, MAX_ROWS = 10, 7
 MAX_DPI = 300
 MM_PER_INCH = 25.4
+STANDARD_CARD = Size(63.5, 88.9, "poker")   # TTS's own card: scale 1 x 1
+URL_SCHEMES = ("http", "https", "file")
+# Icon tokens as words in a description (TTS's BBCode draws no pictures); any
+# other icon reads as its name, hyphens as spaces.
+ICON_WORDS = {"atk": "attack", "def": "defence", "dice": "die", "capital": "capital", "life": "life",
+              "triad": "Nuclear Triad", "shield": "Shield", "deb-crowd": "crowd", "deb-str": "strength",
+              "deb-cost": "cost", "deb-draw": "draw", "deb-gf": "Good Faith", "deb-bf": "Bad Faith",
+              "deb-rd": "rhetorical device"}
+_BOLD = re.compile(r"\*\*(.+?)\*\*", re.S)
+_ICON = re.compile(r"\{([a-z0-9-]+)\}")
 
 
 @dataclass(frozen=True)
@@ -115,57 +139,103 @@ def _blank_back(px: tuple[int, int], colour: str):
     return Image.new("RGB", px, colour)
 
 
+def bbcode(text: str) -> str:
+    """Card text as a TTS description, as the card prints it: `**bold**` ->
+    [b]bold[/b], `{icon}` -> a word."""
+    out = _BOLD.sub(r"[b]\1[/b]", text)
+    return _ICON.sub(lambda m: ICON_WORDS.get(m.group(1), m.group(1).replace("-", " ")), out)
+
+
+def check_url_base(base: str) -> str:
+    """`--url-base` with a scheme and host, its path percent-encoded, ending in `/`."""
+    parts = urlsplit(base.strip())
+    if parts.scheme.lower() not in URL_SCHEMES or (parts.scheme.lower() != "file" and not parts.netloc):
+        raise PnpError(f"--url-base {base!r} is not a full address: give its scheme and host, "
+                       f"e.g. https://example.org/my-game/ ({', '.join(URL_SCHEMES)})")
+    if parts.query or parts.fragment:
+        raise PnpError(f"--url-base {base!r} has a query or fragment; give the folder the images are in")
+    path = quote(parts.path, safe="/%:@!$&'()*+,;=~")
+    return urlunsplit((parts.scheme.lower(), parts.netloc, path.rstrip("/") + "/", "", ""))
+
+
 class _Urls:
     def __init__(self, folder: Path, base: str | None):
-        self.folder, self.base = folder, (base.rstrip("/") + "/") if base else None
+        self.folder, self.base = folder, check_url_base(base) if base else None
 
     def __call__(self, name: str) -> str:
-        return self.base + name if self.base else (self.folder / name).resolve().as_uri()
+        return self.base + quote(name) if self.base else (self.folder / name).resolve().as_uri()
 
 
-def _transform(x: float, z: float = 0.0, flipped: bool = True) -> dict[str, float]:
+class _SheetKeys:
+    """`CustomDeck` keys for one save: from a base of the game's own, one per sheet."""
+
+    def __init__(self, game_slug: str):
+        self.next = 1000 * (1 + zlib.crc32(game_slug.encode("utf-8")) % 999) + 1
+
+    def take(self) -> int:
+        key, self.next = self.next, self.next + 1
+        return key
+
+
+def card_scale(size: Size) -> dict[str, float]:
+    """The Transform scale that shows a card at its size against TTS's poker-sized card."""
+    return {"scaleX": round(size.width / STANDARD_CARD.width, 4), "scaleY": 1.0,
+            "scaleZ": round(size.height / STANDARD_CARD.height, 4)}
+
+
+def _transform(x: float, z: float = 0.0, flipped: bool = True, scale: dict[str, float] | None = None
+               ) -> dict[str, float]:
     return {"posX": x, "posY": 1.0, "posZ": z, "rotX": 0.0, "rotY": 180.0, "rotZ": 180.0 if flipped else 0.0,
-            "scaleX": 1.0, "scaleY": 1.0, "scaleZ": 1.0}
+            "scaleX": 1.0, "scaleY": 1.0, "scaleZ": 1.0, **(scale or {})}
+
+
+def _description(card) -> str:
+    parts = [bbcode(card.text)] if card.text else []
+    if card.flavor:
+        parts.append(f"[i]{bbcode(card.flavor)}[/i]")
+    return "\n\n".join(parts)
 
 
 def _deck_object(game: Game, deck: Deck, fronts: dict, back, size: Size, ctx, urls: _Urls, x: float,
-                 files: list[tuple[str, bytes]]) -> dict[str, Any]:
+                 files: list[tuple[str, bytes]], keys: _SheetKeys) -> dict[str, Any]:
     px = cell_pixels(size)
     cards = list(deck.cards)
-    images = _render([fronts[c.id] for c in cards] + ([back] if back is not None else []), size, px, ctx)
-    back_image = images.pop() if back is not None else _blank_back(px, deck.color)
+    (back_image,) = _render([back], size, px, ctx) if back is not None else (_blank_back(px, deck.color),)
     files.append((f"{deck.id}-back.png", _png(back_image)))
     per_sheet = MAX_COLUMNS * MAX_ROWS - 1
     custom: dict[str, Any] = {}
     slot_of: dict[str, int] = {}
     for sheet_no, start in enumerate(range(0, len(cards), per_sheet), start=1):
         chunk = cards[start:start + per_sheet]
+        key = keys.take()
         grid = grid_for(len(chunk))
         sheet = Image.new("RGB", (grid.columns * px[0], grid.rows * px[1]), "white")
-        for i, card in enumerate(chunk):
-            sheet.paste(images[start + i], ((i % grid.columns) * px[0], (i // grid.columns) * px[1]))
-            slot_of[card.id] = sheet_no * 100 + i
+        for i, (card, image) in enumerate(zip(chunk, _render([fronts[c.id] for c in chunk], size, px, ctx))):
+            sheet.paste(image, ((i % grid.columns) * px[0], (i // grid.columns) * px[1]))
+            slot_of[card.id] = key * 100 + i
         hidden = grid.hidden_slot
         sheet.paste(back_image, ((hidden % grid.columns) * px[0], (hidden // grid.columns) * px[1]))
         name = f"{deck.id}-sheet-{sheet_no}.png"
         files.append((name, _png(sheet)))
-        custom[str(sheet_no)] = {"FaceURL": urls(name), "BackURL": urls(f"{deck.id}-back.png"),
-                                 "NumWidth": grid.columns, "NumHeight": grid.rows,
-                                 "BackIsHidden": True, "UniqueBack": False, "Type": 0}
+        del sheet
+        custom[str(key)] = {"FaceURL": urls(name), "BackURL": urls(f"{deck.id}-back.png"),
+                            "NumWidth": grid.columns, "NumHeight": grid.rows,
+                            "BackIsHidden": False, "UniqueBack": False, "Type": 0}
     copies = [card for card in cards for _ in range(card.quantity)]
     payloads = copy_payloads(copies)
+    scale = card_scale(size)
     contained = []
     for card, payload in zip(copies, payloads):
         card_id = slot_of[card.id]
         contained.append({
-            "Name": "Card", "Transform": _transform(x), "Nickname": card.name, "Description": card.text,
-            "GMNotes": f"{card.id}\n{payload}", "CardID": card_id,
-            "CustomDeck": {str(card_id // 100): custom[str(card_id // 100)]},
+            "Name": "Card", "Transform": _transform(x, scale=scale), "Nickname": card.name,
+            "Description": _description(card), "GMNotes": f"{card.id}\n{payload}", "CardID": card_id,
+            "Hands": True, "CustomDeck": {str(card_id // 100): custom[str(card_id // 100)]},
         })
     if len(contained) == 1:  # TTS holds a single card as a Card, not a deck of one
         return contained[0]
-    return {"Name": "DeckCustom", "Transform": _transform(x), "Nickname": f"{game.name}: {deck.name}",
-            "Description": f"{len(copies)} cards", "DeckIDs": [c["CardID"] for c in contained],
+    return {"Name": "DeckCustom", "Transform": _transform(x, scale=scale), "Nickname": f"{game.name}: {deck.name}",
+            "Description": f"{len(copies)} cards", "Hands": False, "DeckIDs": [c["CardID"] for c in contained],
             "CustomDeck": custom, "ContainedObjects": contained}
 
 
@@ -209,6 +279,8 @@ def saved_object(objects: list[dict[str, Any]], name: str) -> dict[str, Any]:
 def export_tts(project: Path, game_slug: str, out_dir: Path, decks: list[str] | None = None,
                url_base: str | None = None) -> TtsReport:
     started = time.perf_counter()
+    if url_base is not None:
+        check_url_base(url_base)   # before any drawing
     loaded = game_faces(project, game_slug, decks)
     game, tools, prepared, problems = loaded.game, loaded.tools, loaded.prepared, loaded.problems
     boards = [] if decks else prepare_documents(
@@ -216,6 +288,7 @@ def export_tts(project: Path, game_slug: str, out_dir: Path, decks: list[str] | 
     problems.raise_if_any()
     folder = shop_folder(out_dir, game_slug, Shop.TTS)
     urls = _Urls(folder, url_base)
+    keys = _SheetKeys(game_slug)
     ctx = replace(tools.context, bleed=0.0)
     report = TtsReport(folder)
     files: list[tuple[str, bytes]] = []
@@ -228,7 +301,7 @@ def export_tts(project: Path, game_slug: str, out_dir: Path, decks: list[str] | 
             obj = _token_objects(deck, faces.fronts, size, ctx, urls, x, files)
         else:
             before = len(files)
-            obj = _deck_object(game, deck, faces.fronts, faces.back, size, ctx, urls, x, files)
+            obj = _deck_object(game, deck, faces.fronts, faces.back, size, ctx, urls, x, files, keys)
             report.sheets += sum(1 for name, _ in files[before:] if "-sheet-" in name)
         files.append((f"{deck.id}.json", _json(saved_object([obj], f"{game.name}: {deck.name}"))))
         report.decks.append(deck.id)

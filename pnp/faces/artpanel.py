@@ -148,12 +148,40 @@ def _panel(w: float, h: float, centre: str, edge: str) -> str:
     return " ".join(ops)
 
 
+RASTER_SUFFIXES = (".png", ".jpg", ".jpeg")   # a picture of the designer's own, beside the SVG icons
+MIN_DPI = 300
+
+
+def is_raster(path: str) -> bool:
+    return path.lower().endswith(RASTER_SUFFIXES)
+
+
+@lru_cache(maxsize=512)
+def raster_pixels(path: str) -> tuple[int, int]:
+    """A PNG or JPEG's size in pixels (its header only is read)."""
+    from PIL import Image  # lazy: only a game with raster art needs it
+
+    with Image.open(path) as image:
+        return image.size
+
+
+def raster_dpi(path: str, w_mm: float, h_mm: float) -> float:
+    """The resolution a picture prints at, fitted whole into a w x h mm box."""
+    px_w, px_h = raster_pixels(path)
+    mm_per_px = min(w_mm / px_w, h_mm / px_h)
+    return 25.4 / mm_per_px
+
+
 def draw_art(canvas, path: str, x: float, y: float, w: float, h: float, color: str, background: str | None,
              tint: str | None) -> None:
     """The art panel in the box (x, y) bottom-left, w x h, in points: its
-    background (when it has one), then the icon, large and centred."""
+    background (when it has one), then the icon, large and centred, or a
+    PNG or JPEG picture fitted whole into the box, centred."""
     if background:
         canvas.addLiteral(f"q 1 0 0 1 {fp_str(x, y)} cm {_panel(round(w, 3), round(h, 3), tint or background, background)} Q")
+    if is_raster(path):
+        canvas.drawImage(path, x, y, w, h, preserveAspectRatio=True, anchor="c", mask="auto")
+        return
     width, height, ops = _drawing(path, Path(path).read_bytes(), color)
     side = min(w, h) * 0.84
     scale = side / max(width, height)

@@ -260,8 +260,8 @@ def _element(el: ET.Element, payload: str, colors: dict[str, str]):
                     rotate=int(rotate))
     if tag == "art":
         src = el.get("src", "")
-        if not src.endswith(".svg"):
-            raise ValueError(f'<art src="{src}">: src is an illustration, templates/art/NAME.svg (card.art)')
+        if not src.lower().endswith((".svg", ".png", ".jpg", ".jpeg")):
+            raise ValueError(f'<art src="{src}">: src is an illustration, templates/art/NAME.svg, .png or .jpg (card.art)')
         color, background, tint = (el.get(k) for k in ("color", "background", "tint"))
         return Art(src, _num(el, "x"), _num(el, "y"), _num(el, "w"), _num(el, "h"), colors.get(color or "ink", color or "#1d1d1d"),
                    colors.get(background, background) if background else None, colors.get(tint, tint) if tint else None)

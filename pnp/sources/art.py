@@ -24,16 +24,19 @@ from typing import Any
 import yaml
 
 from pnp.errors import Problems
+from pnp.model import GAME_SLUGS
 from pnp.sources.yamlio import YamlSyntaxError, load_marked
 
 ART_FILE = "art.yaml"
 ART_DIR = "art"  # under templates/
-_NAME = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+_NAME = re.compile(r"^[a-z0-9]+(?:[-_][a-z0-9]+)*(?:\.(?:svg|png|jpg|jpeg))?$", re.IGNORECASE)
 
 
 def art_path(name: str) -> str:
-    """The project-relative path of icon `name`."""
-    return f"templates/{ART_DIR}/{name}.svg"
+    """The project-relative path of illustration `name`: an icon name
+    (templates/art/NAME.svg) or a file in templates/art/ with its suffix
+    (dragon.png, sunset.jpg, map.svg)."""
+    return f"templates/{ART_DIR}/{name}" if "." in name else f"templates/{ART_DIR}/{name}.svg"
 
 
 def load_art(folder: Path, project: Path, problems: Problems) -> dict[str, tuple[str, int]] | None:
@@ -56,19 +59,22 @@ def load_art(folder: Path, project: Path, problems: Problems) -> dict[str, tuple
     for card_id, name in cards.items():
         line = cards.line_of(card_id)
         if not isinstance(name, str) or not _NAME.match(name):
-            problems.add(path, line, str(card_id), f"art {name!r} is not an icon name (e.g. brick-wall)")
+            problems.add(path, line, str(card_id), f"art {name!r} is not an icon name (e.g. brick-wall) or a "
+                                                    "file in templates/art/ (e.g. dragon.png, sunset.jpg)")
             continue
         if not (project / art_path(name)).is_file():
-            problems.add(path, line, str(card_id), f"no illustration {art_path(name)}; vendor it with "
-                                                    "scripts/vendor_art.py")
+            problems.add(path, line, str(card_id), f"no illustration {art_path(name)}; "
+                         + ("put the picture there" if "." in name else "vendor it with scripts/vendor_art.py"))
             continue
         out[str(card_id)] = (art_path(name), line)
     return out
 
 
 def check_art(game_folder: Path, art: dict[str, tuple[str, int]], decks, problems: Problems) -> None:
-    """Every card has art, art.yaml names only cards of the game, and no two
-    differently named cards of one deck share an illustration."""
+    """Every card has art and art.yaml names only cards of the game; in our
+    five games, also no two differently named cards of one deck share an
+    illustration (a house rule of theirs: a designer's game may reuse one)."""
+    distinct = game_folder.name in GAME_SLUGS
     path = game_folder / ART_FILE
     known = {card.id for deck in decks for card in deck.cards}
     for card_id, (_, line) in art.items():
@@ -82,7 +88,7 @@ def check_art(game_folder: Path, art: dict[str, tuple[str, int]], decks, problem
                 continue
             src = art[card.id][0]
             other = users.setdefault(src, card.name)
-            if other != card.name:
+            if distinct and other != card.name:
                 problems.add(path, art[card.id][1], card.id,
                              f"{card.name} shares its illustration {Path(src).stem} with {other} in deck {deck.id}")
 

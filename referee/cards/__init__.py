@@ -1,8 +1,8 @@
 """Finding a card by its id or by the text of its QR code.
 
 A code is either a card id (`anarchy-brick-courier`, any case) or a QR
-payload (`PNP:ANARCHY-BRICK-COURIER:1A2B3C:2`, or an older print's
-`PNP:CULTURE-WAR:ANARCHY-BRICK-COURIER:1A2B3C`). A payload also says
+payload (`PNP:ANARCHY-WINDOW-SMASHER:1A2B3C:2`, or an older print's
+`PNP:CULTURE-WAR:ANARCHY-WINDOW-SMASHER:1A2B3C`). A payload also says
 which revision was printed and, on newer prints, which copy it is; when the sources have moved on, the lookup says
 the printed card is out of date and, when the index still remembers the
 printed revision, which fields changed.

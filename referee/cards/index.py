@@ -1,9 +1,12 @@
 """A small cached index of every card, so a lookup does not re-read YAML.
 
 Where: `<project>/.pnp-cache/referee-cards.json`, next to pnp's own cache
-(the folder is git-ignored). The project is the nearest folder from the
-current directory upward holding `card_sources/` and `templates/`, otherwise
-the project the referee package itself sits in.
+(the folder is git-ignored; a project that cannot be written keeps it in the
+user's cache). The project is the one `referee --project DIR` (or
+$REFEREE_PROJECT) names; else the nearest folder from the current directory
+upward holding `card_sources/` and `templates/`; else the checkout the
+referee runs from, or, installed from a wheel, the five games' card sources
+the wheel carries (pnp/assets/project).
 
 Freshness: the index stores the path, mtime and size of every YAML file that
 can change a card (everything under card_sources/, and templates/icons.yaml).
@@ -21,10 +24,12 @@ If the cache folder cannot be written, lookups still work; they just rebuild.
 from __future__ import annotations
 
 import json
+import os
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Iterator, Mapping
 
 from referee.errors import CardError
 
@@ -63,24 +68,41 @@ class CardIndex:
     history: Mapping[str, Mapping[str, Mapping[str, Any]]]  # id -> revision -> fields
 
 
+PROJECT_ENV = "REFEREE_PROJECT"
+_CHOSEN: list[Path] = []   # the project `referee --project DIR` names, while its command runs
+
+
+@contextmanager
+def chosen_project(path: Path) -> Iterator[None]:
+    """Read cards from the project at `path` for the duration (referee --project)."""
+    _CHOSEN.append(path)
+    try:
+        yield
+    finally:
+        _CHOSEN.pop()
+
+
 def project_root(start: Path | None = None) -> Path:
     """The project whose card sources the referee reads."""
     from pnp.errors import PnpError  # lazy: pnp loads only when card data is needed
-    from pnp.project import find_project, is_project  # lazy: as above
+    from pnp.project import find_project, installed_project, is_project  # lazy: as above
 
+    given = _CHOSEN[-1] if _CHOSEN else (Path(os.environ[PROJECT_ENV]) if os.environ.get(PROJECT_ENV) else None)
+    if given is not None:
+        if not is_project(given):
+            raise CardError(f"--project {given}: not a project (a project has card_sources/ and templates/)")
+        return given.resolve()
     try:
         return find_project(start)
     except PnpError:
         pass
-    import referee  # lazy: only to find the installed project beside it
-
-    installed = Path(referee.__file__).resolve().parents[1]
-    if is_project(installed):
+    installed = installed_project()
+    if installed is not None:
         return installed
     here = (start or Path.cwd()).resolve()
     raise CardError(
-        f"no card sources found from {here} upward or beside the installed referee; "
-        "run it inside a project with card_sources/ and templates/"
+        f"no card sources found from {here} upward or in the installed package; "
+        "run it inside a project with card_sources/ and templates/, or give --project DIR"
     )
 
 
@@ -105,7 +127,10 @@ def _pnp_code_stamp() -> list[int]:
     rebuilds the index."""
     import pnp  # lazy: pnp loads only when card data is needed
 
-    stats = [p.stat() for p in Path(pnp.__file__).parent.rglob("*.py")]  # every subpackage
+    stats = []
+    for folder, subfolders, names in os.walk(Path(pnp.__file__).parent):   # every subpackage
+        subfolders[:] = [d for d in subfolders if d != "assets"]   # fonts and the packaged project: no code
+        stats += [os.stat(os.path.join(folder, name)) for name in names if name.endswith(".py")]
     return [max((s.st_mtime_ns for s in stats), default=0), sum(s.st_size for s in stats)]
 
 

@@ -76,6 +76,18 @@ def test_validate_warns_once_per_game_without_effects_yaml(mini_project):
                         "the referee (no card_sources/culture-war/effects.yaml)"]
 
 
+def test_validate_speaks_of_the_referee_only_for_games_it_plays(mini_project):
+    """A designer's own game (here the mini project renamed) has no referee:
+    no warning about checking its text against one, no coverage table."""
+    (mini_project / "card_sources" / "culture-war").rename(mini_project / "card_sources" / "my-game")
+    (mini_project / "templates" / "culture-war").rename(mini_project / "templates" / "my-game")
+    result = run("--project", str(mini_project), "validate")
+    assert result.exit_code == 0, result.output
+    assert "referee" not in result.output and "warning" not in result.output, result.output
+    listed = run("--project", str(mini_project), "list")
+    assert listed.exit_code == 0 and "4 cards" in listed.output and "coverage" not in listed.output, listed.output
+
+
 def test_validate_does_not_warn_about_an_effects_game(fx_project):
     result = run("--project", str(fx_project), "validate")
     assert result.exit_code == 0, result.output

@@ -72,6 +72,10 @@ def test_the_installed_package_starts_and_builds_a_new_game(installed, tmp_path)
         result = subprocess.run([pnp, *args], cwd=tmp_path, env=env, capture_output=True, text=True)
         assert result.returncode == 0, result.stdout + result.stderr
     assert (tmp_path / "output" / "tide-pool" / "deck-starter.pdf").is_file()
+    first = (tmp_path / "card_sources" / "tide-pool" / "game.yaml").read_text().splitlines()[0]
+    doc = Path(first.split("The format is in ", 1)[1].strip())
+    assert doc.is_file() and str(doc).startswith(str(installed)), first   # the wheel's own copy
+    assert "card_types" in doc.read_text()
 
 
 def test_the_installed_package_builds_all_five_games(installed, tmp_path):
@@ -140,3 +144,31 @@ def test_an_unwritable_output_folder_is_one_clear_error(mini_project, tmp_path):
     result = CliRunner().invoke(main, ["build", "--project", str(mini_project), "--out", str(blocker / "out")])
     assert result.exit_code != 0
     assert "Traceback" not in result.output and "cannot write" in result.output
+
+
+def test_the_installed_referee_plays_a_card_outside_the_checkout(installed, tmp_path):
+    """The wheel carries the five games' card sources: a table started in an
+    empty folder plays a card; `--project DIR` reads another project's cards."""
+    referee = str(installed / "bin" / "referee")
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache"), "REFEREE_DB": str(tmp_path / "t.db")}
+    env.pop("REFEREE_PROJECT", None)
+    table = tmp_path / "table"
+    table.mkdir()
+
+    def run(*args: str) -> str:
+        result = subprocess.run([referee, *args], cwd=table, env=env, capture_output=True, text=True)
+        assert result.returncode == 0, result.stdout + result.stderr
+        return result.stdout
+
+    run("new", "culture-war", "--player", "ann:anarchy", "--player", "bo:technocracy", "--seed", "7",
+        "--house-rule", "first-player=seating")
+    run("capital", "ann", "+10")
+    assert "ann plays Window Smasher" in run("play", "anarchy-window-smasher")
+    assert "Window Smasher" in run("card", "anarchy-window-smasher")
+    other = copy_project(tmp_path / "other")
+    deck = other / "card_sources" / "culture-war" / "anarchy.yaml"
+    deck.write_text(deck.read_text().replace("name: Window Smasher", "name: Pane Breaker", 1))
+    assert "Pane Breaker" in run("--project", str(other), "card", "anarchy-window-smasher")
+    bad = subprocess.run([referee, "--project", str(tmp_path / "nowhere"), "card", "anarchy-window-smasher"],
+                         cwd=table, env=env, capture_output=True, text=True)
+    assert bad.returncode != 0 and "not a project" in bad.stdout + bad.stderr and "Traceback" not in bad.stderr

@@ -73,3 +73,13 @@ def test_a_taken_or_malformed_name_is_refused_and_nothing_is_written(mini_projec
         result = run(mini_project, "new-game", bad)
         assert result.exit_code != 0 and "Traceback" not in result.output, bad
     assert sorted(p for p in mini_project.rglob("*") if ".pnp-cache" not in p.parts) == before
+
+
+def test_a_new_games_yaml_points_at_documentation_that_is_there(tmp_path):
+    """The comment names a file on this machine that documents game.yaml
+    (in a checkout its docs/; installed, the wheel's copy: test_install)."""
+    assert _in(tmp_path, "new-game", "dragon-market").exit_code == 0
+    first = (tmp_path / "card_sources" / "dragon-market" / "game.yaml").read_text().splitlines()[0]
+    doc = Path(first.split("The format is in ", 1)[1].strip())
+    assert doc.is_absolute() and doc.is_file(), first
+    assert "card_types" in doc.read_text() and "game.yaml" in doc.read_text()

@@ -4,6 +4,7 @@ hidden slot, and QR codes decoded where DeckIDs say each card is."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
@@ -13,8 +14,9 @@ from click.testing import CliRunner
 from PIL import Image, ImageChops
 
 from pnp.cli import main
-from pnp.extras.tts import MAX_SIDE, cell_pixels, grid_for
-from pnp.model import Size
+from pnp.extras.tts import MAX_SIDE, _SheetKeys, bbcode, card_scale, cell_pixels, check_url_base, grid_for
+from pnp.errors import PnpError
+from pnp.model import CARD_PRESETS, Size
 from pnp.sources.qrpayload import parse_payload
 
 pytestmark = pytest.mark.pdf
@@ -58,12 +60,13 @@ def test_a_big_deck_splits_across_sheets_that_follow_the_format(mini_project, tm
     saved = json.loads((folder / "anarchy.json").read_text())
     (deck,) = saved["ObjectStates"]
     assert deck["Name"] == "DeckCustom"
-    assert sorted(deck["CustomDeck"]) == ["1", "2"]
+    assert len(deck["CustomDeck"]) == 2
     copies = sum(1 + i % 2 for i in range(75))
     assert len(deck["DeckIDs"]) == len(deck["ContainedObjects"]) == copies
     back = Image.open(folder / "anarchy-back.png")
     for key, sheet in deck["CustomDeck"].items():
-        assert sheet["NumWidth"] <= 10 and sheet["NumHeight"] <= 7 and sheet["BackIsHidden"] is True
+        # TTS: with BackIsHidden false the last slot is the hidden-card image; ours holds the back
+        assert sheet["NumWidth"] <= 10 and sheet["NumHeight"] <= 7 and sheet["BackIsHidden"] is False
         image = Image.open(local(sheet["FaceURL"]))
         assert image.width <= MAX_SIDE and image.height <= MAX_SIDE
         w, h = image.width // sheet["NumWidth"], image.height // sheet["NumHeight"]
@@ -106,7 +109,24 @@ def test_url_base_rewrites_every_image_url(mini_project, tmp_path):
     text = (folder / "culture-war.json").read_text()
     assert "file://" not in text
     (deck,) = json.loads((folder / "anarchy.json").read_text())["ObjectStates"]
-    assert deck["CustomDeck"]["1"]["FaceURL"] == "https://example.org/cw/anarchy-sheet-1.png"
+    (sheet,) = deck["CustomDeck"].values()
+    assert sheet["FaceURL"] == "https://example.org/cw/anarchy-sheet-1.png"
+
+
+def test_url_base_needs_a_scheme_and_is_percent_encoded(mini_project, tmp_path):
+    for bad in ("example.org/cw", "www.example.org", "ftp://example.org/cw", "https:///cw", "https://x.org/a?b=1"):
+        with pytest.raises(PnpError, match="--url-base"):
+            check_url_base(bad)
+    assert check_url_base("https://example.org/my game/ü") == "https://example.org/my%20game/%C3%BC/"
+    assert check_url_base("HTTPS://example.org/a%20b") == "https://example.org/a%20b/"   # kept, not encoded twice
+    result = CliRunner().invoke(main, ["--project", str(mini_project), "export", "culture-war", "--shop", "tts",
+                                       "--out", str(tmp_path / "out"), "--url-base", "example.org/cw"])
+    assert result.exit_code != 0 and "scheme" in result.output and "Traceback" not in result.output
+    assert not (tmp_path / "out").exists()   # nothing drawn, nothing written
+    folder = export(mini_project, tmp_path / "ok", "culture-war", "--url-base", "https://example.org/my cw")
+    (deck,) = json.loads((folder / "anarchy.json").read_text())["ObjectStates"]
+    (sheet,) = deck["CustomDeck"].values()
+    assert sheet["FaceURL"] == "https://example.org/my%20cw/anarchy-sheet-1.png"
 
 
 @pytest.fixture(scope="module")
@@ -126,3 +146,86 @@ def test_tokens_become_tiles_and_boards_a_board(petri):
     tiles = [t for bag in bags for t in bag["ContainedObjects"]]
     assert len(tiles) >= 32 and all(t["Name"] == "Custom_Tile" for t in tiles)
     assert all(local(t["CustomImage"]["ImageURL"]).is_file() for t in tiles)
+
+
+# --------------------------------------------------------------------------- issue 28, section 4
+
+@pytest.fixture(scope="module")
+def culture_war_mixed(tmp_path_factory):
+    out = tmp_path_factory.mktemp("tts-cw")
+    return export(ROOT, out, "culture-war", "--deck", "anarchy", "--deck", "community", "--deck", "reference")
+
+
+def _cards(obj):
+    return obj["ContainedObjects"] if obj["Name"] == "DeckCustom" else [obj]
+
+
+def test_a_mixed_save_has_one_key_per_sheet_and_no_card_id_twice(culture_war_mixed):
+    """Merge every deck of the save into one pile, as a player does on the table:
+    every CardID still names exactly one sheet image and slot."""
+    saved = json.loads((culture_war_mixed / "culture-war.json").read_text())
+    decks = [o for o in saved["ObjectStates"] if o["Name"] in ("DeckCustom", "Card")]
+    assert len(decks) == 3
+    keys = [k for d in decks for k in (d["CustomDeck"] if d["Name"] == "DeckCustom" else {})]
+    assert len(keys) == len(set(keys)), keys
+    faces = {}
+    for deck in decks:
+        for card in _cards(deck):
+            key = str(card["CardID"] // 100)
+            faces.setdefault(key, set()).add(card["CustomDeck"][key]["FaceURL"])
+    assert all(len(urls) == 1 for urls in faces.values()), faces
+    by_sheet_and_slot = {}
+    for deck in decks:
+        for card in _cards(deck):
+            by_sheet_and_slot.setdefault(card["CardID"], set()).add(card["GMNotes"].split("\n")[0])
+    assert all(len(ids) == 1 for ids in by_sheet_and_slot.values())   # one CardID, one card
+    # a deck's own file uses the same keys as the whole save
+    anarchy = json.loads((culture_war_mixed / "anarchy.json").read_text())["ObjectStates"][0]
+    assert anarchy["CustomDeck"] == decks[0]["CustomDeck"]
+
+
+def test_our_games_number_their_sheets_apart():
+    """Decks saved from two of our games can be mixed on one table: each game's
+    keys start from its own base, so 50 sheets of one never meet another's."""
+    ranges = []
+    for slug in ("culture-war", "cold-war", "debate", "divide-and-conquer", "petri-dish"):
+        keys = _SheetKeys(slug)
+        ranges.append({keys.take() for _ in range(50)})
+    assert sum(len(r) for r in ranges) == len(set().union(*ranges)) == 250
+
+
+def test_descriptions_are_bbcode_not_our_tokens(culture_war_mixed):
+    saved = json.loads((culture_war_mixed / "culture-war.json").read_text())
+    texts = [c["Description"] for o in saved["ObjectStates"] if o["Name"] in ("DeckCustom", "Card")
+             for c in _cards(o)]
+    assert any("[b]" in t for t in texts) and any("attack" in t for t in texts)
+    for text in texts:
+        assert "**" not in text and not re.search(r"\{[a-z0-9-]+\}", text), text
+        assert text.count("[b]") == text.count("[/b]")
+    assert bbcode("**Rush**: +1 {atk} and 1 {capital}; {mystery-icon}") == \
+        "[b]Rush[/b]: +1 attack and 1 capital; mystery icon"
+
+
+def test_cards_go_to_hands(culture_war_mixed):
+    saved = json.loads((culture_war_mixed / "culture-war.json").read_text())
+    cards = [c for o in saved["ObjectStates"] if o["Name"] in ("DeckCustom", "Card") for c in _cards(o)]
+    assert cards and all(c["Hands"] is True for c in cards)
+
+
+def test_card_sizes_are_the_transform_scale(mini_project, tmp_path):
+    assert card_scale(CARD_PRESETS["poker"]) == {"scaleX": 1.0, "scaleY": 1.0, "scaleZ": 1.0}
+    square = card_scale(CARD_PRESETS["square"])
+    assert square["scaleX"] == 1.0 and abs(square["scaleZ"] - 63.5 / 88.9) < 1e-3
+    mini = card_scale(CARD_PRESETS["mini-euro"])
+    assert abs(mini["scaleX"] - 44 / 63.5) < 1e-3 and abs(mini["scaleZ"] - 68 / 88.9) < 1e-3
+    game = mini_project / "card_sources/culture-war/game.yaml"
+    game.write_text(game.read_text().replace("  - id: anarchy\n", "  - id: anarchy\n    card_size: tarot\n"))
+    folder = export(mini_project, tmp_path / "out")
+    (deck,) = json.loads((folder / "anarchy.json").read_text())["ObjectStates"]
+    for obj in [deck, *deck["ContainedObjects"]]:
+        t = obj["Transform"]
+        assert abs(t["scaleX"] - 69.85 / 63.5) < 1e-3 and abs(t["scaleZ"] - 120.65 / 88.9) < 1e-3, t
+    (sheet,) = deck["CustomDeck"].values()
+    image = Image.open(local(sheet["FaceURL"]))
+    w, h = image.width / sheet["NumWidth"], image.height / sheet["NumHeight"]
+    assert abs(w / h - 69.85 / 120.65) < 0.01   # the sheet's cells are tarot-shaped too

@@ -49,7 +49,7 @@ def setup_command(player, cards, propaganda, discard) -> None:
       referee setup Ana cold-wm-kitchen cold-wm-cavalry cold-wm-marines \\
           cold-wm-joint-brass cold-wm-proxy-war --propaganda cold-wm-rock-radio \\
           --discard cold-wm-airborne --discard cold-wm-radar-line --discard cold-wm-big-brain
-      referee setup Ben PNP:COLD-WAR:COLD-VK-MARSHAL:1A2B3C ... --discard cold-vk-orbit-dog ...
+      referee setup Ben PNP:COLD-VK-MARSHAL:1A2B3C:1 ... --discard cold-vk-orbit-dog ...
     """
     _print(core.setup(db_path(), player, cards, propaganda, discard))
 

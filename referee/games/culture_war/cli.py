@@ -81,7 +81,7 @@ play = _play_command(
     "      referee play anarchy-gas-mask --on 5\n"
     "      referee play community-human-chain --by bo --on bo/sign-holding-activist-2\n"
     "      referee play anarchy-looting-spree --on bo --from bank,1\n"
-    "      referee play PNP:CULTURE-WAR:ANARCHY-RIOT-NIGHT:1A2B3C")
+    "      referee play PNP:ANARCHY-RIOT-NIGHT:1A2B3C:1")
 deploy = _play_command(
     "deploy", "unit", "Deploy a unit card into play, paying its cost.",
     "      referee deploy anarchy-window-smasher\n      referee deploy technocracy-data-intern --by bo")

@@ -47,7 +47,7 @@ def argue(card, thread, player, back) -> None:
     \b
     Examples:
       referee argue deb-shouting-match-2 1
-      referee argue PNP:DEBATE:DEB-COMMON-GROUND-1:3F9A2C 4 --by Ben
+      referee argue PNP:DEB-COMMON-GROUND-1:3F9A2C:1 4 --by Ben
       referee argue deb-steelman-2 3 --back deb-measured-rebuttal-1
     """
     played = core.play(db_path(), "argue", card, thread, player, back=back)
@@ -166,7 +166,7 @@ def potus(player, card) -> None:
     \b
     Examples:
       referee potus Ana deb-truman
-      referee potus Ben PNP:DEBATE:DEB-REAGAN:7C21D0
+      referee potus Ben PNP:DEB-REAGAN:7C21D0:1
     """
     _print(core.potus(db_path(), player, card))
 

@@ -61,7 +61,7 @@ def unaffiliate(card, actor) -> None:
     \b
     Examples:
       referee unaffiliate dc-left-prestige-media
-      referee unaffiliate PNP:DIVIDE-AND-CONQUER:DC-RIGHT-MEGACHURCH-BROADCAST:0A1B2C --by Cy
+      referee unaffiliate PNP:DC-RIGHT-MEGACHURCH-BROADCAST:0A1B2C:1 --by Cy
     """
     _print(core.play(db_path(), "unaffiliate", card, actor))
 

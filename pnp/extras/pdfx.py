@@ -1,0 +1,93 @@
+"""PDF/X-1a:2003 for the DriveThruCards export, made by Ghostscript.
+
+DriveThruCards asks for PDF/X-1a in CMYK with a SWOP-type output intent. We
+draw the deck in RGB as for every other output, then Ghostscript's pdfwrite
+(Debian's `ghostscript` package) converts every colour to DeviceCMYK through
+its own SWOP profile, embeds every font, keeps the TrimBox and BleedBox, and
+writes the OutputIntent (with the same profile embedded) and
+`GTS_PDFXVersion (PDF/X-1a:2003)` that the pdfmark file below asks for. Our
+faces use no transparency, and `-dHaveTransparency=false` flattens any that
+art brings.
+
+The profile is Ghostscript's `default_cmyk.icc` ("Artifex CMYK SWOP Profile",
+Copyright Artifex Software 2011), shipped in Debian under Ghostscript's
+AGPL-3+ licence, which lets anyone copy and pass it on: we embed it unchanged
+in the PDF, read from the installed package (this repository holds no copy).
+"""
+from __future__ import annotations
+
+import glob
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+from pnp.errors import PnpError
+
+PDFX_VERSION = "PDF/X-1a:2003"
+PROFILE_GLOB = "/usr/share/ghostscript/*/iccprofiles/default_cmyk.icc"
+PROFILE_NAME = "Artifex CMYK SWOP Profile"
+OUTPUT_CONDITION = "CGATS TR 001"    # SWOP coated, the condition the profile describes
+INSTALL = "install Ghostscript (Debian: apt-get install ghostscript; `make test` does it)"
+
+
+def ghostscript() -> str:
+    found = shutil.which("gs")
+    if found is None:
+        raise PnpError(f"the drivethru export writes PDF/X-1a with Ghostscript, which is not on PATH: {INSTALL}")
+    return found
+
+
+def cmyk_profile() -> Path:
+    """Ghostscript's SWOP CMYK profile, checked to be an output profile for CMYK."""
+    for name in sorted(glob.glob(PROFILE_GLOB), reverse=True):
+        path = Path(name)
+        head = path.read_bytes()[:24]
+        if head[12:16] == b"prtr" and head[16:20] == b"CMYK":
+            return path
+    raise PnpError(f"no CMYK profile at {PROFILE_GLOB} for the drivethru export's output intent: {INSTALL}")
+
+
+def _ps_string(text: str) -> str:
+    return "(" + text.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)") + ")"
+
+
+def _pdfmarks(profile: Path, title: str) -> str:
+    return f"""% the output intent and document info of a PDF/X-1a:2003 file
+[/_objdef {{pnp_profile}} /type /stream /OBJ pdfmark
+[{{pnp_profile}} << /N 4 >> /PUT pdfmark
+[{{pnp_profile}} {_ps_string(str(profile))} (r) file /PUT pdfmark
+[/_objdef {{pnp_intent}} /type /dict /OBJ pdfmark
+[{{pnp_intent}} <<
+  /Type /OutputIntent /S /GTS_PDFX
+  /OutputCondition (SWOP coated paper)
+  /OutputConditionIdentifier {_ps_string(OUTPUT_CONDITION)}
+  /RegistryName (http://www.color.org)
+  /Info {_ps_string(PROFILE_NAME)}
+  /DestOutputProfile {{pnp_profile}}
+>> /PUT pdfmark
+[{{Catalog}} << /OutputIntents [ {{pnp_intent}} ] >> /PUT pdfmark
+[ /GTS_PDFXVersion {_ps_string(PDFX_VERSION)} /Title <FEFF{title.encode("utf-16-be").hex().upper()}>
+  /Trapped /False /DOCINFO pdfmark
+"""
+
+
+def to_pdfx(pdf: bytes, title: str) -> bytes:
+    """The PDF as PDF/X-1a:2003: CMYK, fonts embedded, the SWOP output intent."""
+    gs, profile = ghostscript(), cmyk_profile()
+    with tempfile.TemporaryDirectory(prefix="pnp-pdfx-") as tmp:
+        folder = Path(tmp)
+        (folder / "in.pdf").write_bytes(pdf)
+        (folder / "pdfx.ps").write_text(_pdfmarks(profile, title), encoding="ascii")
+        command = [gs, "-q", "-dBATCH", "-dNOPAUSE", "-dPDFX", "-sDEVICE=pdfwrite",
+                   "-sColorConversionStrategy=CMYK", "-sProcessColorModel=DeviceCMYK",
+                   "-dHaveTransparency=false", "-dEmbedAllFonts=true", "-dSubsetFonts=true",
+                   f"--permit-file-read={profile}", f"-sOutputICCProfile={profile}",
+                   f"-sOutputFile={folder / 'out.pdf'}", str(folder / "pdfx.ps"), str(folder / "in.pdf")]
+        done = subprocess.run(command, capture_output=True, text=True, check=False)
+        out = folder / "out.pdf"
+        if done.returncode != 0 or not out.is_file():
+            said = (done.stderr or done.stdout).strip().splitlines()
+            raise PnpError(f"Ghostscript could not make the PDF/X-1a file for {title}: "
+                           f"{said[-1] if said else f'exit {done.returncode}'}")
+        return out.read_bytes()
