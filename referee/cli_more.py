@@ -93,10 +93,11 @@ def card(code, as_json) -> None:
     found = lookup(code)
     from referee.whereabouts import where_is  # lazy: only card looks for a card on the table
 
-    where = where_is(db_path(), found.card.id, found.card.game)
+    where = where_is(db_path(), found.card.id, found.card.game, found.copy)
     warn([found.warning()] if found.out_of_date else [])
     if as_json:
-        emit({**found.to_json(), "on_table": None if where is None else list(where.places)})
+        emit({**found.to_json(), "on_table": None if where is None else list(where.places),
+              "copy_on_table": None if where is None else list(where.copy_places)})
     else:
         click.echo(render.card(found, where))
 

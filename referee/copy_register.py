@@ -1,0 +1,208 @@
+"""Which printed copy is where: the copy numbers read from QR codes (pure).
+
+A card's QR code names one printed copy (`PNP:CARD-ID:REVISION:COPY`), and a
+copy is one physical card: it cannot be in two places. An action that names
+copies carries them in `args["_copies"]` ([[card_id, copy], ...], put there
+by `table.act` from the codes it was given). The table remembers where each
+named copy is, in `state.fields["printed_copies"]`:
+
+    {card_id: {"2": "on Prestige Media (g1) in Ann's base", ...}, ...}
+
+in the words of the game's `copy_places` hook (its `where_is`: one entry
+per copy, words any player may read), so the register only ever holds what
+every player saw. Where each player owns a printed deck (Culture War), the
+key is "OWNER/CARD-ID" and the places are that owner's copies only.
+
+After each action `track` follows the copies: a copy whose place is gone
+goes where the card's copies arrived, when that is certain (one new place);
+when it is not (two copies of a card shared a place and one left), the
+register forgets that copy's place rather than guess. A copy named in the
+action that arrives in one new place is recorded there.
+
+`refuse_twice` is the rule: an action that puts a copy of a card down (the
+card's places grow) may not name a copy that is already somewhere, nor one
+copy twice. The core (ledger.perform) asks it after applying a new action;
+replaying a logged action never asks, so an old log still loads.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import replace
+from typing import Any, Iterable, Mapping, Sequence
+
+from referee.copies import RULE
+from referee.errors import CardError, RuleViolation
+from referee.model import Action, State
+
+KEY = "printed_copies"  # in state.fields
+ARG = "_copies"  # in action.args
+
+
+def args_for(uses: Iterable[Any]) -> list[list[Any]]:
+    """`[[card_id, copy], ...]` for the cards a command named by a numbered QR code."""
+    return [[u.card_id, int(u.copy)] for u in uses if getattr(u, "copy", None)]
+
+
+def named(action: Action) -> list[tuple[str, int]]:
+    return [(str(cid), int(n)) for cid, n in action.args.get(ARG) or ()]
+
+
+def known(state: State) -> dict[str, dict[str, str]]:
+    """The register: where each named copy is, by card id and copy number."""
+    return {cid: dict(copies) for cid, copies in (state.fields.get(KEY) or {}).items()}
+
+
+def place_of(state: State, key: str, copy: int) -> str | None:
+    """Where copy `copy` of a card (its register key) is, or None when the table does not know."""
+    return (state.fields.get(KEY) or {}).get(key, {}).get(str(copy))
+
+
+def places_of_copy(state: State, card_id: str, copy: int) -> list[str]:
+    """Where copy `copy` of `card_id` is, for every owner's printing of it
+    ("ann: in play as #4" when each player owns a deck)."""
+    out = []
+    for key in keys_for(state, card_id):
+        at = place_of(state, key, copy)
+        if at is not None:
+            owner = key.rpartition("/")[0]
+            out.append(f"{owner}'s copy: {at}" if owner else at)
+    return out
+
+
+def key_of(rules: Any, state: State, action: Action, card_id: str) -> str:
+    """The register's key for a copy an action names: the card id when the
+    game's cards are one shared printing, "OWNER/CARD-ID" when each player
+    owns a printed deck (`copy_owner`: then every owner has a copy 1)."""
+    owner = rules.copy_owner(state, action)
+    return f"{owner}/{card_id}" if owner else card_id
+
+
+def _places(rules: Any, state: State, key: str) -> list[str]:
+    owner, _, card_id = key.rpartition("/")
+    return rules.copy_places(state, card_id, owner or None)
+
+
+def keys_for(state: State, card_id: str) -> list[str]:
+    """Every register key of a card: its own, and each owner's."""
+    return [k for k in (state.fields.get(KEY) or {}) if k == card_id or k.endswith("/" + card_id)]
+
+
+def track(rules: Any, before: State, action: Action, after: State) -> State:
+    """`after` with the register brought up to date (unchanged when no copy was ever named)."""
+    register = known(before)
+    names = [(key_of(rules, before, action, cid), n) for cid, n in named(action)]
+    if not register and not names and KEY not in after.fields:
+        return after
+    ids = sorted(set(register) | {key for key, _ in names})
+    out: dict[str, dict[str, str]] = {}
+    for cid in ids:
+        entering = [n for c, n in names if c == cid]
+        copies = _follow(_places(rules, before, cid), _places(rules, after, cid), register.get(cid, {}), entering)
+        if copies:
+            out[cid] = dict(sorted(copies.items(), key=lambda kv: int(kv[0])))
+    fields = {k: v for k, v in after.fields.items() if k != KEY}
+    if out:
+        fields[KEY] = out
+    return replace(after, fields=fields)
+
+
+def _follow(was: Sequence[str], now: Sequence[str], copies: Mapping[str, str], named_now: Sequence[int]) -> dict[str, str]:
+    """One card's copies after an action: `was` and `now` are its places
+    (one entry per copy), `copies` the register before, `named_now` the copy
+    numbers the action named."""
+    c0, c1 = Counter(was), Counter(now)
+    arrived = c1 - c0
+    kept: dict[str, str] = {}
+    moved: list[str] = []
+    by_place: dict[str, list[str]] = {}
+    for n, place in copies.items():
+        by_place.setdefault(place, []).append(n)
+    named = {str(n) for n in named_now}
+    for place, numbers in by_place.items():
+        numbers = sorted(numbers, key=lambda n: (n not in named, int(n)))  # a named copy is the one that moved
+        left = c0[place] - c1[place]
+        if left <= 0:
+            kept.update({n: place for n in numbers})
+            continue
+        unnamed_here = c0[place] - len(numbers)
+        movers = [n for n in numbers if n in named][:left]
+        if not movers and unnamed_here == 0 and left >= len(numbers):
+            movers = list(numbers)  # every copy there left
+        elif not movers:
+            continue  # a copy left, but which one is not known: forget these copies' place
+        moved += movers
+        stay = [n for n in numbers if n not in movers]
+        if len(stay) <= c1[place]:
+            kept.update({n: place for n in stay})
+    if moved:
+        if len(arrived) == 1 and sum(arrived.values()) >= len(moved):
+            (place,) = arrived
+            kept.update({n: place for n in moved})
+            arrived = Counter({place: arrived[place] - len(moved)}) - Counter()
+        # otherwise they left for a place the players cannot see, or it is not certain where: forgotten
+    fresh = [str(n) for n in named_now if str(n) not in copies and str(n) not in kept]
+    if fresh and len(arrived) == 1 and sum(arrived.values()) >= len(fresh):
+        (place,) = arrived
+        kept.update({n: place for n in fresh})
+    return kept
+
+
+def refuse_twice(rules: Any, before: State, action: Action, after: State) -> None:
+    """Raise RuleViolation when the action names one copy twice, or puts
+    down a copy the table already holds somewhere."""
+    names = named(action)
+    seen: set[tuple[str, int]] = set()
+    for cid, n in names:
+        if (cid, n) in seen:
+            raise RuleViolation(RULE, f"copy {n} of {_name(action, cid)} is named twice in one command: a printed "
+                                      "copy is one card")
+        seen.add((cid, n))
+        key = key_of(rules, before, action, cid)
+        place = place_of(before, key, n)
+        if place is None:
+            continue
+        if len(_places(rules, after, key)) > len(_places(rules, before, key)):
+            owner = key.rpartition("/")[0]
+            whose = f"{owner}'s " if owner else ""
+            raise RuleViolation(RULE, f"{whose}copy {n} of {_name(action, cid)} is already {_words(place)}: a "
+                                      "printed copy is one card and cannot be in two places (scan the copy you "
+                                      "are putting down)")
+
+
+def _words(place: str) -> str:
+    """"in play as #4" stays; a bare place reads "in ..."."""
+    first = place.split(" ", 1)[0]
+    return place if first in ("in", "on", "at", "out", "attached", "removed") else f"in {place}"
+
+
+def _name(action: Action, cid: str) -> str:
+    """"Viral Hashtag (dc-asset-viral-hashtag)" when the action carries the
+    card's data, else the card index's name, else the id."""
+    for value in action.args.values():
+        for card in (value if isinstance(value, list) else [value]):
+            if isinstance(card, Mapping) and card.get("id") == cid and card.get("name"):
+                return f"{card['name']} ({cid})"
+    from referee.cards.index import load_index, project_root  # lazy: only a refusal needs the card's name
+
+    try:
+        info = load_index(project_root()).cards.get(cid)
+    except (CardError, OSError):  # no card index here: the id names the card
+        info = None
+    return f"{info.name} ({cid})" if info is not None else cid
+
+
+def explained(rules: Any, before: State, action: Action, refusal: RuleViolation) -> RuleViolation:
+    """A game's printed-copies refusal (its count of a card's copies), with
+    the place of each copy the action named by number that the table holds."""
+    if refusal.rule != RULE or not action.args.get(ARG):
+        return refusal
+    notes = []
+    for cid, n in named(action):
+        key = key_of(rules, before, action, cid)
+        place = place_of(before, key, n)
+        if place is not None:
+            whose = f"{key.rpartition('/')[0]}'s " if "/" in key else ""
+            notes.append(f"{whose}copy {n} of {_name(action, cid)} is the one {_words(place)}")
+    if not notes:
+        return refusal
+    return RuleViolation(refusal.rule, f"{refusal.message}; {'; '.join(notes)}")
