@@ -203,3 +203,41 @@ def test_debate_a_numbered_copy_follows_its_card_to_the_hand_and_back(table):
     table.run("argue deb-talking-over-you-1 2")
     table.run(f"device {one} 2")  # from the hand to thread 2: a move, not a second copy
     assert card_json(table, one)["copy_on_table"] == ["Ana's thread 2"]
+
+
+def test_culture_war_a_unit_returned_to_the_hand_is_known_to_be_there(table):
+    """A card (Scatter!) sends a unit back to its owner's hand in front of
+    everyone: `card` says so, the count of copies keeps it, and playing it
+    again takes that copy back out of the hand."""
+    from dataclasses import replace
+
+    from referee.games.culture_war import zones
+    from referee.games.culture_war.cards import resolve
+    from referee.games.culture_war.rules import RULES
+    from referee.model import Action
+
+    table.run("new culture-war --player ann:anarchy --player bo:technocracy --seed 4 --house-rule first-player=seating")
+    table.run("capital ann +30")
+    table.run("deploy anarchy-leaderless-crowd")
+    table.run("deploy anarchy-leaderless-crowd")  # both printed copies in play
+    before = table_state(table)
+    handle, other = [h for h, p in before.fields["pieces"].items() if p.get("card") == "anarchy-leaderless-crowd"]
+    pieces = {h: p for h, p in before.fields["pieces"].items() if h != handle}
+    bounced = zones.settle(before, replace(before, fields={**before.fields, "pieces": pieces, "returned": [handle]}),
+                           Action("end-turn", {}))
+    ann = bounced.player("ann").fields
+    assert ann["hand_known"] == ["anarchy-leaderless-crowd"] and ann["hand"] == before.player("ann").fields["hand"] + 1
+    assert RULES.where_is(bounced, "anarchy-leaderless-crowd") == [f"ann's: in play as #{other}", "ann's: in ann's hand"]
+    card = resolve("anarchy-leaderless-crowd")
+    replay = Action("play", {"player": "ann", "card": card["id"], "_card": card}, "ann")
+    RULES.check(bounced, replay)  # its own copy: not "already in use"
+    again = RULES.apply(bounced, replay, ())
+    assert again.player("ann").fields["hand_known"] == []
+    assert RULES.where_is(again, card["id"]) == [f"ann's: in play as #{other}",
+                                                 f"ann's: in play as #{again.fields['next'] - 1}"]
+
+
+def table_state(table):
+    from referee import table as core
+
+    return core.status(table.db).state

@@ -153,13 +153,14 @@ ACTIONS: tuple[ActionSpec, ...] = (
 
 class CultureWarRules(GenericRules):
     slug = GameSlug.CULTURE_WAR
-    version = "culture-war-6"  # 6: an eliminated player's truces end
+    version = "culture-war-7"  # 6: an eliminated player's truces end; 7: cards seen going back to a hand (hand_known)
     min_players, max_players = 2, 5
     has_life = True
     has_capital = True
     out_at_zero_life = True
     factions = ("anarchy", "community", "technocracy", "conservative", "libertarian")
     house_rules = HOUSE_RULES
+    quiet = (zones.KNOWN,)  # the cards seen going back to a hand: `referee card` says where they are
     actions = action_table(SHARED_ACTIONS, ACTIONS)
     phrases = {**GenericRules.phrases, **game_phrases.PHRASES}
 
