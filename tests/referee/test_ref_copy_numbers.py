@@ -241,3 +241,19 @@ def table_state(table):
     from referee import table as core
 
     return core.status(table.db).state
+
+
+def test_scan_mode_keeps_the_copy_scanned_and_refuses_it_twice(table):
+    """Scanned into a command's cards, a QR code keeps its copy number: the
+    command gets the copy, a copy scanned twice or already on the table is
+    not added."""
+    table.run("new divide-and-conquer --player Ann --player Bo --player Cy --player Di --seed 1")
+    one = qr("dc-left-celebrity-activist", 1)
+    hashtag = qr("dc-asset-viral-hashtag", 1)
+    table.run("unaffiliate dc-left-prestige-media")
+    table.run(f"attach {hashtag} g1")
+    table.run("attack g1 --intent take-over")
+    out = table.run(["scan"], input=f"team\n{one}\n{one}\n{hashtag}\ndone\n", ok=False).output
+    assert "copy 1 is already among this command's cards" in out
+    assert "copy 1 is already on the table (on Prestige Media Conglomerate (g1) in the unaffiliated area)" in out
+    assert table.status()["copies"]["dc-left-celebrity-activist"] == {"1": "Cy's attack team (g2)"}
