@@ -26,6 +26,7 @@ replaying a logged action never asks, so an old log still loads.
 """
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import replace
 from typing import Any, Iterable, Mapping, Sequence
@@ -39,12 +40,25 @@ ARG = "_copies"  # in action.args
 
 
 def args_for(uses: Iterable[Any]) -> list[list[Any]]:
-    """`[[card_id, copy], ...]` for the cards a command named by a numbered QR code."""
-    return [[u.card_id, int(u.copy)] for u in uses if getattr(u, "copy", None)]
+    """`[[card_id, copy, position], ...]` for the cards a command named by a
+    numbered QR code; `position` is the code's place among the command's cards."""
+    return [[u.card_id, int(u.copy), i] for i, u in enumerate(uses) if getattr(u, "copy", None)]
 
 
 def named(action: Action) -> list[tuple[str, int]]:
-    return [(str(cid), int(n)) for cid, n in action.args.get(ARG) or ()]
+    return [(str(entry[0]), int(entry[1])) for entry in action.args.get(ARG) or ()]
+
+
+def named_at(action: Action) -> list[tuple[str, int, int | None]]:
+    """(card id, copy, the code's position among the command's cards, or None)."""
+    return [(str(e[0]), int(e[1]), int(e[2]) if len(e) > 2 else None) for e in action.args.get(ARG) or ()]
+
+
+_REF = re.compile(r"\(g\d+\)|#\d+")  # a group's (g3), a piece's #5: what names one place among many
+
+
+def _refs(place: str) -> set[str]:
+    return set(_REF.findall(place))
 
 
 def known(state: State) -> dict[str, dict[str, str]]:
@@ -93,11 +107,14 @@ def track(rules: Any, before: State, action: Action, after: State) -> State:
     names = [(key_of(rules, before, action, cid), n) for cid, n in named(action)]
     if not register and not names and KEY not in after.fields:
         return after
+    hints = list(rules.copy_hints(before, action)) if names else []
     ids = sorted(set(register) | {key for key, _ in names})
     out: dict[str, dict[str, str]] = {}
     for cid in ids:
         entering = [n for c, n in names if c == cid]
-        copies = _follow(_places(rules, before, cid), _places(rules, after, cid), register.get(cid, {}), entering)
+        hint = {str(n): h for (c, n), h in zip(names, hints) if c == cid and h}
+        copies = _follow(_places(rules, before, cid), _places(rules, after, cid), register.get(cid, {}), entering,
+                         hint)
         if copies:
             out[cid] = dict(sorted(copies.items(), key=lambda kv: int(kv[0])))
     fields = {k: v for k, v in after.fields.items() if k != KEY}
@@ -106,10 +123,12 @@ def track(rules: Any, before: State, action: Action, after: State) -> State:
     return replace(after, fields=fields)
 
 
-def _follow(was: Sequence[str], now: Sequence[str], copies: Mapping[str, str], named_now: Sequence[int]) -> dict[str, str]:
+def _follow(was: Sequence[str], now: Sequence[str], copies: Mapping[str, str], named_now: Sequence[int],
+            hints: Mapping[str, str] | None = None) -> dict[str, str]:
     """One card's copies after an action: `was` and `now` are its places
     (one entry per copy), `copies` the register before, `named_now` the copy
-    numbers the action named."""
+    numbers the action named, `hints` where the game says a named copy went
+    (a reference such as "(g3)" its place contains)."""
     c0, c1 = Counter(was), Counter(now)
     arrived = c1 - c0
     kept: dict[str, str] = {}
@@ -134,17 +153,30 @@ def _follow(was: Sequence[str], now: Sequence[str], copies: Mapping[str, str], n
         stay = [n for n in numbers if n not in movers]
         if len(stay) <= c1[place]:
             kept.update({n: place for n in stay})
-    if moved:
-        if len(arrived) == 1 and sum(arrived.values()) >= len(moved):
-            (place,) = arrived
-            kept.update({n: place for n in moved})
-            arrived = Counter({place: arrived[place] - len(moved)}) - Counter()
-        # otherwise they left for a place the players cannot see, or it is not certain where: forgotten
+    # a copy that left goes where the card arrived when that is certain: the one new place, or the one new
+    # place that still names its group or piece ("(g2)" from the attack team to the base); otherwise it left
+    # for a place the players cannot see, or it is not certain where: forgotten
+    kept.update(_assign(moved, arrived, {n: _refs(copies[n]) for n in moved}))
     fresh = [str(n) for n in named_now if str(n) not in copies and str(n) not in kept]
-    if fresh and len(arrived) == 1 and sum(arrived.values()) >= len(fresh):
-        (place,) = arrived
-        kept.update({n: place for n in fresh})
+    kept.update(_assign(fresh, arrived, {n: {(hints or {})[n]} for n in fresh if (hints or {}).get(n)}))
     return kept
+
+
+def _assign(numbers: Sequence[str], arrived: Counter, refs: Mapping[str, set[str]]) -> dict[str, str]:
+    """Copies to the places their card arrived at (taken from `arrived`)."""
+    if not numbers:
+        return {}
+    if len(+arrived) == 1 and sum(arrived.values()) >= len(numbers):
+        (place,) = +arrived
+        arrived[place] -= len(numbers)
+        return {n: place for n in numbers}
+    out = {}
+    for n in numbers:
+        fits = [p for p in arrived if arrived[p] > 0 and refs.get(n) and _refs(p) & refs[n]]
+        if len(fits) == 1:
+            out[n] = fits[0]
+            arrived[fits[0]] -= 1
+    return out
 
 
 def refuse_twice(rules: Any, before: State, action: Action, after: State) -> None:

@@ -131,6 +131,12 @@ class GenericRules:
         then names one card at the whole table)."""
         return None
 
+    def copy_hints(self, state: State, action: Action) -> list[str | None]:
+        """For each copy the action names by number (in order), a reference
+        its new place will contain ("(g3)"), when one command puts several
+        copies of a card in several places; None: no hint."""
+        return [None for _ in action.args.get(copy_register.ARG) or ()]
+
     def copy_places(self, state: State, card_id: str, owner: str | None = None) -> list[str]:
         """Where `owner`'s copies of a card are (every copy when None), one
         entry per copy, in words any player may read: by default `where_is`."""

@@ -257,3 +257,23 @@ def test_scan_mode_keeps_the_copy_scanned_and_refuses_it_twice(table):
     assert "copy 1 is already among this command's cards" in out
     assert "copy 1 is already on the table (on Prestige Media Conglomerate (g1) in the unaffiliated area)" in out
     assert table.status()["copies"]["dc-left-celebrity-activist"] == {"1": "Cy's attack team (g2)"}
+
+
+def test_copies_laid_together_are_followed_each_to_its_own_group(table):
+    """One command puts two copies of a card on two groups (in either
+    order); after the fight both go with their groups to the base."""
+    table.run("new divide-and-conquer --player Ann --player Bo --player Cy --player Di --seed 1")
+    table.run("unaffiliate dc-left-prestige-media")
+    table.run("next")
+    table.run("attack g1 --intent take-over")
+    one, two = qr("dc-asset-viral-hashtag", 1), qr("dc-asset-viral-hashtag", 2)
+    table.run(f"team dc-left-celebrity-activist dc-left-renewable-energy-lobby "
+              f"--attach {two}=dc-left-renewable-energy-lobby --attach {one}=dc-left-celebrity-activist")
+    assert table.status()["copies"]["dc-asset-viral-hashtag"] == {
+        "1": "on Celebrity Activist Circuit (g2) in Cy's attack team",
+        "2": "on Renewable Energy Lobby (g3) in Cy's attack team"}
+    table.run("fight --dice 6,1")
+    assert table.status()["copies"]["dc-asset-viral-hashtag"] == {
+        "1": "on Celebrity Activist Circuit (g2) in Cy's base", "2": "on Renewable Energy Lobby (g3) in Cy's base"}
+    assert_refused_naming_the_copy(table, f"attach {two} g1", "copy 2 of Viral Hashtag",
+                                   "on Renewable Energy Lobby (g3) in Cy's base")
