@@ -81,7 +81,8 @@ def card(code, as_json) -> None:
 
     A scanned card printed from older sources is flagged, with what changed.
     When a table of the card's game is open, it also says where the card's
-    copies are on the table now.
+    copies are on the table now and, for a scanned QR code, where that
+    printed copy is (known once a command named it by its QR code).
 
     \b
     Examples:
