@@ -2,8 +2,8 @@
 
 A card's QR code names one printed copy (`PNP:CARD-ID:REVISION:COPY`), and a
 copy is one physical card: it cannot be in two places. An action that names
-copies carries them in `args["_copies"]` ([[card_id, copy], ...], put there
-by `table.act` from the codes it was given). The table remembers where each
+copies carries them in `args["_copies"]` ([[card_id, copy, position], ...],
+put there by `table.act` from the codes it was given). The table remembers where each
 named copy is, in `state.fields["printed_copies"]`:
 
     {card_id: {"2": "on Prestige Media (g1) in Ann's base", ...}, ...}
@@ -14,10 +14,12 @@ every player saw. Where each player owns a printed deck (Culture War), the
 key is "OWNER/CARD-ID" and the places are that owner's copies only.
 
 After each action `track` follows the copies: a copy whose place is gone
-goes where the card's copies arrived, when that is certain (one new place);
+goes where the card's copies arrived, when that is certain (one new place,
+or the one new place that still names its group or piece: "(g2)", "#5");
 when it is not (two copies of a card shared a place and one left), the
 register forgets that copy's place rather than guess. A copy named in the
-action that arrives in one new place is recorded there.
+action is recorded where it arrived: the one new place, or the one the
+game's `copy_hints` names (a D&C team laying two copies on two groups).
 
 `refuse_twice` is the rule: an action that puts a copy of a card down (the
 card's places grow) may not name a copy that is already somewhere, nor one
