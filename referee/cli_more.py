@@ -103,7 +103,8 @@ def card(code, as_json) -> None:
 
     A scanned card printed from older sources is flagged, with what changed.
     When a table of the card's game is open, it also says where the card's
-    copies are on the table now.
+    copies are on the table now and, for a scanned QR code, where that
+    printed copy is (known once a command named it by its QR code).
 
     \b
     Examples:
@@ -115,10 +116,11 @@ def card(code, as_json) -> None:
     found = lookup(code)
     from referee.whereabouts import where_is  # lazy: only card looks for a card on the table
 
-    where = where_is(db_path(), found.card.id, found.card.game)
+    where = where_is(db_path(), found.card.id, found.card.game, found.copy)
     warn([found.warning()] if found.out_of_date else [])
     if as_json:
-        emit({**found.to_json(), "on_table": None if where is None else list(where.places)})
+        emit({**found.to_json(), "on_table": None if where is None else list(where.places),
+              "copy_on_table": None if where is None else list(where.copy_places)})
     else:
         click.echo(render.card(found, where))
 

@@ -55,7 +55,10 @@ def run_scan(group: click.Group, db: Path) -> None:
                 continue
             try:
                 card = scanned_card(line.strip(), db)
-                gathering[1].append(card.card_id)
+                if card.copy and card.code in gathering[1]:
+                    raise RefereeError(f"{card.name} ({card.card_id}): copy {card.copy} is already among "
+                                       "this command's cards; a printed copy is one card")
+                gathering[1].append(card.code)
                 for note in card.notes:
                     click.echo(f"warning: {note}", err=True)
                 click.echo(f"  + {'a card' if hidden else card.name} ({len(gathering[1])} so far)")
@@ -130,7 +133,7 @@ def _show_card(code: str, db: Path) -> None:
     found = lookup(code)
     if found.out_of_date:
         click.echo(f"warning: {found.warning()}", err=True)
-    click.echo(render.card(found, where_is(db, found.card.id, found.card.game)))
+    click.echo(render.card(found, where_is(db, found.card.id, found.card.game, found.copy)))
 
 
 def _run(group: click.Group, argv: tuple[str, ...], db: Path, number: int) -> bool:

@@ -13,8 +13,8 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from typing import Sequence
 
-from referee import dice as dicelib
-from referee.errors import NothingToDo
+from referee import copy_register, dice as dicelib
+from referee.errors import NothingToDo, RuleViolation
 from referee.games import GameRules
 from referee.model import Action, Event, EventKind, Seq, Setup, State
 from referee.store import db
@@ -87,10 +87,15 @@ def perform(conn: sqlite3.Connection, rules: GameRules, action: Action,
         last, before = _current(conn, rules)
         if action.actor is not None:  # record the actor as the table spells the name
             action = replace(action, actor=before.player(action.actor).name)
-        rules.check(before, action)
+        try:
+            rules.check(before, action)
+        except RuleViolation as refusal:  # a count of copies refused: say which named copy is where
+            raise copy_register.explained(rules, before, action, refusal) from None
         faces = rules.dice_needed(before, action)
         rolled, rng = _dice(_seed(conn), last.rng, faces, entered, action.name, stamp)
         after = rules.apply(before, action, rolled)
+        if action.args.get(copy_register.ARG):
+            copy_register.refuse_twice(rules, before, action, after)  # a new action only: an old log still loads
         seq = Seq(last.seq + 1)
         event = log.insert(conn, Event(
             seq, stamp.time or now(), action.actor, EventKind.ACTION, action.name, dict(action.args),

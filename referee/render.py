@@ -173,7 +173,8 @@ def _phrased(event: Event, rules: Any, before: State | None, named: Mapping[str,
     if rules is None:
         return None
     args = event.args
-    who = str(args.get("player") or event.actor or (before.active_player.name if before is not None else ""))
+    # the one acting: the recorded actor (`destroy Bo 1 --by Ann`: Ann), else the player the action is about
+    who = str(event.actor or args.get("player") or (before.active_player.name if before is not None else ""))
     from referee.wording import Words, phrase  # lazy: status never words an action
 
     values = {v for value in args.values() for v in (value if isinstance(value, list) else [value])
@@ -438,7 +439,19 @@ def card(found: Any, where: Any = None) -> str:
         free = max(1, c.quantity) - len(where.places)
         lines.append(f"on the table: {where_text(where.places)} ({free} of {max(1, c.quantity)} free)"
                      if where.places else f"on the table: none of its {max(1, c.quantity)} yet")
+        if getattr(where, "copy", None):
+            lines.append(copy_line(where, free))
     return "\n".join(lines)
+
+
+def copy_line(where: Any, free: int) -> str:
+    """Where the one printed copy a QR code named is."""
+    if where.copy_places:
+        return f"this copy (copy {where.copy}): {'; '.join(where.copy_places)}"
+    if free <= 0:
+        return (f"this copy (copy {where.copy}): on the table, as every copy is, but no command named it by "
+                "its number, so which place is not known")
+    return f"this copy (copy {where.copy}): not on the table by its number (free, unless it was put down unscanned)"
 
 
 def games(rules_list: Sequence[Any]) -> str:

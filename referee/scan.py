@@ -29,6 +29,7 @@ from typing import Callable, Collection
 from referee import table
 from referee.cards import is_card as is_known_card, lookup
 from referee.copies import where_text
+from referee.copy_register import place_of
 from referee.errors import RefereeError
 from referee.games import rules_for
 
@@ -82,6 +83,8 @@ class Scanned:
     card_id: str
     name: str
     notes: tuple[str, ...] = ()
+    code: str = ""  # what the command gets: the QR text when it names a copy (the copy is kept), else the id
+    copy: int | None = None
 
 
 def scanned_card(code: str, db: Path) -> Scanned:
@@ -94,8 +97,13 @@ def scanned_card(code: str, db: Path) -> Scanned:
     if card.game != state.game:
         raise RefereeError(f"{card.name} ({card.id}) is a {card.game} card; this table plays {state.game}")
     places = rules_for(state.game).where_is(state, card.id)
+    at = place_of(state, card.id, found.copy) if found.copy else None  # a shared printing's copy (per-owner decks: when played)
+    if at is not None:
+        raise RefereeError(f"{card.name} ({card.id}): copy {found.copy} is already on the table ({at}); "
+                           "a printed copy is one card, so scan the copy you are putting down")
     printed = max(1, card.quantity)
     if len(places) >= printed:
         raise RefereeError(f"{card.name} ({card.id}): all {printed} printed cop{'y is' if printed == 1 else 'ies are'} "
                            f"already on the table: {where_text(places)}")
-    return Scanned(card.id, card.name, tuple(w for w in [found.warning()] if w))
+    code_out = code.strip() if found.copy else card.id
+    return Scanned(card.id, card.name, tuple(w for w in [found.warning()] if w), code_out, found.copy)

@@ -229,12 +229,14 @@ def parse_resolve(words: Sequence[str]) -> tuple[int | None, str | None]:
 def act(path: Path, name: str, args: dict[str, object], actor: str | None = None,
         cards: Sequence[str] = (), dice_text: str | None = None) -> ActResult:
     """Check and apply one game action (life, capital, crowd, end-turn, win ...)."""
-    from referee import dice as dicelib, ledger, results  # lazy: dice, the ledger, results: not needed to read a table
+    from referee import copy_register, dice as dicelib, ledger, results  # lazy: dice, the ledger, results: not needed to read a table
     entered = dicelib.parse_entered(dice_text) if dice_text is not None else None
     with opened(path) as (conn, rules):
         uses = _cards(cards, rules.slug)
+        numbered = copy_register.args_for(uses)  # the printed copies named by their QR codes
         action = Action(
-            name, {k: v for k, v in args.items() if v is not None},
+            name, {**{k: v for k, v in args.items() if v is not None},
+                   **({copy_register.ARG: numbered} if numbered else {})},
             PlayerName(actor) if actor is not None else None,
             {u.card_id: u.revision for u in uses},
         )

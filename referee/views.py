@@ -53,12 +53,13 @@ class StatusView:
         out["phase"] = _phase(self.state)
         out["result"] = s.fields.get("result")  # how a game ended without a winner (a draw)
         out["prompts"] = list(s.fields.get("prompts") or ())  # cards waiting for a person
+        out["copies"] = dict(s.fields.get("printed_copies") or {})  # printed copies named by number: where each is
         out["state"] = {k: v for k, v in s.fields.items() if k not in _CORE_FIELDS}
         return out
 
 
 # Kept in a game's fields but shared by every game, so shown at the top level.
-_CORE_FIELDS = ("result", "prompts")
+_CORE_FIELDS = ("result", "prompts", "printed_copies")
 
 
 def _phase(state: State) -> str | None:

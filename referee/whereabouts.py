@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from referee import table
+from referee.copy_register import places_of_copy
 from referee.errors import RefereeError
 from referee.games import rules_for
 
@@ -19,13 +20,18 @@ from referee.games import rules_for
 class Whereabouts:
     game: str
     places: tuple[str, ...]  # one entry per copy somewhere on the table
+    copy: int | None = None  # the printed copy asked about (a QR code's copy number)
+    copy_places: tuple[str, ...] = ()  # where that copy is, when the table knows (each owner's, in Culture War)
 
     def to_json(self) -> dict:
-        return {"game": self.game, "places": list(self.places)}
+        return {"game": self.game, "places": list(self.places), "copy": self.copy,
+                "copy_places": list(self.copy_places)}
 
 
-def where_is(path: Path, card_id: str, game: str) -> Whereabouts | None:
-    """None when there is no table at `path`, or it plays another game."""
+def where_is(path: Path, card_id: str, game: str, copy: int | None = None) -> Whereabouts | None:
+    """None when there is no table at `path`, or it plays another game. With
+    `copy`, also where that printed copy is (None: the table was never told,
+    or it went where no player can see)."""
     if not path.is_file():
         return None
     try:
@@ -34,4 +40,6 @@ def where_is(path: Path, card_id: str, game: str) -> Whereabouts | None:
         return None
     if view.state.game != game:
         return None
-    return Whereabouts(game, tuple(rules_for(view.state.game).where_is(view.state, card_id)))
+    places = tuple(rules_for(view.state.game).where_is(view.state, card_id))
+    at = tuple(places_of_copy(view.state, card_id, copy)) if copy else ()
+    return Whereabouts(game, places, copy, at)

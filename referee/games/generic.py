@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Mapping, Sequence
 
-from referee import prompts, render
+from referee import copy_register, prompts, render
 from referee.errors import RefereeError, RuleViolation
 from referee.games import ActionSpec, HouseRule, action_table
 from referee.games.shared import SHARED_ACTIONS, SHARED_PHRASES
@@ -141,6 +141,23 @@ class GenericRules:
         Scanning a card shows it, so a copy already in play is found at once."""
         return []
 
+    def copy_owner(self, state: State, action: Action) -> str | None:
+        """Whose printed deck the copies an action names by number come from:
+        None when the game's cards are one shared printing (a copy number
+        then names one card at the whole table)."""
+        return None
+
+    def copy_hints(self, state: State, action: Action) -> list[str | None]:
+        """For each copy the action names by number (in order), a reference
+        its new place will contain ("(g3)"), when one command puts several
+        copies of a card in several places; None: no hint."""
+        return [None for _ in action.args.get(copy_register.ARG) or ()]
+
+    def copy_places(self, state: State, card_id: str, owner: str | None = None) -> list[str]:
+        """Where `owner`'s copies of a card are (every copy when None), one
+        entry per copy, in words any player may read: by default `where_is`."""
+        return self.where_is(state, card_id)
+
     def public_args(self, action: Action) -> dict:
         """`action.args` as any player may read them. A game with hidden cards
         replaces their ids and names with a placeholder ("a face-down card").
@@ -235,4 +252,13 @@ class GenericRules:
         spec.check(self, state, action)
 
     def apply(self, state: State, action: Action, dice: Sequence[int]) -> State:
+        """The state after `action`: the game's own rules (`game_apply`), then
+        the printed copies named by number followed to where they went."""
+        after = self.game_apply(state, action, dice)
+        if copy_register.KEY not in state.fields and not action.args.get(copy_register.ARG):
+            return after
+        return copy_register.track(self, state, action, after)
+
+    def game_apply(self, state: State, action: Action, dice: Sequence[int]) -> State:
+        """The game's own rules for `action` (a game overrides this, not `apply`)."""
         return self.spec(action).apply(self, state, action, dice)

@@ -211,7 +211,7 @@ def test_every_faction_starts_with_five_in_hand_and_the_rest_to_draw():
     for p in state.players:
         printed = sum(c.quantity for c in CARDS.values() if c.deck == p.faction)
         estates = sum(c.quantity for c in CARDS.values() if c.deck == p.faction and c.type == "real-estate")
-        assert p.fields == {"hand": 5, "draw_pile": printed - estates - 1 - 5, "discard_pile": 0}
+        assert p.fields == {"hand": 5, "draw_pile": printed - estates - 1 - 5, "discard_pile": 0, "hand_known": []}
 
 
 def test_a_player_without_a_faction_keeps_no_hand():

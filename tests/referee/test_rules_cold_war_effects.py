@@ -267,3 +267,25 @@ def test_a_prompt_at_the_table_through_the_command_line(table, monkeypatch):
     assert "waiting" not in table.run("status").output
     placed = table.run("place cold-wm-supercarrier").output
     assert "supercarrier" not in placed.lower() and "face down" in placed
+
+
+def test_the_match_report_puts_a_redirected_attack_where_it_landed(table):
+    """Issue 25: the report named the player the attack was aimed at. Bo's
+    200 aimed at Ann's S1 is sent by Ann to Cy's S2 (150), which falls."""
+    from referee.report import build
+
+    table.run("new cold-war --player Ann:westmark --player Bo:vostokia --player Cy:albion --seed 8")
+    table.run("setup Ann cold-wm-rock-radio cold-wm-kitchen cold-wm-cavalry cold-wm-marines cold-wm-radar-line "
+              "cold-wm-joint-brass --discard cold-wm-dream-studios --discard cold-wm-big-brain "
+              "--discard cold-wm-space-agency")
+    table.run("setup Bo cold-vk-orbit-dog cold-vk-state-ballet cold-vk-chess-academy cold-vk-fortress-line "
+              "cold-vk-air-defence cold-vk-marshal --discard cold-vk-five-year-plan --discard cold-vk-metro-palace "
+              "--discard cold-vk-ideologist")
+    table.run("setup Cy cold-al-codebreakers cold-al-broadcaster cold-al-beat-groups cold-al-home-fleet "
+              "cold-al-commandos cold-al-foreign-sec --discard cold-al-old-colleges --discard cold-al-jet-airliner "
+              "--discard cold-al-chief-whip")
+    table.run("start --first Bo")
+    table.run("attack Ann S1 cold-vk-tank-column --redirect cold-wm-proxy-war --onto Cy:S2")
+    (fight,) = build(table.db).fights
+    assert (fight.attacker, fight.defender, fight.won) == ("Bo", "Cy", True)
+    assert fight.what == "Bo attacks Cy's S2 with 200 against defence 150 (aimed at Ann's S1; Ann redirected it)"

@@ -29,6 +29,19 @@ def leader_room(p: Play, player: str, adding: int) -> None:
                                                  f"Leader(s), house rule leader-stack={most})")
 
 
+def setup_counts(p: Play, types: list[str]) -> tuple[int, int]:
+    """How many of the nine drawn cards a setup places and discards: 6 and 3.
+    With Propaganda off (optional rule 1) a Special cannot be placed at all
+    (the rulebook: Specials are discarded or placed as Propaganda), so when
+    more than 3 of the nine are Specials, every Special is discarded and the
+    other cards, fewer than 6, are placed."""
+    if p.on("propaganda") or len(types) != SETUP_DRAW:
+        return SETUP_PLACE, SETUP_DISCARD
+    specials = sum(1 for t in types if t == "special")
+    placed = min(SETUP_PLACE, SETUP_DRAW - specials)
+    return placed, SETUP_DRAW - placed
+
+
 def act_setup(p: Play) -> None:
     player = p.player(p.args.get("player"))
     desk = p.desk(player)
@@ -39,13 +52,16 @@ def act_setup(p: Play) -> None:
     every = placed + propaganda + discards
     p.distinct(player, every)
     stats = {cid: p.own_card(player, cid) for cid in every}
-    if len(placed) + len(propaganda) != SETUP_PLACE:
+    to_place, to_discard = setup_counts(p, [stats[c]["type"] for c in every])
+    why = "" if to_place == SETUP_PLACE else (f" (with propaganda=off a Special cannot be placed, so the "
+                                              f"{SETUP_DRAW - to_place} Specials among the nine are all discarded)")
+    if len(placed) + len(propaganda) != to_place:
         raise RuleViolation("six cards at setup", f"{player} places {len(placed) + len(propaganda)} cards; "
-                                                  "the setup phase places exactly 6 of the 9 drawn")
-    if len(discards) != SETUP_DISCARD:
+                                                  f"the setup phase places exactly {to_place} of the 9 drawn{why}")
+    if len(discards) != to_discard:
         raise RuleViolation("nine cards at setup", f"{player} discards {len(discards)} cards; 9 are drawn, "
-                                                   "6 placed and the other 3 discarded (name them with --discard, "
-                                                   "in the order they go on the pile)")
+                                                   f"{to_place} placed and the other {to_discard} discarded{why} "
+                                                   "(name them with --discard, in the order they go on the pile)")
     for cid in propaganda:
         if stats[cid]["type"] == "military":
             raise RuleViolation("Propaganda", f"{stats[cid]['name']} is Military Power; only non-Military cards "
@@ -56,7 +72,8 @@ def act_setup(p: Play) -> None:
     if propaganda and not p.on("propaganda"):
         raise RuleViolation("Propaganda (optional rule 1)",
                             f"{player} cannot place Propaganda: the table plays with house rule propaganda=off"
-                            + (", and Special cards are not placed at setup" if specials else ""))
+                            + (", and Special cards are not placed at setup: discard them (more than 3 Specials "
+                               "among the nine: discard every one, and place the others)" if specials else ""))
     military = [c for c in placed if stats[c]["type"] == "military"]
     if propaganda and not military:
         raise RuleViolation("Propaganda joins Military cards",

@@ -193,11 +193,20 @@ class Play:
         raise RuleViolation("spots", f"{self.label(token)} is not among {player}'s "
                                      + " or ".join(D.ZONE_WORDS[z] for z in zones) + " cards on the table")
 
+    def spot_hint(self, target: str) -> str:
+        """The spots an attack on `target` may name now, in words: "S1, S2 or
+        M1 (L once those fall, ...)", or "L" when nothing else stands."""
+        labels = [label for label, _, _ in D.spots(self.desk(target))]
+        if not labels:
+            return "L (nothing else stands)"
+        listed = labels[0] if len(labels) == 1 else f"{', '.join(labels[:-1])} or {labels[-1]}"
+        return f"{listed} (L, the Leader stack, once they have fallen, or to an attack that beats them all at once)"
+
     def attack_spot(self, target: str, token: Any) -> str:
         """A whole spot to attack: S1, M2 (a single card or a stack of 3), L,
         or the id of a face-up Science & Culture card that is not in a stack."""
         if not isinstance(token, str) or not token.strip():
-            raise RefereeError(f"say what the attack hits on {target}'s table: --at S1, M2 or L")
+            raise RefereeError(f"say what the attack hits on {target}'s table: --at {self.spot_hint(target)}")
         desk = self.desk(target)
         if not D.is_spot(token):
             for label, zone, group in D.spots(desk):
@@ -208,7 +217,7 @@ class Play:
                                             f"attack the whole stack ({label})")
                     return label
             raise RuleViolation("spots", f"{self.label(token)} is not a face-up card on {target}'s table; "
-                                         "name a spot such as S1, M2 or L")
+                                         f"name a spot: {self.spot_hint(target)}")
         zone, where, pos = D.parse_spot(desk, target, token)
         if zone == "assistants":
             raise RuleViolation("Leader stack", f"{token.upper()} is part of {target}'s Leader stack; "

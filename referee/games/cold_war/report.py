@@ -33,10 +33,11 @@ class ColdWarReport(Game):
             return []
         lines = self._report(a) if a.fields.get("step") != b.fields.get("step") else []
         mover = b.active_player.name
-        try:
-            target = b.player(str(e.args.get("target"))).name
-        except RefereeError:
-            target = None
+        target = _player(b, e.args.get("target"))
+        aimed = target
+        redirected = e.args.get("redirect") is not None and _player(b, e.args.get("onto")) is not None
+        if redirected:  # the attack lands where the redirect sent it, not where it was aimed
+            target = _player(b, e.args.get("onto"))
         won = any((" beats " in ln or " takes " in ln) for ln in lines)
         blocked = any(" blocks " in ln for ln in lines)
         outcome = "blocked" if blocked else ("the attack wins" if won else "the attack fails")
@@ -44,9 +45,14 @@ class ColdWarReport(Game):
             cards = e.args.get("cards") or []
             value = sum(int(D.card(b.fields, c).get("attack", 0)) for c in cards)
             spot = str(e.args.get("at") or "").upper()
+            aimed_at = spot
+            if redirected:
+                spot = str(e.args.get("onto_at") or "").upper()
             defence = _public_defence(visible_state(b, ()), target, spot)
             against = f"defence {defence}" if defence is not None else "a defence not seen (face down)"
             what = f"{mover} attacks {target}'s {spot} with {value} against {against}"
+            if redirected:
+                what += f" (aimed at {aimed}'s {aimed_at}; {aimed} redirected it)"
             return [Fight(e.seq, b.turn, mover, target, what, None, won and not blocked, outcome)]
         if e.action == "special":
             if not any("to attack" in ln for ln in lines):
@@ -75,6 +81,15 @@ class ColdWarReport(Game):
         return ["Cold War attacks roll no dice: an attack wins when its value reaches the defence. A defence "
                 "that was face down is not shown. The only chance is a Fallen Leader's flip: its odds (the "
                 "chance the flipped card attacks) make the luck lines."]
+
+
+def _player(state: State, name: object) -> str | None:
+    if name is None:
+        return None
+    try:
+        return state.player(str(name)).name
+    except RefereeError:
+        return None
 
 
 def _public_defence(view: State, target: str | None, spot: str) -> int | None:

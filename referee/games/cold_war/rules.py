@@ -88,7 +88,9 @@ class ColdWarRules(GenericRules):
             "propaganda-defence", None,
             "defence a Propaganda card adds to its Military stack (default: the value the cards are printed "
             "for, 100)", minimum=0, maximum=1000),
-        "propaganda": HouseRule("propaganda", "on", "optional rule 1, Propaganda cards and challenges", str,
+        "propaganda": HouseRule("propaganda", "on", "optional rule 1, Propaganda cards and challenges (off: a Special "
+                                "is never placed at setup; with more than 3 among the nine, all are discarded and "
+                                "fewer than 6 cards placed)", str,
                                 choices=SWITCHES),
         "nuclear-triad": HouseRule("nuclear-triad", "on", "optional rule 2, the Nuclear Triad", str,
                                    choices=SWITCHES),
@@ -157,18 +159,18 @@ class ColdWarRules(GenericRules):
             return
         spec.check(self, state, action)
 
-    def apply(self, state: State, action: Action, dice: Sequence[int]) -> State:
+    def game_apply(self, state: State, action: Action, dice: Sequence[int]) -> State:
         """The core checks every new action first, so a refusal here comes
         from replaying a log: most likely one recorded under an earlier
         version of these rules, which this version cannot rebuild."""
         if action.name not in OWN:
-            return super().apply(state, action, dice)
+            return super().game_apply(state, action, dice)
         if _masked(action.args):
             raise RuleViolation("hidden cards", f"this {action.name!r} names {PLACEHOLDER!r} instead of a card: it "
                                                 "comes from an export made for players, which leaves hidden cards "
                                                 "out; replay an export made with --full")
         try:
-            return super().apply(state, action, dice)
+            return super().game_apply(state, action, dice)
         except RuleViolation as err:
             raise RuleViolation(err.rule, f"{err.message}. (While replaying the table's log: a {action.name!r} "
                                           f"recorded there is refused by these rules, {self.version}; the log "

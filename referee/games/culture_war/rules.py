@@ -153,13 +153,14 @@ ACTIONS: tuple[ActionSpec, ...] = (
 
 class CultureWarRules(GenericRules):
     slug = GameSlug.CULTURE_WAR
-    version = "culture-war-6"  # 6: an eliminated player's truces end
+    version = "culture-war-7"  # 6: an eliminated player's truces end; 7: cards seen going back to a hand (hand_known)
     min_players, max_players = 2, 5
     has_life = True
     has_capital = True
     out_at_zero_life = True
     factions = ("anarchy", "community", "technocracy", "conservative", "libertarian")
     house_rules = HOUSE_RULES
+    quiet = (zones.KNOWN,)  # the cards seen going back to a hand: `referee card` says where they are
     actions = action_table(SHARED_ACTIONS, ACTIONS)
     phrases = {**GenericRules.phrases, **game_phrases.PHRASES}
 
@@ -217,6 +218,19 @@ class CultureWarRules(GenericRules):
     def where_is(self, state: State, card_id: str) -> list[str]:
         return [f"{p.name}'s: {place}" for p in state.players for place in zones.places(state, p.name, card_id)]
 
+    def copy_owner(self, state: State, action: Action) -> str | None:
+        """Each player plays their own printed deck: a copy number names a
+        card of the acting player's deck (two players of one faction each
+        have a copy 1)."""
+        player = action.args.get("player") or action.actor
+        try:
+            return state.player(str(player)).name if player else None
+        except RefereeError:
+            return None
+
+    def copy_places(self, state: State, card_id: str, owner: str | None = None) -> list[str]:
+        return zones.places(state, owner, card_id) if owner else self.where_is(state, card_id)
+
     # rules_can_decide: players are out at 0 LIFE and the last one standing
     # wins; no printed card ends the game another way, so until the game is
     # won `win PLAYER` is an override, --force (the default).
@@ -250,8 +264,8 @@ class CultureWarRules(GenericRules):
             zones.check(state, action)
         super().check(state, action)
 
-    def apply(self, state: State, action: Action, dice: Sequence[int]) -> State:
-        return zones.settle(state, super().apply(state, action, dice), action)
+    def game_apply(self, state: State, action: Action, dice: Sequence[int]) -> State:
+        return zones.settle(state, super().game_apply(state, action, dice), action)
 
     def count_dice(self, state: State, action: Action, dice: Callable[[], int]) -> None:
         """Play a board action with a dice source (to learn how many dice it

@@ -31,6 +31,7 @@ from referee.model import Action, State
 
 HAND = 5  # cards each player draws at the start of the game
 TURN_DRAW = 1  # cards drawn as each turn after a player's first begins
+KNOWN = "hand_known"  # a player's field: ids of the cards known to be in the hand
 HAND_RULE = "cards are played from your hand"
 DECK_RULE = "each player plays their own faction deck"
 DRAW_RULE = "cards are drawn from your draw pile"
@@ -50,12 +51,19 @@ def counts(fields: Mapping[str, Any]) -> tuple[int, int]:
     return int(fields.get("hand", 0)), int(fields.get("draw_pile", 0))
 
 
-def starting_fields(deck_size: int | None) -> dict[str, int]:
+def starting_fields(deck_size: int | None) -> dict[str, Any]:
     """A player's counts after shuffling and drawing the first hand."""
     if deck_size is None:
         return {}
     hand = min(HAND, deck_size)
-    return {"hand": hand, "draw_pile": deck_size - hand, "discard_pile": 0}
+    return {"hand": hand, "draw_pile": deck_size - hand, "discard_pile": 0, KNOWN: []}
+
+
+def known_in_hand(state: State, owner: str) -> list[str]:
+    """The cards everyone saw go back to `owner`'s hand (a unit returned by a
+    card), still there as far as the table knows: the first of them the owner
+    plays or discards leaves the list."""
+    return list(state.player(owner).fields.get(KNOWN) or [])
 
 
 def drawn(fields: Mapping[str, Any], count: int) -> tuple[dict[str, Any], int]:
@@ -83,6 +91,7 @@ def places(state: State, owner: str, card_id: str) -> list[str]:
     for entry in state.fields.get("removed", {}).get(owner, []):
         if entry.get("card") == card_id:
             out.append("removed from the game")
+    out += [f"in {owner}'s hand"] * known_in_hand(state, owner).count(card_id)
     return out
 
 
@@ -91,8 +100,11 @@ def check_copy(state: State, owner: str, card: Mapping[str, Any], verb: str = "p
     quantity = card.get("quantity")
     if quantity is None or not card.get("id"):
         return  # card data logged before quantities were known
+    taken = places(state, owner, card["id"])
+    if f"in {owner}'s hand" in taken:
+        taken.remove(f"in {owner}'s hand")  # the copy seen going back to the hand is the one played now
     try:
-        check_free_copy(card["id"], card.get("name") or card["id"], int(quantity), places(state, owner, card["id"]))
+        check_free_copy(card["id"], card.get("name") or card["id"], int(quantity), taken)
     except RuleViolation as exc:
         raise RuleViolation(exc.rule, f"{owner} cannot {verb} {card.get('name')}: {exc.message}") from None
 
@@ -171,6 +183,7 @@ def settle(before: State, after: State, action: Action) -> State:
     removed = {k: list(v) for k, v in fields.get("removed", {}).items()}
     people = {p.name: p for p in after.players}
     hands: dict[str, int] = {}
+    known = {p.name: list(p.fields.get(KNOWN) or []) for p in after.players}
     returned = set(fields.pop("returned", []) or [])
 
     def put(owner: str, item: dict[str, Any]) -> None:
@@ -190,6 +203,8 @@ def settle(before: State, after: State, action: Action) -> State:
         kind = card.get("type")
         if kind != "real-estate":
             hands[owner] = hands.get(owner, 0) - 1
+            if card.get("id") in known[owner]:
+                known[owner].remove(card.get("id"))
         if action.name == "discard-hand" or kind in ("flash", "happening"):
             put(owner, entry(card, PILE_KINDS.get(kind, "card")))
         elif kind == "mod":  # attached this action: it counts as on the table before the check below
@@ -204,6 +219,8 @@ def settle(before: State, after: State, action: Action) -> State:
         if handle in returned:
             home = piece.get("home") or piece["owner"]  # a card taken over goes back to whose card it is
             hands[home] = hands.get(home, 0) + 1
+            if home in known:
+                known[home].append(piece.get("card"))
         else:
             put(piece.get("home") or piece["owner"], entry(piece, piece["kind"]))
     still = _mods(new)
@@ -219,6 +236,11 @@ def settle(before: State, after: State, action: Action) -> State:
         if "hand" in f:
             f["hand"] = max(0, int(f["hand"]) + hands.get(p.name, 0))
             f["discard_pile"] = len(discards.get(p.name, []))
+            seen = [] if p.eliminated else known[p.name]
+            if len(seen) > f["hand"]:  # the hand shrank without showing which cards: keep the newest known
+                seen = seen[len(seen) - f["hand"]:]
+            if seen or KNOWN in f:
+                f[KNOWN] = seen
         players.append(replace(p, fields=f) if f != p.fields else p)
     return replace(after, players=tuple(players), fields=fields)
 

@@ -136,7 +136,11 @@ class DebateRules(GenericRules):
         return ph.describe(state)
 
     def where_is(self, state: State, card_id: str) -> list[str]:
-        return [p for p in piles.copy_places(state.fields, card_id) if not p.endswith("hand")]
+        """Every copy whose place every player knows: the forum, the face-up
+        discard piles, and a hand the card was seen going back to (from the
+        forum or a discard pile, in front of both players: the referee's
+        `seen`, which only public moves change). A card drawn unseen is never listed."""
+        return piles.copy_places(state.fields, card_id)
 
     def public_args(self, action: Action) -> dict:
         """A `deck` action names the 15 cards of a hidden deck: players read only the count."""
@@ -177,8 +181,8 @@ class DebateRules(GenericRules):
                 raise
             raise RuleViolation(refusal.rule, f"{refusal.message} (now: {now})") from None
 
-    def apply(self, state: State, action: Action, dice: Sequence[int]) -> State:
-        after = super().apply(state, action, dice)
+    def game_apply(self, state: State, action: Action, dice: Sequence[int]) -> State:
+        after = super().game_apply(state, action, dice)
         if action.name not in ("crowd", "fortitude", "win", "round-end", "potus", "deck"):
             after = replace(after, fields={**after.fields, "begun": True})
         return _with_projection(after)

@@ -23,13 +23,26 @@ def _laid(verb: str):
             parts.append(f"{w['join']} joins from the base")
         for spec in w.args.get("attach") or ():
             card, _, onto = str(spec).rpartition("=")
-            parts.append(f"{w.word('card', card)} goes on {w.word('onto', onto)}")
+            parts.append(f"{w.word('card', card)} goes on {_onto(w, onto)}")
         if not parts:
             return f"{w['player']} adds nothing more" if verb == "lays" else f"{w['player']} raises with nothing"
         if not w.has("cards"):
             parts[0] = f"{w['player']}: {parts[0]}"
         return "; ".join(parts)
     return phrase
+
+
+def _onto(w: Words, onto: str) -> str:
+    """The group a card goes on; `new:N` (the Nth group laid by the same
+    command) as that group, with the g-number it gets."""
+    if not onto.startswith("new:"):
+        return w.word("onto", onto)
+    index = int(onto[4:])
+    laid = list(w.args.get("cards") or [])
+    name = w.word("cards", laid[index]) if 0 <= index < len(laid) else "a group laid in this play"
+    if w.state is not None and w.state.fields.get("next_ref") is not None:
+        return f"{name} (g{int(w.state.fields['next_ref']) + index})"
+    return name
 
 
 def _event(w: Words) -> str:

@@ -106,6 +106,28 @@ class DivideAndConquerRules(GenericRules):
     def where_is(self, state: State, card_id: str) -> list[str]:
         return places_of(state.fields, card_id)
 
+    def copy_hints(self, state: State, action: Action) -> list[str | None]:
+        """The group each numbered copy goes to or on: a team's or raise's
+        cards are laid first (the next g-numbers), then its --attach cards."""
+        from referee.copy_register import named_at  # lazy: only an action naming copies asks
+
+        laid = list(action.args.get("cards") or [])
+        attach = [str(a).rpartition("=")[2] for a in action.args.get("attach") or ()]
+        first = int(state.fields.get("next_ref") or 1)
+        out: list[str | None] = []
+        for _, _, at in named_at(action):
+            ref = None
+            if action.name in ("team", "raise") and at is not None:
+                if at < len(laid):
+                    ref = f"g{first + at}"
+                elif at - len(laid) < len(attach):
+                    onto = attach[at - len(laid)]
+                    ref = f"g{first + int(onto[4:])}" if onto.startswith("new:") else onto
+            elif action.name == "attach":
+                ref = str(action.args.get("onto") or "") or None
+            out.append(f"({ref})" if ref else None)
+        return out
+
     def label(self, state: State, key: str, value: object) -> str | None:
         return game_phrases.label(state, key, value)
 
