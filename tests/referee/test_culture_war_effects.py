@@ -321,7 +321,7 @@ def test_odds_count_on_attack_life_and_the_bonus_together():
     founder = walk.handles("ann", "unit")[-1]
     recruit = walk.handles("bo", "unit")[0]
     o = odds(walk.state, founder, recruit)
-    assert o.atk == 3 and o.kill == 1  # 3 printed; +3 in the battle makes every roll a kill except ties
+    assert o.atk == 6 and o.kill == 1  # 3 printed, +3 in the battle: every roll a kill except ties
     assert o.expected["ann"] == -2 and o.expected["bo"] == -10
 
 

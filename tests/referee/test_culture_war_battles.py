@@ -1,0 +1,379 @@
+"""Culture War battle rulings, per effect kind and per situation its text names
+(issue 25, classes 1, 2, 5, 6, 7 and 10).
+
+Each kind's cards are read from card_sources/culture-war/*.yaml, so a new card
+of the kind is walked through the same situations:
+
+- "cannot attack" (trait cannot-attack): an attack, a counter-attack;
+- attack triggers (on-attack, own-attack): a battle, a counter-attack, an attack on LIFE; odds;
+- defend triggers (on-defend): defending in a battle, defending in a counter-attack;
+- stats while attacking / defending (role): a battle, a counter-attack (roles swap);
+- forced targets (taunt): the owner's units, a third player's unit or LIFE, a counter-attack;
+- battle Flashes (before-battle): no battle pending, a unit outside it, a player outside it, in it;
+- ways a battle loses a unit while its dice are shown: returned to hand, its owner out;
+- "would die" saves (would-die, attached-would-die, other-would-die, shield): in battle,
+  destroyed by card text, two saves at once (the owner chooses).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from referee.errors import RefereeError
+from referee.games import rules_for
+from referee.games.culture_war import effects as fx_static
+from referee.games.culture_war.cards import resolve
+from referee.games.culture_war.odds import odds
+from referee.model import Action, GameSlug, Setup
+
+ROOT = Path(__file__).resolve().parents[2]
+GAME = ROOT / "card_sources" / "culture-war"
+DECKS = ("anarchy", "community", "technocracy", "conservative", "libertarian")
+RULES = rules_for("culture-war")
+
+
+def cards() -> list[dict]:
+    return [c for deck in DECKS for c in yaml.safe_load((GAME / f"{deck}.yaml").read_text())["cards"]]
+
+
+def of_kind(test) -> list[dict]:
+    """Every card with an effect for which `test(effect)` holds."""
+    return [c for c in cards() if any(test(e) for e in c.get("effects") or ())]
+
+
+class Table:
+    """Culture War for a few players, decks=mixed (anyone plays any card), seating order."""
+
+    def __init__(self, players: tuple[str, ...] = ("ann", "bo")):
+        self.state = RULES.setup(Setup(GameSlug.CULTURE_WAR, tuple((p, None) for p in players), 1, 100,
+                                       {"first-player": "seating", "decks": "mixed"}), ())
+        for name in players:
+            self.do("capital", player=name, by=60)
+
+    def do(self, name: str, dice: list[int] | tuple[int, ...] = (), **args) -> "Table":
+        action = Action(name, args)
+        RULES.check(self.state, action)
+        if not dice:
+            dice = [6] * len(RULES.dice_needed(self.state, action))
+        before = self.state
+        self.state = RULES.apply(self.state, action, list(dice))
+        self.notes = RULES.narrate(before, action, list(dice))
+        return self
+
+    def play(self, who: str, code: str, on: str | None = None, dice: list[int] | tuple[int, ...] = ()) -> str | None:
+        """Play a card; the handle of the piece it became, if any."""
+        before = set(self.pieces)
+        args = {"player": who, "card": code, "_card": resolve(code)}
+        if on is not None:
+            args["on"] = on
+        self.do("play", dice, **args)
+        new = sorted(set(self.pieces) - before, key=int)
+        return new[-1] if new else None
+
+    def battle(self, attacker: str, defender: str, dice: list[int], window: bool = False,
+               counter: bool = True) -> "Table":
+        extra = {} if counter else {"counter": False}
+        return self.do("window" if window else "battle", dice, attacker=attacker, defender=defender,
+                       rolls=len(dice), **extra)
+
+    def settle(self, dice: list[int] | tuple[int, ...] = ()) -> "Table":
+        return self.do("settle", dice, rolls=len(dice))
+
+    def end(self) -> "Table":
+        return self.do("end-turn")
+
+    def to(self, name: str) -> "Table":
+        """End turns until it is `name`'s."""
+        for _ in range(6):
+            if self.state.active_player.name == name:
+                return self
+            self.end()
+        raise AssertionError(f"never {name}'s turn")
+
+    @property
+    def pieces(self) -> dict:
+        return self.state.fields["pieces"]
+
+    def life(self, name: str) -> int:
+        return self.state.player(name).life
+
+    def base(self, name: str) -> str:
+        return next(h for h, p in self.pieces.items() if p["owner"] == name and p["kind"] == "unit")
+
+
+def units(players: tuple[str, ...], **decks: list[str]) -> tuple[Table, dict[str, list[str]]]:
+    """A table where each player deploys the given cards on their turn; then it is the first player's turn 2."""
+    t = Table(players)
+    handles: dict[str, list[str]] = {}
+    for name in players:
+        t.to(name)
+        handles[name] = [t.play(name, code) for code in decks.get(name, [])]
+    t.to(players[0])
+    return t, handles
+
+
+def traced(card_id: str, kind: str) -> bool:
+    return (card_id, kind) in fx_static.TRACE
+
+
+# ---------------------------------------------------------------- class 2: "cannot attack"
+
+CANNOT_ATTACK = of_kind(lambda e: e["kind"] == "trait" and e["trait"] == "cannot-attack")
+
+
+def _cannot_attack_unit(t: Table, card: dict, owner: str) -> str:
+    """A unit of `owner` that cannot attack because of `card` (the card itself, or a Mod on a plain unit)."""
+    t.to(owner)
+    if card["type"] == "mod":
+        unit = t.play(owner, "conservative-militia-volunteer")
+        t.play(owner, card["id"], on=unit)
+        return unit
+    return t.play(owner, card["id"])
+
+
+def test_cannot_attack_cards_are_found():
+    assert {c["id"] for c in CANNOT_ATTACK} >= {"conservative-mall-walkers", "community-safe-space",
+                                                 "technocracy-firewall-daemon"}
+
+
+@pytest.mark.parametrize("card", CANNOT_ATTACK, ids=lambda c: c["id"])
+def test_cannot_attack_stops_an_attack(card):
+    t, _ = units(("ann", "bo"))
+    foe_card = "technocracy-predictive-model" if card["id"] == "technocracy-firewall-daemon" else "conservative-beat-cop"
+    t.to("bo")
+    foe = t.play("bo", foe_card)
+    unit = _cannot_attack_unit(t, card, "ann")
+    t.end().to("ann")
+    with pytest.raises(RefereeError, match="cannot attack"):
+        t.battle(unit, foe, [6, 1])
+
+
+@pytest.mark.parametrize("card", CANNOT_ATTACK, ids=lambda c: c["id"])
+def test_cannot_attack_stops_a_counter_attack(card):
+    """The attacker rolls a 1 and fails: the defender may not counter-attack, since
+    a counter-attack is an attack (the battle takes its two dice and no more)."""
+    t, _ = units(("ann", "bo"))
+    unit = _cannot_attack_unit(t, card, "bo")
+    attacker_card = "anarchy-script-kiddie" if card["id"] == "technocracy-firewall-daemon" \
+        else "anarchy-window-smasher"
+    t.to("ann")
+    attacker = t.play("ann", attacker_card)
+    t.end().to("bo").end().to("ann")
+    before = t.life("ann")
+    t.battle(attacker, unit, [1, 6])  # a critical failure
+    assert attacker in t.pieces
+    assert t.life("ann") == before - 2  # the failure, and nothing from a counter-attack
+    with pytest.raises(RefereeError, match="used 2 of the 4 dice"):
+        t.to("bo").end().to("ann").battle(attacker, unit, [1, 6, 6, 1])
+
+
+def test_issue_example_mall_walkers_do_not_counter_attack_window_smasher():
+    t, h = units(("ann", "cy"), ann=["anarchy-window-smasher"], cy=["conservative-mall-walkers"])
+    smasher, walkers = h["ann"][0], h["cy"][0]
+    with pytest.raises(RefereeError, match="used 2 of the 4 dice"):
+        t.battle(smasher, walkers, [1, 5, 4, 2])
+    t.battle(smasher, walkers, [1, 5])
+    assert smasher in t.pieces and t.life("ann") == 98
+
+
+def test_a_unit_that_can_attack_still_counter_attacks():
+    t, h = units(("ann", "cy"), ann=["anarchy-window-smasher"], cy=["conservative-militia-volunteer"])
+    t.battle(h["ann"][0], h["cy"][0], [1, 5, 4, 1])  # 4+1 against 1+0: the counter-attack kills
+    assert h["ann"][0] not in t.pieces and t.life("ann") == 100 - 2 - 5
+
+
+# ---------------------------------------------------------------- class 6: attack and defend triggers
+
+ON_ATTACK = of_kind(lambda e: e.get("when") == "on-attack")
+OWN_ATTACK = of_kind(lambda e: e.get("when") == "own-attack")
+ON_DEFEND = of_kind(lambda e: e.get("when") == "on-defend")
+
+
+def _attack_trigger_table(card: dict) -> tuple[Table, str, str]:
+    """ann's unit whose attack fires `card` (the card itself, or a plain unit beside an
+    own-attack Operation) against bo's Militia Volunteer."""
+    t, h = units(("ann", "bo"), bo=["conservative-militia-volunteer"])
+    t.to("bo").end().to("ann")
+    played = t.play("ann", card["id"])
+    attacker = played if card["type"] == "unit" else t.play("ann", "anarchy-window-smasher")
+    t.end().to("bo").end().to("ann")
+    return t, attacker, h["bo"][0]
+
+
+def test_attack_trigger_cards_are_found():
+    assert {c["id"] for c in ON_ATTACK} >= {"community-slam-poet", "libertarian-seastead-founder",
+                                             "libertarian-bootstrap-hustler"}
+    assert ON_DEFEND and OWN_ATTACK
+
+
+def stats_shown(card: dict, notes: list[str], word: str) -> bool:
+    """Whether every stats change the card's attack trigger makes is in the battle's line for `word`."""
+    line = next(n for n in notes if n.startswith(f"{word}:"))
+    changes = [f"{e[s]:+d} {card['name']}" for e in card["effects"]
+               if e["kind"] == "stats" and e.get("when") == "on-attack" for s in ("atk", "def") if e.get(s)]
+    return all(c in line for c in changes)
+
+
+@pytest.mark.parametrize("card", ON_ATTACK + OWN_ATTACK, ids=lambda c: c["id"])
+def test_attack_triggers_act_in_a_battle(card):
+    t, attacker, defender = _attack_trigger_table(card)
+    fx_static.TRACE.clear()
+    t.battle(attacker, defender, [2, 6])
+    kinds = {e["kind"] for e in card["effects"] if e.get("when") in ("on-attack", "own-attack")}
+    assert all(traced(card["id"], k) for k in kinds), (kinds, fx_static.TRACE)
+    assert stats_shown(card, t.notes, "battle"), t.notes
+
+
+@pytest.mark.parametrize("card", ON_ATTACK, ids=lambda c: c["id"])
+def test_attack_triggers_act_in_a_counter_attack(card):
+    """bo's unit with the trigger is attacked; ann rolls a 1 and fails; it counter-attacks."""
+    t, h = units(("ann", "bo"), ann=["anarchy-window-smasher"])
+    t.to("bo")
+    unit = t.play("bo", card["id"])
+    t.end().to("ann")
+    fx_static.TRACE.clear()
+    t.battle(h["ann"][0], unit, [1, 6, 6, 1])
+    kinds = {e["kind"] for e in card["effects"] if e.get("when") == "on-attack"}
+    assert all(traced(card["id"], k) for k in kinds), (kinds, fx_static.TRACE)
+    assert stats_shown(card, t.notes, "counter-attack"), t.notes
+
+
+@pytest.mark.parametrize("card", ON_ATTACK + OWN_ATTACK, ids=lambda c: c["id"])
+def test_attack_triggers_act_in_an_attack_on_life(card):
+    t, attacker, defender = _attack_trigger_table(card)
+    t.do("discard", piece=defender)
+    t.do("discard", piece=t.base("bo"))
+    fx_static.TRACE.clear()
+    t.battle(attacker, "bo", [])
+    kinds = {e["kind"] for e in card["effects"] if e.get("when") in ("on-attack", "own-attack")}
+    kinds -= {"stats"} if any(e.get("who") == "enemy-unit" for e in card["effects"]) else set()  # no enemy unit
+    assert all(traced(card["id"], k) for k in kinds), (kinds, fx_static.TRACE)
+
+
+def test_issue_example_slam_poet_lowers_the_defence_in_the_battle_and_in_the_odds():
+    t, h = units(("ann", "bo"), ann=["community-slam-poet"], bo=["conservative-porch-sentinel"])
+    poet, sentinel = h["ann"][0], h["bo"][0]
+    o = odds(t.state, poet, sentinel)
+    assert (o.atk, o.dfn) == (2, 0)  # Porch Sentinel's DEF 1, -1 for that battle
+    # with DEF 0 a 2 against a 4 ties (2+2 = 4+0) and is rolled again; with DEF 1 it would fail
+    t.battle(poet, sentinel, [2, 4, 3, 1])
+    assert sentinel not in t.pieces
+    assert t.life("bo") == 95 and t.life("ann") == 99  # Porch Sentinel: the attacking player loses 1
+    # the -1 lasts for that battle only: it is gone afterwards
+    assert not [x for x in t.state.fields["timed"] if x.get("source") == "Slam Poet"]
+
+
+def test_odds_count_every_attack_trigger_the_battle_counts():
+    """Seastead Founder: +3 ATK whenever it attacks; odds show the ATK of the battle."""
+    t, h = units(("ann", "bo"), ann=["libertarian-seastead-founder"], bo=["conservative-militia-volunteer"])
+    assert odds(t.state, h["ann"][0], h["bo"][0]).atk == 6
+    assert odds(t.state, h["ann"][0], h["bo"][0]).dfn == 4  # 2 printed, +2 while defending
+
+
+@pytest.mark.parametrize("card", ON_DEFEND, ids=lambda c: c["id"])
+def test_defend_triggers_act_when_defending_in_a_battle(card):
+    t, h = units(("ann", "bo"), ann=["anarchy-window-smasher"], bo=[card["id"]])
+    fx_static.TRACE.clear()
+    t.battle(h["ann"][0], h["bo"][0], [2, 6])
+    assert all(traced(card["id"], e["kind"]) for e in card["effects"] if e.get("when") == "on-defend")
+
+
+@pytest.mark.parametrize("card", ON_DEFEND, ids=lambda c: c["id"])
+def test_defend_triggers_act_when_defending_in_a_counter_attack(card):
+    """ann's unit with the trigger attacks, rolls a 1 and fails; bo's unit
+    counter-attacks, so ann's unit defends."""
+    t, h = units(("ann", "bo"), ann=[card["id"]], bo=["conservative-militia-volunteer"])
+    fx_static.TRACE.clear()
+    t.battle(h["ann"][0], h["bo"][0], [1, 6], counter=False)  # it attacks: it does not defend
+    assert not [k for c, k in fx_static.TRACE if c == card["id"]]
+    t.to("bo").end().to("ann")
+    t.battle(h["ann"][0], h["bo"][0], [1, 6, 1, 6])  # now bo counter-attacks (and fails)
+    assert all(traced(card["id"], e["kind"]) for e in card["effects"] if e.get("when") == "on-defend")
+
+
+def test_issue_example_porch_sentinel_defending_in_a_counter_attack():
+    t, h = units(("ann", "bo"), ann=["conservative-porch-sentinel"], bo=["conservative-militia-volunteer"])
+    t.battle(h["ann"][0], h["bo"][0], [1, 6, 1, 6])
+    # ann fails (-2); bo's Volunteer counter-attacks: bo is the attacking player and loses 1
+    # for the Sentinel defending; the counter-attack fails (free, by the house rule)
+    assert (t.life("ann"), t.life("bo")) == (98, 99)
+
+
+ROLE_STATS = of_kind(lambda e: e["kind"] == "stats" and e.get("role") and e.get("when") in (None, "while-in-play"))
+
+
+@pytest.mark.parametrize("card", ROLE_STATS, ids=lambda c: c["id"])
+def test_stats_for_a_role_follow_the_role_in_a_counter_attack(card):
+    """A unit gets its attacking bonus when it counter-attacks and its defending
+    bonus when it defends in a counter-attack, and not the other."""
+    effect = next(e for e in card["effects"] if e["kind"] == "stats" and e.get("role"))
+    stat = "atk" if effect.get("atk") else "def"
+    role = effect["role"]
+    t = Table()
+    t.to("bo")
+    if card["type"] == "unit":
+        unit = t.play("bo", card["id"])
+    else:
+        t.play("bo", card["id"])
+        unit = t.play("bo", "anarchy-window-smasher")
+    t.end().to("ann")
+    foe = t.play("ann", "anarchy-masked-rioter")
+    t.end().to("bo").end().to("ann")
+    t.battle(foe, unit, [1, 6, 6, 1])  # ann fails on a 1; bo's unit counter-attacks
+    bonus = f"{effect[stat]:+d} {card['name']}"
+    mine = effect["who"] in ("this", "your-units")  # bo's unit, else ann's (enemy units)
+    for word in ("battle", "counter-attack"):
+        line = next(n for n in t.notes if n.startswith(f"{word}:"))
+        attacking, defending = line.split(" against ")
+        bo_attacks = word == "counter-attack"
+        wanted_attacking = role == "attacking" and (mine == bo_attacks)
+        wanted_defending = role == "defending" and (mine != bo_attacks)
+        assert (bonus in attacking) == wanted_attacking and (bonus in defending) == wanted_defending, line
+
+
+# ---------------------------------------------------------------- class 7: forced targets
+
+
+def test_forced_target_binds_every_enemys_cyber_attackers():
+    """cy's Forum Moderator: ann's Cyber unit may not attack bo's Cyber unit, nor bo's
+    LIFE, while an enemy Forum Moderator is in play; it may attack the Moderator."""
+    t, h = units(("ann", "bo", "cy"), ann=["anarchy-script-kiddie"], bo=["libertarian-encryption-purist"],
+                 cy=["conservative-forum-moderator"])
+    model, kiddie, moderator = h["ann"][0], h["bo"][0], h["cy"][0]
+    with pytest.raises(RefereeError, match="must attack cy's #.* Forum Moderator"):
+        t.battle(model, kiddie, [6, 1])
+    t.do("discard", piece=kiddie)
+    with pytest.raises(RefereeError, match="must attack cy's #.* Forum Moderator"):
+        t.battle(model, "bo", [])
+    t.battle(model, moderator, [6, 1])
+    assert moderator not in t.pieces
+
+
+def test_forced_target_binds_a_counter_attack():
+    """ann's Cyber unit attacks bo's Forum Moderator (it must), rolls a 1 and fails.
+    bo's Moderator would counter-attack it, but ann's own Forum Moderator draws every
+    enemy Cyber attack, a counter-attack included; without it the Moderator strikes back."""
+    for ann_has_one, dice in ((True, [1, 6]), (False, [1, 6, 6, 1])):
+        decks = ["anarchy-script-kiddie"] + (["conservative-forum-moderator"] if ann_has_one else [])
+        t, h = units(("ann", "bo"), ann=decks, bo=["conservative-forum-moderator"])
+        t.battle(h["ann"][0], h["bo"][0], dice)
+        said = [n for n in t.notes if "cannot counter-attack" in n]
+        assert bool(said) == ann_has_one, t.notes
+        assert (h["ann"][0] in t.pieces) == ann_has_one
+
+
+def test_forced_target_of_the_owner_still_binds():
+    t, h = units(("ann", "bo"), ann=["anarchy-script-kiddie"],
+                 bo=["anarchy-script-kiddie", "conservative-forum-moderator"])
+    with pytest.raises(RefereeError, match="must attack"):
+        t.battle(h["ann"][0], h["bo"][0], [6, 1])
+    t.battle(h["ann"][0], h["bo"][1], [6, 1])
+
+
+def test_forced_target_does_not_bind_a_plain_unit():
+    t, h = units(("ann", "bo", "cy"), ann=["anarchy-window-smasher"], bo=["conservative-beat-cop"],
+                 cy=["conservative-forum-moderator"])
+    t.battle(h["ann"][0], h["bo"][0], [6, 1])
+    assert h["bo"][0] not in t.pieces
