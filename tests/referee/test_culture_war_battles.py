@@ -377,3 +377,126 @@ def test_forced_target_does_not_bind_a_plain_unit():
                  cy=["conservative-forum-moderator"])
     t.battle(h["ann"][0], h["bo"][0], [6, 1])
     assert h["bo"][0] not in t.pieces
+
+
+# ---------------------------------------------------------------- class 1: battle Flashes belong to the battle
+
+BATTLE_FLASHES = of_kind(lambda e: e.get("when") == "before-battle")
+
+
+def _side(card: dict) -> str:
+    """Whose unit in the battle the Flash acts on: "yours" or "enemy"."""
+    who = {e.get("who") for e in card["effects"] if e.get("when") == "before-battle"}
+    return "enemy" if "enemy-unit" in who else "yours"
+
+
+def _three() -> tuple[Table, dict[str, list[str]]]:
+    """ann's Window Smasher and bo's Militia Volunteer; cy's Beat Cop stands by. ann's turn."""
+    return units(("ann", "bo", "cy"), ann=["anarchy-window-smasher"], bo=["conservative-militia-volunteer"],
+                 cy=["conservative-beat-cop"])
+
+
+def test_battle_flashes_are_found():
+    assert len(BATTLE_FLASHES) >= 12 and all(c["type"] == "flash" for c in BATTLE_FLASHES)
+
+
+@pytest.mark.parametrize("card", BATTLE_FLASHES, ids=lambda c: c["id"])
+def test_a_battle_flash_is_refused_with_no_battle_pending(card):
+    t, h = _three()
+    for who, unit in (("ann", h["ann"][0]), ("bo", h["bo"][0])):
+        target = unit if (who == "ann") == (_side(card) == "yours") else h["bo" if who == "ann" else "ann"][0]
+        with pytest.raises(RefereeError, match="no battle is pending"):
+            t.play(who, card["id"], on=target)
+
+
+@pytest.mark.parametrize("card", BATTLE_FLASHES, ids=lambda c: c["id"])
+def test_a_battle_flash_is_refused_on_a_unit_outside_the_pending_battle(card):
+    t, h = _three()
+    t.battle(h["ann"][0], h["bo"][0], [3, 4], window=True)
+    with pytest.raises(RefereeError, match="not in the pending battle"):
+        t.play("bo", card["id"], on=h["cy"][0])
+    with pytest.raises(RefereeError, match="not in the pending battle"):
+        t.play("ann", card["id"], on=t.base("ann"))
+
+
+@pytest.mark.parametrize("card", BATTLE_FLASHES, ids=lambda c: c["id"])
+def test_a_battle_flash_is_refused_from_a_player_with_no_unit_in_the_battle(card):
+    t, h = _three()
+    t.battle(h["ann"][0], h["bo"][0], [3, 4], window=True)
+    for on in (None, h["ann"][0], h["bo"][0]):
+        with pytest.raises(RefereeError, match="cy has no unit in the pending battle"):
+            t.play("cy", card["id"], on=on)
+
+
+@pytest.mark.parametrize("card", BATTLE_FLASHES, ids=lambda c: c["id"])
+@pytest.mark.parametrize("who", ["ann", "bo"])
+def test_a_battle_flash_acts_on_its_side_of_the_pending_battle(card, who):
+    """Played by either player of the battle, without --on it finds its unit: the
+    player's own, or the enemy one if the card says so; naming the other is refused."""
+    t, h = _three()
+    t.battle(h["ann"][0], h["bo"][0], [3, 4], window=True)
+    other = "bo" if who == "ann" else "ann"
+    mine, theirs = h[who][0], h[other][0]
+    wanted, wrong = (mine, theirs) if _side(card) == "yours" else (theirs, mine)
+    with pytest.raises(RefereeError, match="choose the target"):
+        t.play(who, card["id"], on=wrong)
+    fx_static.TRACE.clear()
+    t.play(who, card["id"])
+    if card["id"] == "anarchy-scatter":
+        assert wanted not in t.pieces and "window" not in t.state.fields
+        return
+    timed = [x for x in t.state.fields["timed"] if x.get("source") == card["name"]]
+    assert timed and {x["handle"] for x in timed} == {wanted}, t.state.fields["timed"]
+
+
+def test_issue_example_human_chain_with_no_battle_declared():
+    """`play community-human-chain --on cy/volunteer-recruit` (cy's Base Unit), no battle declared."""
+    t, _ = units(("ann", "cy"))
+    t.to("cy")
+    with pytest.raises(RefereeError, match="no battle is pending"):
+        t.play("cy", "community-human-chain", on=t.base("cy"))
+
+
+# ---------------------------------------------------------------- class 5: a battle that loses a unit ends
+
+
+@pytest.mark.parametrize("side", ["attacker", "defender"])
+def test_scatter_after_the_dice_ends_the_battle_and_the_table_goes_on(side):
+    """Scatter! returns the player's own unit in the battle to their hand: the battle
+    ends as the card says (no one loses LIFE), the window closes, the turn goes on."""
+    t, h = units(("ann", "bo"), ann=["anarchy-window-smasher"], bo=["conservative-militia-volunteer"])
+    smasher, volunteer = h["ann"][0], h["bo"][0]
+    t.battle(smasher, volunteer, [6, 1], window=True)
+    who = "ann" if side == "attacker" else "bo"
+    unit = smasher if side == "attacker" else volunteer
+    t.play(who, "anarchy-scatter")
+    assert unit not in t.pieces and "window" not in t.state.fields
+    assert (t.life("ann"), t.life("bo")) == (100, 100)
+    assert any("ends before it is settled" in n for n in t.notes)
+    with pytest.raises(RefereeError, match="no battle waits"):
+        t.settle()
+    if side == "defender":  # the attacker has made its attack
+        with pytest.raises(RefereeError, match="already attacked"):
+            t.battle(smasher, t.base("bo"), [6, 1])
+    t.end()
+    assert t.state.active_player.name == "bo"
+
+
+def test_a_player_out_while_the_dice_are_shown_ends_the_battle():
+    """ann, at 1 LIFE, plays Read the Fine Print in her own battle: it costs her 1 LIFE, she
+    is out and her units leave play; the battle ends and the table goes on with bo and cy."""
+    t, h = _three()
+    t.do("life", player="ann", to=1)
+    t.battle(h["ann"][0], h["bo"][0], [6, 1], window=True)
+    t.play("ann", "libertarian-read-the-fine-print")
+    assert t.state.player("ann").eliminated and "window" not in t.state.fields
+    assert t.life("bo") == 100
+    t.end()
+
+
+def test_the_scorekeeper_putting_a_player_out_ends_the_battle_too():
+    t, h = _three()
+    t.battle(h["ann"][0], h["bo"][0], [6, 1], window=True)
+    t.do("life", player="bo", to=0)
+    assert "window" not in t.state.fields and h["ann"][0] in t.pieces
+    t.end()

@@ -152,8 +152,9 @@ GAMES: dict[str, list[str]] = {
         "buy anarchy-pawn-shop-backroom",  # Real Estate #8
         "play anarchy-direct-action",  # an Operation, #9
         "play anarchy-riot-night",  # timed: every unit of ann's
-        "play anarchy-lucky-throw --on 7",  # timed: one unit, its next battle
         "battle 7 4 --window --dice 3,4",  # the window after the dice
+        "play anarchy-lucky-throw --on 7",  # timed: one unit, for that battle
+        "play technocracy-emergency-patch --by bo --on 4",  # a reroll
         "settle",
         "ally ann cy",
         "discard-hand anarchy-masked-rioter",
@@ -163,12 +164,14 @@ GAMES: dict[str, list[str]] = {
         "deploy technocracy-data-intern",  # a prompt
         "resolve",
         "deploy technocracy-predictive-model",  # #11
-        "play technocracy-emergency-patch --on 11",  # a reroll
         "play technocracy-acqui-hire --on 2",  # bo takes ann's recruit: `home`
+        "capital cy +40",
+        "battle 10 6 --window --dice 3,4",
+        "play community-group-hug --by cy --on 6",  # a shield
+        "settle",
         "end-turn",
         "capital cy +40",
         "draw 6 --by cy",
-        "play community-group-hug --on 6",  # a shield
         "play community-consensus-meeting",  # a truce
         "end-turn",
         "play anarchy-general-strike",  # no income

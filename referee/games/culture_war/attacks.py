@@ -12,7 +12,7 @@ from referee.errors import RefereeError, RuleViolation
 from referee.games.culture_war import effects
 from referee.games.culture_war import handlers as fx
 from referee.games.culture_war.actions import order_ready
-from referee.games.culture_war.battle import fight, strike, target_refusal, unit_refusal
+from referee.games.culture_war.battle import end_if_broken, fight, strike, target_refusal, unit_refusal
 from referee.games.culture_war.board import Board, DiceShortage, feeder
 from referee.model import Action, State
 
@@ -70,6 +70,8 @@ def pending(board: Board) -> list[str]:
 def settle(board: Board, args: Mapping[str, Any], dice: Callable[[], int]) -> None:
     """The waiting battle, fought with the dice shown (and any further dice
     it needs: ties, rerolls, a counter-attack)."""
+    if end_if_broken(board):  # card text took one of its units away: nothing is left to fight
+        return
     window = board.f.pop(WINDOW)
     shown = iter(window["dice"])
 

@@ -284,6 +284,31 @@ def _counter(board: Board, attacker: str, defender: str, dice: Dice) -> bool:
     return killed
 
 
+def end_if_broken(board: Board) -> bool:
+    """A battle waiting after its dice ends at once when card text (Scatter's
+    return to hand, a unit destroyed, its owner out of the game, a change of
+    control) leaves it without its two sides: no dice are rolled for it and
+    nobody loses LIFE for it; a unit still in play has made its attack.
+    True if it ended."""
+    window = board.f.get("window")
+    if not window:
+        return False
+    a, d = window["attacker"], window["defender"]
+    gone = [h for h in (a, d) if h not in board.pieces]
+    if not gone and board.pieces[a]["owner"] != board.pieces[d]["owner"]:
+        return False
+    board.f.pop("window")
+    if a in board.pieces:
+        board.pieces[a]["attacked"] = board.turn
+    board.f["attacks"] = board.f.get("attacks", 0) + 1
+    board.f["timed"] = [t for t in board.f["timed"] if not (t["until"] == "battle" and t.get("handle") in (a, d))]
+    why = " and ".join(f"#{h}" for h in gone) + (" has" if len(gone) == 1 else " have") + " left play" \
+        if gone else "both units are now on one side"
+    board.notes.append(f"the battle of #{a} against #{d} ends before it is settled: {why}; "
+                       "no dice are rolled for it and no one loses LIFE for it")
+    return True
+
+
 def strike(board: Board, attacker: str, target: str, dice: Dice | None = None) -> None:
     """An attack on a player's LIFE (allowed when they have nothing to defend with)."""
     unit = board.pieces[attacker]

@@ -89,7 +89,7 @@ def _stats(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
             board.f["timed"].append({"stat": stat, "amount": amount, "scope": "unit", "handle": handle,
                                      "until": duration, "source": ctx.name})
     word = {"game": "for the rest of the game", "battle": "for this battle" if ctx.moment == "battle"
-            else "for its next battle this turn", "turn": "until the end of the turn"}[duration]
+            or board.f.get("window") else "for its next battle this turn", "turn": "until the end of the turn"}[duration]
     board.notes.append(f"{board.label(handle)} gets {_changes(changes)} {word} ({ctx.name})")
 
 
@@ -110,7 +110,8 @@ def _timed_unit(key: str, **extra: Any) -> Callable[[Board, Mapping[str, Any], C
         entry = {"stat": key, "amount": 0, "scope": "unit", "handle": ctx.target, "until": "battle",
                  "source": ctx.name, **{k: e.get(k, v) for k, v in extra.items()}}
         board.f["timed"].append(entry)
-        board.notes.append(f"{board.label(ctx.target)}: {ctx.name} holds for its next battle this turn")
+        when = "this battle" if board.f.get("window") else "its next battle this turn"
+        board.notes.append(f"{board.label(ctx.target)}: {ctx.name} holds for {when}")
     return handler
 
 
