@@ -500,3 +500,127 @@ def test_the_scorekeeper_putting_a_player_out_ends_the_battle_too():
     t.do("life", player="bo", to=0)
     assert "window" not in t.state.fields and h["ann"][0] in t.pieces
     t.end()
+
+
+# ---------------------------------------------------------------- class 10: "would die" saves
+
+SAVE_TRIGGERS = ("would-die", "attached-would-die", "other-would-die")
+SAVES = of_kind(lambda e: e.get("when") in SAVE_TRIGGERS)
+SHIELDS = of_kind(lambda e: e["kind"] == "shield")
+
+
+def _saved_unit(t: Table, card: dict, victim_code: str = "conservative-militia-volunteer") -> str:
+    """On ann's turn: the unit `card` would keep alive (the card itself, a unit
+    carrying it as a Mod, or a unit beside it)."""
+    if card["type"] == "unit" and any(e.get("when") == "would-die" for e in card["effects"]):
+        return t.play("ann", card["id"])
+    victim = t.play("ann", victim_code)
+    if card["type"] == "mod":
+        t.play("ann", card["id"], on=victim)
+    else:
+        t.play("ann", card["id"])
+    return victim
+
+
+def test_save_cards_are_found():
+    assert {c["id"] for c in SAVES} >= {"anarchy-leaderless-crowd", "libertarian-bug-out-bag",
+                                         "libertarian-private-fire-brigade"}
+    assert {c["id"] for c in SHIELDS} == {"community-group-hug"}
+
+
+@pytest.mark.parametrize("card", SAVES, ids=lambda c: c["id"])
+def test_a_save_keeps_its_unit_alive_in_battle(card):
+    t, h = units(("ann", "bo"), bo=["anarchy-masked-rioter"])
+    t.to("ann")
+    victim = _saved_unit(t, card)
+    t.end().to("bo")
+    roll = [6] if card["id"] == "anarchy-leaderless-crowd" else []
+    t.battle(h["bo"][0], victim, [6, 1] + roll)  # a kill; a survival roll (the crowd's) reads a 6
+    assert victim in t.pieces and t.life("ann") == 100
+    assert t.life("bo") == 98  # the attack counts as failed
+
+
+@pytest.mark.parametrize("card", SAVES, ids=lambda c: c["id"])
+def test_a_save_keeps_its_unit_alive_when_card_text_destroys_it(card):
+    """Quarterly Review destroys a unit of yours (and refunds its cost): a card that
+    keeps the unit alive holds here too, and nothing is refunded for a unit still in play."""
+    t, _ = units(("ann", "bo"))
+    victim = _saved_unit(t, card)
+    t.end().to("bo").end().to("ann")
+    capital = t.state.player("ann").capital
+    t.play("ann", "technocracy-quarterly-review", on=victim)  # dice: 6 for a survival roll
+    assert victim in t.pieces, t.notes
+    assert any("survives" in n for n in t.notes)
+    paid = 2 if card["id"] == "libertarian-private-fire-brigade" else 0
+    assert t.state.player("ann").capital == capital - paid  # Quarterly Review costs 0; no refund
+
+
+@pytest.mark.parametrize("card", [c for c in SAVES if c["id"] != "anarchy-leaderless-crowd"], ids=lambda c: c["id"])
+def test_a_save_keeps_a_unit_alive_that_its_own_text_destroys(card):
+    """Window Smasher's end-of-turn roll of 1 destroys it: a Bag on it or a Fire Brigade beside it saves it."""
+    t, _ = units(("ann", "bo"))
+    victim = _saved_unit(t, card, "anarchy-window-smasher")
+    t.do("end-turn", [1])
+    assert victim in t.pieces and any("survives" in n for n in t.notes), t.notes
+
+
+@pytest.mark.parametrize("card", SHIELDS, ids=lambda c: c["id"])
+def test_a_battle_shield_saves_in_its_battle_only(card):
+    t, h = units(("ann", "bo"), ann=["conservative-militia-volunteer"], bo=["anarchy-masked-rioter"])
+    t.to("bo")
+    t.battle(h["bo"][0], h["ann"][0], [6, 1], window=True)
+    t.play("ann", card["id"])
+    t.settle()
+    assert h["ann"][0] in t.pieces and t.pieces[h["ann"][0]]["adj"]["def"] == -1
+    assert not [x for x in t.state.fields["timed"] if x["stat"] == "shield"]  # used up with its battle
+
+
+def _two_saves() -> tuple[Table, str]:
+    """ann's Window Smasher carries a Bug-Out Bag, and ann's Private Fire Brigade stands beside it."""
+    t, _ = units(("ann", "bo"), bo=["anarchy-masked-rioter"])
+    t.to("ann")
+    smasher = t.play("ann", "anarchy-window-smasher")
+    t.play("ann", "libertarian-private-fire-brigade")
+    t.play("ann", "libertarian-bug-out-bag", on=smasher)
+    return t, smasher
+
+
+def test_two_saves_the_owner_is_asked_and_play_waits():
+    t, smasher = _two_saves()
+    waiting = t.state.fields["prompts"]
+    assert len(waiting) == 1 and waiting[0]["player"] == "ann"
+    assert waiting[0]["choices"] == ["bug-out-bag", "private-fire-brigade"]
+    assert f"#{smasher} Window Smasher would die" in waiting[0]["text"]
+    with pytest.raises(RefereeError, match="waiting for ann"):
+        t.end()
+    with pytest.raises(RefereeError, match="takes one of: bug-out-bag, private-fire-brigade"):
+        t.do("resolve", prompt=waiting[0]["number"], answer="leaderless-crowd")
+
+
+@pytest.mark.parametrize("choice", ["bug-out-bag", "private-fire-brigade"])
+@pytest.mark.parametrize("situation", ["battle", "card text", "its own text"])
+def test_two_saves_the_owners_choice_acts_first(choice, situation):
+    t, smasher = _two_saves()
+    t.do("resolve", prompt=t.state.fields["prompts"][0]["number"], answer=choice)
+    capital = t.state.player("ann").capital
+    if situation == "battle":
+        t.end().to("bo")
+        rioter = next(h for h, p in t.pieces.items() if p["name"] == "Masked Rioter")
+        t.battle(rioter, smasher, [6, 1])
+    elif situation == "card text":
+        t.play("ann", "technocracy-quarterly-review", on=smasher)  # costs 0
+    else:
+        t.do("end-turn", [1])
+    assert smasher in t.pieces
+    bag = [m["card"] for m in t.pieces[smasher]["mods"]]
+    if choice == "bug-out-bag":  # the Bag is discarded instead; nothing is paid
+        assert bag == [] and t.state.player("ann").capital == capital
+    else:  # the Fire Brigade is paid; the Bag stays
+        assert bag == ["libertarian-bug-out-bag"] and t.state.player("ann").capital == capital - 2
+
+
+def test_one_save_asks_nothing():
+    t, _ = units(("ann", "bo"))
+    victim = t.play("ann", "anarchy-window-smasher")
+    t.play("ann", "libertarian-bug-out-bag", on=victim)
+    assert not t.state.fields.get("prompts")

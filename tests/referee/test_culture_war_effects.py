@@ -120,9 +120,11 @@ class Walk:
             self.state = self.rules.apply(self.state, action, dice)
         except RefereeError:
             return False
-        for prompt in self.state.fields.get("prompts", []):
+        while self.state.fields.get("prompts"):
+            prompt = self.state.fields["prompts"][0]
             self.prompted.append(prompt["card_id"])
-            self.state = self.rules.apply(self.state, Action("resolve", {"prompt": prompt["number"]}), [])
+            answer = {"answer": prompt["choices"][0]} if prompt.get("choices") else {}  # a choice: the first
+            self.state = self.rules.apply(self.state, Action("resolve", {"prompt": prompt["number"], **answer}), [])
         return True
 
     def play(self, who: str, code: str, on: str | None = None) -> bool:

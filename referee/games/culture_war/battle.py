@@ -94,26 +94,6 @@ def exchange(board: Board, dice: Dice, attacker: str, defender: str, who: str) -
         return a, d, left > right
 
 
-def _saved(board: Board, killer: str, victim: str, dice: Dice) -> str | None:
-    """Whether a card keeps `victim` alive (Group Hug, Leaderless Crowd, Bug-Out Bag,
-    Private Fire Brigade): the name of the card, or None."""
-    v = board.pieces[victim]
-    flags: dict[str, Any] = {}
-    for t in list(board.f["timed"]):
-        if t["stat"] == "shield" and t.get("handle") == victim:
-            board.f["timed"].remove(t)
-            adj = v.setdefault("adj", {})
-            adj["def"] = adj.get("def", 0) + int(t.get("weaken") or 0)
-            return t["source"]
-    kw = dict(that_player=board.pieces[killer]["owner"], unit=victim, dice=dice, battle=flags, moment="on death")
-    fx.on_piece(board, victim, "would-die", **kw)
-    if not flags.get("saved"):
-        fx.on_mods(board, victim, "attached-would-die", **kw)
-    if not flags.get("saved"):
-        fx.on_side(board, v["owner"], "other-would-die", skip=victim, **kw)
-    return flags.get("saved")
-
-
 def kill(board: Board, killer: str, victim: str, dice: Dice | None = None) -> None:
     """`victim` dies in battle: its owner pays for it, then on-kill and death effects fire."""
     k, v = board.pieces[killer], board.pieces[victim]
@@ -224,7 +204,7 @@ def _round(board: Board, attacker: str, defender: str, dice: Dice, word: str) ->
         board.notes.append(f"  the 1 makes the attack fail ({a_unit['name']})")
         won = False
     if won and defender in board.pieces and attacker in board.pieces:
-        keeper = _saved(board, attacker, defender, dice)
+        keeper = fx.saved(board, defender, board.pieces[attacker]["owner"], dice, in_battle=True)
         if keeper:
             board.notes.append(f"  {board.label(defender)} survives ({keeper}); the attack counts as failed")
             won = False
