@@ -19,12 +19,13 @@ from referee.games.culture_war.handlers import save_key, save_sources
 from referee.model import State
 
 KIND = "save-first"
+TRIGGERS = ("would-die", "attached-would-die", "other-would-die")
 
 
 def ask_choices(state: State) -> State:
     """`state` with a prompt for each unit that two or more cards could keep
     alive and whose owner has not chosen among exactly those cards."""
-    if state.finished:
+    if state.finished or not _any_save(state.fields):
         return state
     board = Board(state)
     waiting = {(p.data or {}).get("unit") for p in prompts.pending(state) if (p.data or {}).get("kind") == KIND}
@@ -43,6 +44,16 @@ def ask_choices(state: State) -> State:
                                 choices=among, data={"kind": KIND, "unit": handle, "among": key})
             break
     return state
+
+
+def _any_save(fields: Any) -> bool:
+    """Whether any card in play could keep a unit alive (most tables: none, so nothing to work out)."""
+    def saves(effects: Any) -> bool:
+        return any(e.get("when") in TRIGGERS for e in effects or ())
+
+    return any(t.get("stat") == "shield" for t in fields.get("timed", ())) or any(
+        saves(p.get("effects")) or any(saves(m.get("effects")) for m in p.get("mods", ()))
+        for p in fields.get("pieces", {}).values())
 
 
 def answer(state: State, prompt: prompts.Prompt, choice: str) -> State:
