@@ -336,45 +336,56 @@ def test_stats_for_a_role_follow_the_role_in_a_counter_attack(card):
 # ---------------------------------------------------------------- class 7: forced targets
 
 
-def test_forced_target_binds_every_enemys_cyber_attackers():
+TAUNTS = of_kind(lambda e: e["kind"] == "taunt")
+
+
+def test_forced_target_cards_are_found():
+    assert {c["id"] for c in TAUNTS} >= {"conservative-forum-moderator"}
+
+
+@pytest.mark.parametrize("card", TAUNTS, ids=lambda c: c["id"])
+def test_forced_target_binds_every_enemys_cyber_attackers(card):
     """cy's Forum Moderator: ann's Cyber unit may not attack bo's Cyber unit, nor bo's
-    LIFE, while an enemy Forum Moderator is in play; it may attack the Moderator."""
+    LIFE (bo has no Cyber unit left), while an enemy's Moderator is in play; it may attack the Moderator."""
     t, h = units(("ann", "bo", "cy"), ann=["anarchy-script-kiddie"], bo=["libertarian-encryption-purist"],
-                 cy=["conservative-forum-moderator"])
-    model, kiddie, moderator = h["ann"][0], h["bo"][0], h["cy"][0]
-    with pytest.raises(RefereeError, match="must attack cy's #.* Forum Moderator"):
-        t.battle(model, kiddie, [6, 1])
-    t.do("discard", piece=kiddie)
-    with pytest.raises(RefereeError, match="must attack cy's #.* Forum Moderator"):
-        t.battle(model, "bo", [])
-    t.battle(model, moderator, [6, 1])
+                 cy=[card["id"]])
+    attacker, purist, moderator = h["ann"][0], h["bo"][0], h["cy"][0]
+    with pytest.raises(RefereeError, match="must attack cy's #"):
+        t.battle(attacker, purist, [6, 1])
+    t.do("discard", piece=purist)
+    with pytest.raises(RefereeError, match="must attack cy's #"):
+        t.battle(attacker, "bo", [])
+    t.battle(attacker, moderator, [6, 1])
     assert moderator not in t.pieces
 
 
-def test_forced_target_binds_a_counter_attack():
+@pytest.mark.parametrize("card", TAUNTS, ids=lambda c: c["id"])
+def test_forced_target_binds_a_counter_attack(card):
     """ann's Cyber unit attacks bo's Forum Moderator (it must), rolls a 1 and fails.
     bo's Moderator would counter-attack it, but ann's own Forum Moderator draws every
     enemy Cyber attack, a counter-attack included; without it the Moderator strikes back."""
     for ann_has_one, dice in ((True, [1, 6]), (False, [1, 6, 6, 1])):
-        decks = ["anarchy-script-kiddie"] + (["conservative-forum-moderator"] if ann_has_one else [])
-        t, h = units(("ann", "bo"), ann=decks, bo=["conservative-forum-moderator"])
+        decks = ["anarchy-script-kiddie"] + ([card["id"]] if ann_has_one else [])
+        t, h = units(("ann", "bo"), ann=decks, bo=[card["id"]])
         t.battle(h["ann"][0], h["bo"][0], dice)
         said = [n for n in t.notes if "cannot counter-attack" in n]
         assert bool(said) == ann_has_one, t.notes
         assert (h["ann"][0] in t.pieces) == ann_has_one
 
 
-def test_forced_target_of_the_owner_still_binds():
+@pytest.mark.parametrize("card", TAUNTS, ids=lambda c: c["id"])
+def test_forced_target_of_the_owner_still_binds(card):
     t, h = units(("ann", "bo"), ann=["anarchy-script-kiddie"],
-                 bo=["anarchy-script-kiddie", "conservative-forum-moderator"])
+                 bo=["anarchy-script-kiddie", card["id"]])
     with pytest.raises(RefereeError, match="must attack"):
         t.battle(h["ann"][0], h["bo"][0], [6, 1])
     t.battle(h["ann"][0], h["bo"][1], [6, 1])
 
 
-def test_forced_target_does_not_bind_a_plain_unit():
+@pytest.mark.parametrize("card", TAUNTS, ids=lambda c: c["id"])
+def test_forced_target_does_not_bind_a_plain_unit(card):
     t, h = units(("ann", "bo", "cy"), ann=["anarchy-window-smasher"], bo=["conservative-beat-cop"],
-                 cy=["conservative-forum-moderator"])
+                 cy=[card["id"]])
     t.battle(h["ann"][0], h["bo"][0], [6, 1])
     assert h["bo"][0] not in t.pieces
 
