@@ -110,9 +110,9 @@ class Walk:
     def act(self, name: str, args: dict, rolled: bool = False) -> bool:
         action = Action(name, args)
         try:
-            self.rules.check(self.state, Action(name, {**args, "rolls": 1}) if name == "battle" else action)
+            self.rules.check(self.state, Action(name, {**args, "rolls": 1}) if name in ("battle", "settle") else action)
             dice: list[int] = []
-            if name == "battle":
+            if name in ("battle", "settle"):
                 self.rules.count_dice(self.state, action, lambda: dice.append(self.dice()) or dice[-1])
                 action = Action(name, {**args, "rolls": len(dice)})
             else:
@@ -120,9 +120,11 @@ class Walk:
             self.state = self.rules.apply(self.state, action, dice)
         except RefereeError:
             return False
-        for prompt in self.state.fields.get("prompts", []):
+        while self.state.fields.get("prompts"):
+            prompt = self.state.fields["prompts"][0]
             self.prompted.append(prompt["card_id"])
-            self.state = self.rules.apply(self.state, Action("resolve", {"prompt": prompt["number"]}), [])
+            answer = {"answer": prompt["choices"][0]} if prompt.get("choices") else {}  # a choice: the first
+            self.state = self.rules.apply(self.state, Action("resolve", {"prompt": prompt["number"], **answer}), [])
         return True
 
     def play(self, who: str, code: str, on: str | None = None) -> bool:
@@ -137,6 +139,19 @@ class Walk:
     def handles(self, owner: str | None = None, kind: str | None = None) -> list[str]:
         return [h for h, p in sorted(self.state.fields["pieces"].items(), key=lambda kv: int(kv[0]))
                 if (owner is None or p["owner"] == owner) and (kind is None or p["kind"] == kind)]
+
+    def in_a_battle(self, who: str, code: str) -> bool:
+        """A battle Flash, played where it belongs: the active player's unit attacks
+        with the dice shown (`window`), `who` plays the Flash in that battle, then it is settled."""
+        active = self.state.active_player.name
+        foes = [n for n in ("ann", "bo") if n != active]
+        for attacker in self.handles(active, "unit"):
+            for defender in [h for foe in foes for h in self.handles(foe, "unit")]:
+                if self.act("window", {"attacker": attacker, "defender": defender, "rolls": 2}):
+                    played = self.play(who, code)
+                    self.act("settle", {})
+                    return played
+        return False
 
     def play_somehow(self, who: str, code: str) -> bool:
         """Play a card with whatever target the rules accept: none, a piece, a player."""
@@ -168,10 +183,10 @@ class Walk:
 
     def opponent_turn(self) -> None:
         self.end()  # ann's end of turn, bo's start
-        for code in ("technocracy-precision-strike", "anarchy-lucky-throw"):
-            for h in self.handles("bo", "unit"):
-                if self.play("bo", code, h):
-                    break
+        self.play("bo", "conservative-thoughts-prayers")  # an opponent's Flash, outside battles
+        for code in ("technocracy-precision-strike", "anarchy-lucky-throw"):  # and in one
+            if self.in_a_battle("bo", code):
+                break
         for h in self.handles("ann", "unit"):
             self.act("seize", {"player": "bo", "piece": h})
         self.fight_round("bo", "ann")
@@ -179,6 +194,8 @@ class Walk:
 
 
 def play_card(walk: Walk, card: dict) -> bool:
+    if any(e.get("when") == "before-battle" for e in card["effects"]):
+        return walk.in_a_battle("ann", card["id"])
     if card["type"] == "mod":
         return any(walk.play("ann", card["id"], h) for h in walk.handles("ann") + walk.handles("bo"))
     return walk.play_somehow("ann", card["id"])
@@ -203,8 +220,7 @@ def duel(card: dict) -> Walk:
     mine = walk.handles("ann", "unit")
     if not mine:
         return walk
-    for target in walk.handles("bo", "unit")[:1]:
-        walk.play("ann", "anarchy-cut-the-lights", target)                     # a Flash of ann's own
+    walk.play("ann", "conservative-thoughts-prayers")                          # a Flash of ann's own
     unit = mine[-1]
     cyber = "cyber" in (walk.state.fields["pieces"][unit]["traits"] or [])
 
@@ -225,7 +241,7 @@ def duel(card: dict) -> Walk:
     walk.end()
     foe = "anarchy-script-kiddie" if cyber else "conservative-beat-cop"
     walk.play("bo", foe)
-    walk.play("bo", "technocracy-precision-strike", walk.handles("bo", "unit")[-1])  # an opponent's Flash
+    walk.play("bo", "conservative-thoughts-prayers")                           # an opponent's Flash
     for h in reversed(walk.handles("ann")):
         for mod in ("community-bike-lane-upgrade", "anarchy-gas-mask", "anarchy-monkey-wrench"):
             walk.play("bo", mod, h)
@@ -321,7 +337,7 @@ def test_odds_count_on_attack_life_and_the_bonus_together():
     founder = walk.handles("ann", "unit")[-1]
     recruit = walk.handles("bo", "unit")[0]
     o = odds(walk.state, founder, recruit)
-    assert o.atk == 3 and o.kill == 1  # 3 printed; +3 in the battle makes every roll a kill except ties
+    assert o.atk == 6 and o.kill == 1  # 3 printed, +3 in the battle: every roll a kill except ties
     assert o.expected["ann"] == -2 and o.expected["bo"] == -10
 
 

@@ -89,7 +89,8 @@ def test_odds_count_card_effects_and_declined_counter_attacks(table):
     new(table)
     table.run("capital ann +5")
     table.run("capital bo +5")
-    table.run("play technocracy-predictive-dodge --by bo --on 4")  # +2 DEF in its next battle
+    table.run("battle 2 4 --window --dice 3,3")  # the dice shown: the battle waits
+    table.run("play technocracy-predictive-dodge --by bo --on 4")  # +2 DEF in this battle
     state = state_of(table)
     o = odds(state, "2", "4", counter=False)
     win, lose, crit = by_hand(0, 2)

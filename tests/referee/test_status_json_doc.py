@@ -142,18 +142,20 @@ def shared_problems(documented: dict[Shape, set[str]], statuses: Iterable[dict[s
 
 GAMES: dict[str, list[str]] = {
     "culture-war": [
-        "new culture-war --player ann:anarchy --player bo:technocracy --player cy:community --seed 21",
-        "rolloff --dice 5,2,5",  # ann and cy tie ...
+        "new culture-war --player ann:anarchy --player bo:technocracy --player cy:community "
+        "--player di:libertarian --seed 21",
+        "rolloff --dice 5,2,5,1",  # ann and cy tie ...
         "rolloff --dice 6,3",  # ... and ann goes first
         "capital ann +40",
         "draw 6 --by ann",
-        "deploy anarchy-window-smasher",  # #7
-        "play anarchy-brick-in-a-tote-bag --on 7",  # a Mod
-        "buy anarchy-pawn-shop-backroom",  # Real Estate #8
-        "play anarchy-direct-action",  # an Operation, #9
+        "deploy anarchy-window-smasher",  # #9
+        "play anarchy-brick-in-a-tote-bag --on 9",  # a Mod
+        "buy anarchy-pawn-shop-backroom",  # Real Estate #10
+        "play anarchy-direct-action",  # an Operation, #11
         "play anarchy-riot-night",  # timed: every unit of ann's
-        "play anarchy-lucky-throw --on 7",  # timed: one unit, its next battle
-        "battle 7 4 --window --dice 3,4",  # the window after the dice
+        "battle 9 4 --window --dice 3,4",  # the window after the dice
+        "play anarchy-lucky-throw --on 9",  # timed: one unit, for that battle
+        "play technocracy-emergency-patch --by bo --on 4",  # a reroll
         "settle",
         "ally ann cy",
         "discard-hand anarchy-masked-rioter",
@@ -162,14 +164,22 @@ GAMES: dict[str, list[str]] = {
         "draw 6 --by bo",
         "deploy technocracy-data-intern",  # a prompt
         "resolve",
-        "deploy technocracy-predictive-model",  # #11
-        "play technocracy-emergency-patch --on 11",  # a reroll
+        "deploy technocracy-predictive-model",  # #13
         "play technocracy-acqui-hire --on 2",  # bo takes ann's recruit: `home`
+        "capital cy +40",
+        "battle 12 6 --window --dice 3,4",
+        "play community-group-hug --by cy --on 6",  # a shield
+        "settle",
         "end-turn",
         "capital cy +40",
         "draw 6 --by cy",
-        "play community-group-hug --on 6",  # a shield
         "play community-consensus-meeting",  # a truce
+        "end-turn",
+        "capital di +40",
+        "deploy libertarian-private-fire-brigade",
+        "deploy libertarian-bootstrap-hustler",
+        "play libertarian-bug-out-bag --on di/bootstrap-hustler",  # two cards could save it: a prompt
+        "resolve bug-out-bag",  # `save_first`
         "end-turn",
         "play anarchy-general-strike",  # no income
         "life cy -200",  # cy is out: cy's cards are removed from the game

@@ -18,6 +18,7 @@ from referee.games import shared
 from referee.games.culture_war import effects
 from referee.games.culture_war import handlers as fx
 from referee.games.culture_war import zones
+from referee.games.culture_war.battle import end_if_broken
 from referee.games.culture_war.board import KIND_WORDS, KINDS, Board, new_piece
 from referee.games.culture_war.effects import freeze
 from referee.games.culture_war.phases import ROLL_OFF_RULE, TIMING  # the phases are checked first, in phases.py
@@ -99,7 +100,10 @@ def play(board: Board, args: Mapping[str, Any], dice: Any) -> None:
     if kind == "mod":
         target = mod_host(board, card, name, on)
     wanted = targets_of(now)
-    if "unit" in wanted and "player" not in wanted:
+    in_battle = [e for e in card_effects if effects.when_of(e) == "before-battle"]
+    if kind == "flash" and in_battle:
+        target = battle_flash_target(board, card, name, on, now)
+    elif "unit" in wanted and "player" not in wanted:
         target = unit_target(board, card, name, on, now)
     if "estate" in wanted:
         target = estate_target(board, card, name, on)
@@ -139,6 +143,7 @@ def play(board: Board, args: Mapping[str, Any], dice: Any) -> None:
         for other in board.live():
             if other != name:
                 fx.on_side(board, other, "opponent-flash", that_player=name, dice=dice, moment="a Flash was played")
+    end_if_broken(board)
 
 
 def mod_host(board: Board, card: Mapping[str, Any], name: str, on: str | None) -> str:
@@ -191,6 +196,41 @@ def unit_target(board: Board, card: Mapping[str, Any], name: str, on: str | None
                             f"{name} cannot play {card['name']} on {board.label(handle)}: "
                             "Flash events cannot target it")
     return handle
+
+
+BATTLE_FLASH_RULE = "a battle Flash is played in the pending battle, by one of its two players"
+
+
+def battle_flash_target(board: Board, card: Mapping[str, Any], name: str, on: str | None,
+                        now: list[dict[str, Any]]) -> str:
+    """The unit a battle Flash ("play in a battle before it is settled") acts on:
+    one of the two units of the battle waiting after its dice, whose player
+    must have a unit in it. Without --on it is the
+    player's unit in that battle, or the enemy unit if the card names that."""
+    window = board.f.get("window")
+    what = f"{card['name']} (flash)"
+    if not window:
+        raise RuleViolation(BATTLE_FLASH_RULE, f"{name} cannot play {what}: no battle is pending (declare one with "
+                                               "`referee battle ATTACKER DEFENDER --window`, then play it before "
+                                               "`referee settle`)")
+    sides = [h for h in (window["attacker"], window["defender"]) if h in board.pieces]
+    mine = [h for h in sides if board.pieces[h]["owner"] == name]
+    fighting = " against ".join(board.label(h) for h in sides)
+    if not mine:
+        raise RuleViolation(BATTLE_FLASH_RULE, f"{name} cannot play {what}: {name} has no unit in the pending "
+                                               f"battle ({fighting})")
+    theirs = [h for h in sides if h not in mine]
+    chosen = (theirs if unit_side(now) == "enemy" else mine)[:1]
+    if on:
+        handle = board.find(on, ("unit",))
+        if handle not in sides:
+            raise RuleViolation(BATTLE_FLASH_RULE, f"{name} cannot play {what} on {board.label(handle)}: it is not "
+                                                   f"in the pending battle ({fighting})")
+        chosen = [handle]
+    if not chosen:
+        raise RuleViolation(BATTLE_FLASH_RULE, f"{name} cannot play {what}: the pending battle has no enemy unit "
+                                               f"of {name}'s left ({fighting})")
+    return unit_target(board, card, name, chosen[0], now)  # the card's own limits: whose unit, Flash-proof units
 
 
 def estate_target(board: Board, card: Mapping[str, Any], name: str, on: str | None) -> str:
@@ -271,6 +311,7 @@ def apply_life(rules: Any, state: State, action: Action, dice: Sequence[int]) ->
     name = board.name(action.args["player"])
     board.change_life(name, changed(board.life(name), action.args) - board.life(name),
                       action.args.get("reason") or "scorekeeper")
+    end_if_broken(board)  # a player out: a battle waiting after its dice may have lost its units
     return freeze(board)
 
 

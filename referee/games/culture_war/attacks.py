@@ -12,7 +12,7 @@ from referee.errors import RefereeError, RuleViolation
 from referee.games.culture_war import effects
 from referee.games.culture_war import handlers as fx
 from referee.games.culture_war.actions import order_ready
-from referee.games.culture_war.battle import fight, strike
+from referee.games.culture_war.battle import end_if_broken, fight, strike, target_refusal, unit_refusal
 from referee.games.culture_war.board import Board, DiceShortage, feeder
 from referee.model import Action, State
 
@@ -70,6 +70,8 @@ def pending(board: Board) -> list[str]:
 def settle(board: Board, args: Mapping[str, Any], dice: Callable[[], int]) -> None:
     """The waiting battle, fought with the dice shown (and any further dice
     it needs: ties, rerolls, a counter-attack)."""
+    if end_if_broken(board):  # card text took one of its units away: nothing is left to fight
+        return
     window = board.f.pop(WINDOW)
     shown = iter(window["dice"])
 
@@ -92,10 +94,9 @@ def target_of(board: Board, args: Mapping[str, Any]) -> tuple[str, str, bool]:
                             f"{label} cannot attack: it is {board.active}'s turn")
     if unit.get("attacked") == board.turn:
         raise RuleViolation("each unit attacks at most once per turn", f"{label} has already attacked this turn")
-    if effects.has_trait(board, attacker, "cannot-attack"):
-        raise RuleViolation(f"card text: {unit['name']}", f"{label} cannot attack")
-    if effects.has_trait(board, attacker, "slow") and unit.get("since") == board.turn:
-        raise RuleViolation(f"card text: {unit['name']}", f"{label} cannot attack on the turn it is played")
+    barred = unit_refusal(board, attacker)
+    if barred:
+        raise RuleViolation(*barred)
     for _, src, e in effects.statics(board, "attack-limit"):
         if src["owner"] == owner and board.f.get("attacks", 0) >= int(e["max"]):
             effects.trace(src.get("card"), "attack-limit")
@@ -114,14 +115,9 @@ def target_of(board: Board, args: Mapping[str, Any]) -> tuple[str, str, bool]:
                 else (board.label(defender), label)
             raise RuleViolation("Cyber units fight only Cyber units",
                                 f"{owner} cannot attack: {cy} is a Cyber unit and {plain} is not")
-        if effects.cyber(board, attacker):
-            guards = [(h, p) for h, p in board.owned(foe["owner"], "unit")
-                      if any(e["kind"] == "taunt" for e in effects.live_effects(p))]
-            for _, guard in guards:
-                effects.trace(guard.get("card"), "taunt")
-            if guards and defender not in [h for h, _ in guards]:
-                raise RuleViolation(f"card text: {guards[0][1]['name']}",
-                                    f"{label} must attack " + " or ".join(board.label(h) for h, _ in guards))
+        forced = target_refusal(board, attacker, defender)
+        if forced:
+            raise RuleViolation(*forced)
         return attacker, defender, False
     target = board.name(text)
     if target == owner:
@@ -131,6 +127,9 @@ def target_of(board: Board, args: Mapping[str, Any]) -> tuple[str, str, bool]:
     truce(board, owner, target)
     theirs = [(h, p) for h, p in board.owned(target, "unit")]
     listing = ", ".join(f"#{h} {p['name']}" for h, p in theirs)
+    forced = target_refusal(board, attacker, None)
+    if forced:
+        raise RuleViolation(*forced)
     if effects.cyber(board, attacker):
         guards = [(h, p) for h, p in theirs if effects.cyber(board, h)]
         if guards:

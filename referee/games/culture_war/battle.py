@@ -18,7 +18,7 @@ from typing import Any, Mapping
 
 from referee.games.culture_war import handlers as fx
 from referee.games.culture_war.board import Board, Dice, hero
-from referee.games.culture_war.effects import has_trait, live_effects, stat_text, trace, unit_stat_parts
+from referee.games.culture_war.effects import cyber, has_trait, live_effects, stat_text, trace, unit_stat_parts
 
 KILL, HERO_KILL = 5, 10
 FAIL, HERO_FAIL = 2, 4
@@ -94,26 +94,6 @@ def exchange(board: Board, dice: Dice, attacker: str, defender: str, who: str) -
         return a, d, left > right
 
 
-def _saved(board: Board, killer: str, victim: str, dice: Dice) -> str | None:
-    """Whether a card keeps `victim` alive (Group Hug, Leaderless Crowd, Bug-Out Bag,
-    Private Fire Brigade): the name of the card, or None."""
-    v = board.pieces[victim]
-    flags: dict[str, Any] = {}
-    for t in list(board.f["timed"]):
-        if t["stat"] == "shield" and t.get("handle") == victim:
-            board.f["timed"].remove(t)
-            adj = v.setdefault("adj", {})
-            adj["def"] = adj.get("def", 0) + int(t.get("weaken") or 0)
-            return t["source"]
-    kw = dict(that_player=board.pieces[killer]["owner"], unit=victim, dice=dice, battle=flags, moment="on death")
-    fx.on_piece(board, victim, "would-die", **kw)
-    if not flags.get("saved"):
-        fx.on_mods(board, victim, "attached-would-die", **kw)
-    if not flags.get("saved"):
-        fx.on_side(board, v["owner"], "other-would-die", skip=victim, **kw)
-    return flags.get("saved")
-
-
 def kill(board: Board, killer: str, victim: str, dice: Dice | None = None) -> None:
     """`victim` dies in battle: its owner pays for it, then on-kill and death effects fire."""
     k, v = board.pieces[killer], board.pieces[victim]
@@ -143,11 +123,66 @@ def _failed(board: Board, attacker: str, a_unit: Mapping[str, Any], defender: st
     fx.on_piece(board, defender, "on-repel", that_player=p, **kw)
 
 
-def _attacks(board: Board, attacker: str, foe_owner: str, dice: Dice) -> None:
+def refusal(board: Board, attacker: str, defender: str | None) -> tuple[str, str] | None:
+    """Why card text keeps `attacker` from attacking `defender` (a unit's
+    handle, or None for a player's LIFE): (rule, reason), or None. The same
+    for an attack and a counter-attack: our rule sheet says a counter-attack
+    is an attack, so "cannot attack" and a forced target stop it too."""
+    return unit_refusal(board, attacker) or target_refusal(board, attacker, defender)
+
+
+def unit_refusal(board: Board, attacker: str) -> tuple[str, str] | None:
+    """Why card text keeps `attacker` from attacking at all now, or None."""
+    unit = board.pieces[attacker]
+    label = board.label(attacker)
+    if has_trait(board, attacker, "cannot-attack"):
+        return f"card text: {unit['name']}", f"{label} cannot attack"
+    if has_trait(board, attacker, "slow") and unit.get("since") == board.turn:
+        return f"card text: {unit['name']}", f"{label} cannot attack on the turn it is played"
+    return None
+
+
+def target_refusal(board: Board, attacker: str, defender: str | None) -> tuple[str, str] | None:
+    """Why a forced target keeps `attacker` from attacking `defender`, or None."""
+    guards = forced_targets(board, attacker)
+    if guards and defender not in guards:
+        first = board.pieces[guards[0]]
+        return (f"card text: {first['name']}",
+                f"{board.label(attacker)} must attack " + " or ".join(board.label(h) for h in guards))
+    return None
+
+
+def forced_targets(board: Board, attacker: str) -> list[str]:
+    """The units `attacker` must attack if it attacks at all: every enemy
+    unit whose text draws enemy Cyber attacks (Forum Moderator), whoever's
+    it is and whoever the attack was meant for."""
+    if not cyber(board, attacker):
+        return []
+    owner = board.pieces[attacker]["owner"]
+    guards = []
+    for handle, piece in sorted(board.pieces.items(), key=lambda kv: int(kv[0])):
+        if piece["kind"] == "unit" and piece["owner"] != owner and \
+                any(e["kind"] == "taunt" for e in live_effects(piece)):
+            trace(piece.get("card"), "taunt")
+            guards.append(handle)
+    return guards
+
+
+def _attacks(board: Board, attacker: str, foe_owner: str, dice: Dice, target: str | None = None) -> None:
+    """`attacker` attacks (in a battle, a counter-attack or straight at LIFE):
+    its on-attack effects (`target`, the unit it attacks, is "the enemy unit
+    in that battle") and its owner's own-attack effects."""
     unit = board.pieces[attacker]
     kw = dict(that_player=foe_owner, dice=dice, moment="battle")
-    fx.on_piece(board, attacker, "on-attack", **kw)
+    fx.on_piece(board, attacker, "on-attack", target=target, **kw)
     fx.on_side(board, unit["owner"], "own-attack", **kw)
+
+
+def _defends(board: Board, defender: str, attacker: str, dice: Dice) -> None:
+    """`defender` is attacked (in a battle or a counter-attack): its on-defend effects."""
+    if defender in board.pieces and attacker in board.pieces:
+        fx.on_piece(board, defender, "on-defend", that_player=board.pieces[attacker]["owner"], target=attacker,
+                    dice=dice, moment="battle")
 
 
 def _one(board: Board, attacker: str, foe_owner: str, dice: Dice) -> bool:
@@ -169,7 +204,7 @@ def _round(board: Board, attacker: str, defender: str, dice: Dice, word: str) ->
         board.notes.append(f"  the 1 makes the attack fail ({a_unit['name']})")
         won = False
     if won and defender in board.pieces and attacker in board.pieces:
-        keeper = _saved(board, attacker, defender, dice)
+        keeper = fx.saved(board, defender, board.pieces[attacker]["owner"], dice, in_battle=True)
         if keeper:
             board.notes.append(f"  {board.label(defender)} survives ({keeper}); the attack counts as failed")
             won = False
@@ -181,22 +216,31 @@ def _round(board: Board, attacker: str, defender: str, dice: Dice, word: str) ->
     return a, False
 
 
+def opening(board: Board, attacker: str, defender: str, dice: Dice) -> None:
+    """A battle begins: the attacker is spent for the turn, then its attack
+    triggers and the defender's defend triggers (odds read the stats after these)."""
+    a_unit = board.pieces[attacker]
+    a_unit["attacked"] = board.turn
+    board.f["attacks"] = board.f.get("attacks", 0) + 1
+    _attacks(board, attacker, board.pieces[defender]["owner"], dice, target=defender)
+    _defends(board, defender, attacker, dice)
+
+
 def fight(board: Board, attacker: str, defender: str, dice: Dice, counter: bool = True) -> None:
     """One battle, start to finish, written to `board` (notes say what happened)."""
     a_unit, d_unit = board.pieces[attacker], board.pieces[defender]
     p, q = a_unit["owner"], d_unit["owner"]
-    a_unit["attacked"] = board.turn
-    board.f["attacks"] = board.f.get("attacks", 0) + 1
-    _attacks(board, attacker, q, dice)
-    if defender in board.pieces:
-        fx.on_piece(board, defender, "on-defend", that_player=p, dice=dice, moment="battle")
+    opening(board, attacker, defender, dice)
     critical = countered = False
     if attacker in board.pieces and defender in board.pieces:
         a, killed = _round(board, attacker, defender, dice, "battle")
         if not killed and a == 1 and attacker in board.pieces and defender in board.pieces:
             critical = True
             board.notes.append(f"critical failure: {p} rolled a 1 and failed")
-            if counter:
+            barred = refusal(board, defender, attacker)
+            if counter and barred:
+                board.notes.append(f"{q} cannot counter-attack: {barred[1]} ({barred[0]}; a counter-attack is an attack)")
+            elif counter:
                 countered = _counter(board, defender, attacker, dice)
             else:
                 board.notes.append(f"{q} does not counter-attack")
@@ -208,14 +252,41 @@ def fight(board: Board, attacker: str, defender: str, dice: Dice, counter: bool 
 
 def _counter(board: Board, attacker: str, defender: str, dice: Dice) -> bool:
     """The defender strikes back; its on-attack effects fire (both halves of a
-    sentence apply together, in counter-attacks too). True if it kills."""
-    _attacks(board, attacker, board.pieces[defender]["owner"], dice)
+    sentence apply together, in counter-attacks too), then the defend effects
+    of the unit it strikes. True if it kills."""
+    _attacks(board, attacker, board.pieces[defender]["owner"], dice, target=defender)
+    _defends(board, defender, attacker, dice)
     if attacker not in board.pieces or defender not in board.pieces:
         return False
     d, killed = _round(board, attacker, defender, dice, "counter-attack")
     if d == 1:
         board.notes.append("a 1 in a counter-attack starts no further counter-attack")
     return killed
+
+
+def end_if_broken(board: Board) -> bool:
+    """A battle waiting after its dice ends at once when card text (Scatter's
+    return to hand, a unit destroyed, its owner out of the game, a change of
+    control) leaves it without its two sides: no dice are rolled for it and
+    nobody loses LIFE for it; a unit still in play has made its attack.
+    True if it ended."""
+    window = board.f.get("window")
+    if not window:
+        return False
+    a, d = window["attacker"], window["defender"]
+    gone = [h for h in (a, d) if h not in board.pieces]
+    if not gone and board.pieces[a]["owner"] != board.pieces[d]["owner"]:
+        return False
+    board.f.pop("window")
+    if a in board.pieces:
+        board.pieces[a]["attacked"] = board.turn
+    board.f["attacks"] = board.f.get("attacks", 0) + 1
+    board.f["timed"] = [t for t in board.f["timed"] if not (t["until"] == "battle" and t.get("handle") in (a, d))]
+    why = " and ".join(f"#{h}" for h in gone) + (" has" if len(gone) == 1 else " have") + " left play" \
+        if gone else "both units are now on one side"
+    board.notes.append(f"the battle of #{a} against #{d} ends before it is settled: {why}; "
+                       "no dice are rolled for it and no one loses LIFE for it")
+    return True
 
 
 def strike(board: Board, attacker: str, target: str, dice: Dice | None = None) -> None:

@@ -66,7 +66,9 @@ def _play_command(name: str, expect: str | None, what: str, examples: str):
     player's coins on Real Estate (fullest first) and bank; coins of another
     faction pay at most half a card's cost and are used first up to that.
     Units, Real Estate, Mods, Happenings and Operations: only on your own
-    turn, before your first attack. Flash: any time, by anyone.
+    turn, before your first attack. Flash: any time, by anyone; a battle
+    Flash only in the battle waiting after its dice (`battle A D --window`),
+    by one of its two players (--on may be left out: it finds its unit).
 
     \b
     Examples:
@@ -79,7 +81,7 @@ play = _play_command(
     "play", None, "Play a card: deploy a unit, buy Real Estate, or play an event.",
     "      referee play anarchy-window-smasher\n"
     "      referee play anarchy-gas-mask --on 5\n"
-    "      referee play community-human-chain --by bo --on bo/sign-holding-activist-2\n"
+    "      referee play community-human-chain --by bo    (in the battle waiting after its dice)\n"
     "      referee play anarchy-looting-spree --on bo --from bank,1\n"
     "      referee play PNP:ANARCHY-RIOT-NIGHT:1A2B3C:1")
 deploy = _play_command(

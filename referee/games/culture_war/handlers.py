@@ -14,6 +14,7 @@ moment: a turn's start or end, a unit's attack, kill, death.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Mapping
 
@@ -89,7 +90,7 @@ def _stats(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
             board.f["timed"].append({"stat": stat, "amount": amount, "scope": "unit", "handle": handle,
                                      "until": duration, "source": ctx.name})
     word = {"game": "for the rest of the game", "battle": "for this battle" if ctx.moment == "battle"
-            else "for its next battle this turn", "turn": "until the end of the turn"}[duration]
+            or board.f.get("window") else "for its next battle this turn", "turn": "until the end of the turn"}[duration]
     board.notes.append(f"{board.label(handle)} gets {_changes(changes)} {word} ({ctx.name})")
 
 
@@ -110,7 +111,8 @@ def _timed_unit(key: str, **extra: Any) -> Callable[[Board, Mapping[str, Any], C
         entry = {"stat": key, "amount": 0, "scope": "unit", "handle": ctx.target, "until": "battle",
                  "source": ctx.name, **{k: e.get(k, v) for k, v in extra.items()}}
         board.f["timed"].append(entry)
-        board.notes.append(f"{board.label(ctx.target)}: {ctx.name} holds for its next battle this turn")
+        when = "this battle" if board.f.get("window") else "its next battle this turn"
+        board.notes.append(f"{board.label(ctx.target)}: {ctx.name} holds for {when}")
     return handler
 
 
@@ -277,7 +279,8 @@ def _destroy_self(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
         return
     if ctx.this in board.pieces:
         if board.pieces[ctx.this]["kind"] == "unit":
-            dies(board, ctx.this, f"{word} by its own text", None)  # type: ignore[arg-type]
+            dies(board, ctx.this, f"{word} by its own text", None, ctx.dice,  # type: ignore[arg-type]
+                 can_save=word == "destroyed")
         else:
             board.remove(ctx.this, f"{word} by its own text")  # type: ignore[arg-type]
 
@@ -302,8 +305,9 @@ def _destroy(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
     elif what == "empty-real-estate" and ctx.target in board.pieces:
         board.remove(ctx.target, ctx.name)  # the play checked it holds no coins
     elif what == "your-unit" and ctx.target in board.pieces:
-        ctx.battle["refund"] = int(board.pieces[ctx.target].get("cost") or 0)
-        dies(board, ctx.target, ctx.name, None)
+        cost = int(board.pieces[ctx.target].get("cost") or 0)
+        if dies(board, ctx.target, ctx.name, None, ctx.dice) is not None:  # a card may keep it alive: no refund
+            ctx.battle["refund"] = cost
 
 
 def _take_control(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
@@ -402,11 +406,82 @@ def of_dead(board: Board, piece: Mapping[str, Any], when: str, **kw: Any) -> Non
         run(board, effects, Ctx(piece["owner"], piece, **kw))
 
 
-def dies(board: Board, handle: str, why: str, that_player: str | None, dice: Dice | None = None) -> dict[str, Any]:
-    """A unit leaves play destroyed: on-death, attached-dies and own-death effects follow."""
+def dies(board: Board, handle: str, why: str, that_player: str | None, dice: Dice | None = None,
+         can_save: bool = True) -> dict[str, Any] | None:
+    """A unit destroyed by card text: unless a card keeps it alive ("would die"
+    saves hold here as in battle), it leaves play and on-death, attached-dies
+    and own-death effects follow. The piece, or None if it survived."""
+    keeper = saved(board, handle, that_player, dice, in_battle=False) if can_save else None
+    if keeper:
+        board.notes.append(f"{board.label(handle)} survives ({keeper})")
+        return None
     piece = board.remove(handle, why)
     after_death(board, piece, handle, that_player, dice)
     return piece
+
+
+# ---- "would die": the cards that keep a unit alive -------------------------------------------
+
+
+def choice_word(name: str) -> str:
+    """A card's name as a word to type: 'Bug-Out Bag' -> 'bug-out-bag'."""
+    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
+
+
+def save_sources(board: Board, victim: str, in_battle: bool = True) -> list[tuple[str, str, str, Any]]:
+    """Every card that could keep `victim` alive if it would die, in the order
+    they are tried unless its owner chose another: a shield played in its
+    battle, its own text, its Mods, its owner's other cards.
+    (choice word, card name, how: shield/piece/mod/side, the timed entry, handle or Mod)."""
+    v = board.pieces[victim]
+    out: list[tuple[str, str, str, Any]] = []
+    if in_battle:
+        out += [(choice_word(t["source"]), t["source"], "shield", t) for t in board.f["timed"]
+                if t["stat"] == "shield" and t.get("handle") == victim]
+    if any(when_of(e) == "would-die" for e in live_effects(v)):
+        out.append((choice_word(v["name"]), v["name"], "piece", victim))
+    out += [(choice_word(m["name"]), m["name"], "mod", m) for m in v.get("mods", [])
+            if any(when_of(e) == "attached-would-die" for e in read(m.get("effects")))]
+    out += [(choice_word(p["name"]), p["name"], "side", h) for h, p in board.owned(v["owner"])
+            if h != victim and any(when_of(e) == "other-would-die" for e in live_effects(p))]
+    return out
+
+
+def save_key(sources: list[tuple[str, str, str, Any]]) -> str:
+    """The cards that could save a unit, as the key its owner's choice is kept under."""
+    return "+".join(sorted({s[0] for s in sources}))
+
+
+def saved(board: Board, victim: str, that_player: str | None, dice: Dice | None, in_battle: bool) -> str | None:
+    """Whether a card keeps `victim` alive (Group Hug, Leaderless Crowd, Bug-Out Bag,
+    Private Fire Brigade): the name of the card, or None. The card its owner chose
+    to act first among these cards (`save_first`, asked with a prompt) is tried first,
+    then the others while the unit would still die."""
+    v = board.pieces[victim]
+    sources = save_sources(board, victim, in_battle)
+    first = (v.get("save_first") or {}).get(save_key(sources))
+    sources.sort(key=lambda s: s[0] != first)
+    flags: dict[str, Any] = {}
+    kw = dict(that_player=that_player, unit=victim, dice=dice, battle=flags, moment="on death")
+    for _, name, how, what in sources:
+        if victim not in board.pieces:
+            return None
+        if how == "shield":
+            board.f["timed"].remove(what)
+            adj = v.setdefault("adj", {})
+            adj["def"] = adj.get("def", 0) + int(what.get("weaken") or 0)
+            return name
+        if how == "piece":
+            effects = [e for e in live_effects(v) if when_of(e) == "would-die"]
+            run(board, effects, Ctx(v["owner"], v, this=victim, **kw))
+        elif how == "mod" and what in v.get("mods", []):
+            effects = [e for e in read(what.get("effects")) if when_of(e) == "attached-would-die"]
+            run(board, effects, Ctx(what.get("by") or v["owner"], what, mod=what, host=victim, **kw))
+        elif how == "side":
+            on_piece(board, what, "other-would-die", **kw)
+        if flags.get("saved"):
+            return flags["saved"]
+    return None
 
 
 def after_death(board: Board, piece: Mapping[str, Any], handle: str, that_player: str | None,

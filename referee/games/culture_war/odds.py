@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Mapping
 
-from referee.games.culture_war.battle import Tie, fight
+from referee.games.culture_war.battle import Tie, fight, opening
 from referee.games.culture_war.board import Board, DiceShortage
 from referee.games.culture_war.effects import unit_stat_parts
 
@@ -101,6 +101,20 @@ def odds(state: Any, attacker: str, defender: str, counter: bool = True) -> Odds
             counter_p += w
         for name in expected:
             expected[name] += w * (trial.life(name) - (state.player(name).life or 0))
-    atk = unit_stat_parts(board, attacker, "atk", "attack", defender)[0]
-    dfn = unit_stat_parts(board, defender, "def", "defend", attacker)[0]
+    atk, dfn = _battle_stats(state, attacker, defender)
     return Odds(kill_p, fail_p, crit_p, counter_p, expected, p, q, atk, dfn)
+
+
+def _battle_stats(state: Any, attacker: str, defender: str) -> tuple[int, int]:
+    """The attacker's ATK and the defender's DEF as the battle reads them: after
+    its attack and defend triggers (Slam Poet's -1 DEF, Seastead Founder's +3 ATK)."""
+    trial = Board(state)
+    trial.f["_odds"] = True
+    try:
+        opening(trial, attacker, defender, _Prefix([]))
+    except DiceShortage:
+        trial = Board(state)  # a trigger that rolls: the printed numbers with what is always on
+    if attacker not in trial.pieces or defender not in trial.pieces:
+        trial = Board(state)
+    return (unit_stat_parts(trial, attacker, "atk", "attack", defender)[0],
+            unit_stat_parts(trial, defender, "def", "defend", attacker)[0])

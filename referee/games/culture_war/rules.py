@@ -109,7 +109,14 @@ def _card_rolls(rules: Any, state: State, action: Action) -> tuple[int, ...]:
 
     card = action.args["_card"]
     now = [e for e in effects.read(card.get("effects")) if effects.when_of(e) in actions.NOW_OF.get(card["type"], ())]
-    return (6,) * fx.rolls_in(now)
+    rolls = fx.rolls_in(now)
+    if any(e["kind"] == "destroy" and e.get("what") == "your-unit" for e in now) and action.args.get("on"):
+        try:  # a unit destroyed by card text may roll to survive (Leaderless Crowd)
+            piece = state.fields["pieces"][Board(state).find(str(action.args["on"]), ("unit",))]
+        except RefereeError:
+            piece = {}
+        rolls += fx.rolls_in([e for e in effects.live_effects(piece) if effects.when_of(e) == "would-die"])
+    return (6,) * rolls
 
 
 def _first_player(board: Board) -> dict:
@@ -153,7 +160,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
 
 class CultureWarRules(GenericRules):
     slug = GameSlug.CULTURE_WAR
-    version = "culture-war-7"  # 6: an eliminated player's truces end; 7: cards seen going back to a hand (hand_known)
+    version = "culture-war-7"  # 7: issue 25 (battles: counter-attacks, triggers, battle Flashes, saves; cards seen going back to a hand: hand_known); 6: an eliminated player's truces end
     min_players, max_players = 2, 5
     has_life = True
     has_capital = True
@@ -265,7 +272,17 @@ class CultureWarRules(GenericRules):
         super().check(state, action)
 
     def game_apply(self, state: State, action: Action, dice: Sequence[int]) -> State:
-        return zones.settle(state, super().game_apply(state, action, dice), action)
+        from referee.games.culture_war import saves  # lazy: action code loads only when an action is played
+
+        return saves.ask_choices(zones.settle(state, super().game_apply(state, action, dice), action))
+
+    def apply_prompt_answer(self, state: State, prompt: Any, answer: str, dice: Sequence[int]) -> State:
+        """A unit's owner chose which card keeps it alive first (saves.py)."""
+        from referee.games.culture_war import saves  # lazy: as in apply
+
+        if (prompt.data or {}).get("kind") == saves.KIND:
+            return saves.answer(state, prompt, answer)
+        return super().apply_prompt_answer(state, prompt, answer, dice)
 
     def count_dice(self, state: State, action: Action, dice: Callable[[], int]) -> None:
         """Play a board action with a dice source (to learn how many dice it
