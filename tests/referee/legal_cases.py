@@ -33,6 +33,11 @@ class Case:
     walks: int = 3  # random games from setup
     steps: int = 40  # actions per walk
     hand_rule: HandRule | None = None
+    # The choice an action makes, where the order its cards are named in only
+    # sets labels (M1, M2) or a pile's order that the generator lists one way of:
+    # (state, action) -> a key; None: actions are compared as they are.
+    choice: Callable[[State, Action], Any] | None = None
+    sample: int | None = None  # try at most this many candidates per state and player (a seeded sample)
     house_rules: Mapping[str, str] = field(default_factory=dict)
 
 
@@ -251,8 +256,24 @@ def cold_war_candidates(rules: Any, state: State, player: str, hands: Any) -> li
     return out + shared_candidates(state, player)
 
 
+def cold_war_choice(state: State, action: Action) -> Any:
+    """A setup is the choice of the 3 cards discarded and of the cards that go
+    face down as Propaganda (a Special placed is Propaganda whichever list names
+    it); the order cards are named in only numbers the spots (and orders the 3
+    setup discards, which the generator lists in id order)."""
+    from referee.games.cold_war import desk as D  # lazy: only the game being walked
+
+    if action.name != "setup":
+        return None
+    a = action.args
+    placed = [*a.get("cards", ()), *a.get("propaganda", ())]
+    hidden = {c for c in placed if c in a.get("propaganda", ()) or D.card(state.fields, c)["type"] == "special"}
+    return (a.get("player"), frozenset(placed), frozenset(hidden), frozenset(a.get("discard", ())))
+
+
 COLD_WAR = Case(GameSlug.COLD_WAR, (("Ann", "albion"), ("Bo", "westmark")), deal=cold_war_deal,
-                candidates=cold_war_candidates, walks=2, steps=30)
+                candidates=cold_war_candidates, walks=2, steps=24, choice=cold_war_choice,
+                sample=400)
 
 
 CASES: dict[GameSlug, Case] = {c.slug: c for c in (PETRI, DEBATE, COLD_WAR)}

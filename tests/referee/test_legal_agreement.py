@@ -113,11 +113,17 @@ def test_generated_moves_and_check_agree(case: Case):
                         assert "<CARD>" in m.command, m.command
                 keys = {key(a) for a in generated}
                 assert len(keys) == len(generated), "a move is listed twice"
-                for cand in case.candidates(rules, state, player.name, hands):
+                tried = list(case.candidates(rules, state, player.name, hands))
+                if case.sample is not None and len(tried) > case.sample:
+                    tried = rng.sample(tried, case.sample)
+                for cand in tried:
                     candidates_tried += 1
                     if key(cand) in keys or not accepted(rules, state, cand):
                         continue
                     if case.hand_rule is not None and case.hand_rule(state, cand, hands, generated):
+                        continue
+                    if case.choice is not None and case.choice(state, cand) is not None and \
+                            case.choice(state, cand) in {case.choice(state, g) for g in generated}:
                         continue
                     twins = [g for g in generated if same_outcome(rules, state, cand, g, rng)]
                     assert twins, (f"check accepts {cand.name} {cand.args} by {cand.actor} "
