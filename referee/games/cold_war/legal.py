@@ -76,17 +76,21 @@ class _Gen:
         return D.card(self.f, cid)
 
     def offer(self, name: str, args: Mapping[str, Any], actor: str | None, words: Iterable[Any],
-              kind: str | None = None) -> bool:
+              same: Any = None) -> bool:
+        """Offer one action; kept when `check` accepts it. `same`: a key of the
+        offers that may leave the same table (spellings of one play), compared
+        by their outcome; None for an offer whose outcome no other one shares."""
         act = Action(name, {k: v for k, v in args.items() if v not in (None, [], False)},
                      PlayerName(actor) if actor else None)
         if not accepts(self.rules, self.state, act):
             return False
-        after = self.rules.apply(self.state, act, ())
-        seen = self._seen.setdefault(name, [])
-        if any(after == s for s in seen):
-            return True
-        seen.append(after)
-        self.out.append(Move(act, command_line(words), kind or name, describe(self.rules, self.state, act)))
+        if same is not None:
+            after = self.rules.apply(self.state, act, ())
+            seen = self._seen.setdefault(repr((name, same)), [])
+            if any(after == s for s in seen):
+                return True
+            seen.append(after)
+        self.out.append(Move(act, command_line(words), name, describe(self.rules, self.state, act)))
         return True
 
     def opponents(self) -> list[str]:
@@ -124,7 +128,7 @@ class _Gen:
 
     def start(self) -> None:
         for p in self.state.players:
-            self.offer("start", {"first": p.name}, None, ["start", "--first", p.name])
+            self.offer("start", {"first": p.name}, None, ["start", "--first", p.name])  # each first player: a different table
 
     # ---- regroup, one step ---------------------------------------------------------------
 
@@ -146,13 +150,14 @@ class _Gen:
     def turn(self) -> None:
         self.regroups()
         held = self.hand()
-        if held is None:
-            self._blind()
-            return
+        if held is None:  # the table's view: the cards the referee knows are in the hand, and <CARD> for the rest
+            held = list(dict.fromkeys(self.desk["known"]))
+            if int(self.desk["hand"]) > len(self.desk["known"]):
+                self._blind()
         for cid in held:
             for prop in (False, True):
                 self.offer("place", {"card": cid, "propaganda": prop}, self.name,
-                           ["place", cid, *(["--propaganda"] if prop else []), "--by", self.name])
+                           ["place", cid, *(["--propaganda"] if prop else []), "--by", self.name], same=cid)
         self._discards(held)
         self._attacks(held)
         self._specials(held)
@@ -208,7 +213,7 @@ class _Gen:
             if act is None:  # nothing the referee applies (a prompt): the target is named but not used
                 for target in self.opponents():
                     self.offer("special", {"card": cid, "target": target}, self.name,
-                               ["special", cid, target, "--by", self.name])
+                               ["special", cid, target, "--by", self.name], same=cid)
                 continue
             for target in self.opponents():
                 for at in self._special_spots(act, target):
@@ -219,7 +224,7 @@ class _Gen:
                             words = ["special", cid, target, *(["--at", at] if at else []),
                                      *[w for u in using for w in ("--with", u)], *flags, "--by", self.name]
                             self.offer("special", {"card": cid, "target": target, "at": at, "with": list(using),
-                                                   **extra}, self.name, words)
+                                                   **extra}, self.name, words, same=(cid, target, tuple(using)))
 
     def _special_spots(self, act: Mapping[str, Any], target: str) -> list[str | None]:
         desk = self.f["desks"][target]
@@ -269,14 +274,13 @@ class _Gen:
                                             "from the hand", target=target, at=spot))
             self.out.append(placeholder(["special", CARD_PLACEHOLDER, target, "--by", me], "special",
                                         f"{me} plays a Special from the hand at {target}", target=target))
-            for count in range(1, len(D.zone_cards(self.desk, "military")) + 1):
-                self.offer("challenge", {"target": target, "count": count}, me,
-                           ["challenge", target, count, "--by", me])
 
     # ---- a Fallen Leader's turn -----------------------------------------------------------------
 
     def fallen(self) -> None:
         top = self.hand()
+        if top is None and not self.desk["draw"] and self.desk["order"]:
+            top = [self.desk["order"][0]]  # the pile turned over unshuffled: the referee knows its top card
         for target in self.opponents():
             if top is None:
                 self.out.append(placeholder(["fallen", target, CARD_PLACEHOLDER, "--by", self.name], "fallen",
@@ -287,4 +291,5 @@ class _Gen:
                 for at in [None, *self.spots(target)]:
                     for extra, flags in self._answers(target):
                         self.offer("fallen", {"target": target, "card": cid, "at": at, **extra}, self.name,
-                                   ["fallen", target, cid, *(["--at", at] if at else []), *flags, "--by", self.name])
+                                   ["fallen", target, cid, *(["--at", at] if at else []), *flags, "--by", self.name],
+                                   same=(target, cid))
