@@ -1,4 +1,4 @@
-"""The commands around the table: log, card, games, export, replay, scan, report (and serve, from cli_serve).
+"""The commands around the table: log, card, games, export, replay, scan, report, moves (and serve, from cli_serve).
 
 Registered on the group by cli.py; errors are translated there.
 """
@@ -221,8 +221,33 @@ def report(out) -> None:
     click.echo(str(write_report(db_path(), out)))
 
 
+@click.command()
+@click.argument("player", required=False, shell_complete=complete_player)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts (each move's `command` and action).")
+@db_option
+def moves(player, as_json) -> None:
+    """List every move PLAYER may make now (default: the player to act),
+    grouped by kind, each with the command line that plays it.
+
+    The referee does not see hands, so a card played from a hand is listed
+    by what it may be, with <CARD> where the card goes. The scorekeeper's
+    corrections (life, capital, crowd, fortitude, win, destroy, return) are
+    not moves and are not listed.
+
+    \b
+    Examples:
+      referee moves
+      referee moves Ben
+      referee moves --json
+    """
+    from referee.legal import table_moves  # lazy: the move generators, only for `moves`
+
+    view = table_moves(db_path(), player)
+    emit(view.to_json()) if as_json else click.echo("\n".join(view.lines()))
+
+
 def register(group: click.Group) -> None:
 
-    for command in (log_command, card, games, export, replay, scan, report):
+    for command in (log_command, card, games, export, replay, scan, report, moves):
         group.add_command(command)
     cli_serve.register(group)

@@ -23,9 +23,13 @@ module, loaded only when moves are asked for (referee start-up stays lazy).
 from __future__ import annotations
 
 import importlib
+import shlex
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
+from referee import prompts, table
+from referee.errors import RefereeError
+from referee.games import rules_for
 from referee.model import Action, CardId, PlayerName, State
 
 # What the caller knows of each player's hand: the card ids (one per copy held).
@@ -70,3 +74,132 @@ def legal_moves(rules: Any, state: State, player: PlayerName, hands: Hands | Non
     """Every move `player` may make now, in the game's own order."""
     module = importlib.import_module(state.game.module("legal"))  # lazy: only when moves are asked for
     return module.legal_moves(rules, state, player, hands)
+
+
+# ---- helpers the games' generators share ----------------------------------------
+
+# Actions that are the scorekeeper's corrections or overrides, never a
+# player's move: no generator lists them (docs/legal-moves.md says why).
+CORRECTIONS = frozenset({"life", "capital", "crowd", "win"})
+
+
+def accepts(rules: Any, state: State, action: Action) -> bool:
+    """Whether the rules' one judge, `check`, accepts `action` now."""
+    try:
+        rules.check(state, action)
+    except RefereeError:
+        return False
+    return True
+
+
+def action(name: str, args: Mapping[str, Any], actor: str | None) -> Action:
+    """An Action as the CLI records it: arguments that are None (or an empty
+    list, or False, which the commands leave out) are dropped."""
+    kept = {k: v for k, v in args.items() if v is not None}
+    return Action(name, kept, PlayerName(actor) if actor is not None else None)
+
+
+def command_line(words: Iterable[Any]) -> str:
+    """The words of a command, quoted for a shell; `<CARD>` stays as it is."""
+    return " ".join(w if w == CARD_PLACEHOLDER else shlex.quote(str(w)) for w in words)
+
+
+def describe(rules: Any, state: State, act: Action) -> str:
+    """The move in words, through the game's phrases (the command's own words otherwise)."""
+    from referee.wording import Words, phrase  # lazy: only when moves are worded
+
+    who = str(act.args.get("player") or act.actor or state.active_player.name)
+    said = phrase(rules.phrases, act.name, Words(act.args, who, {}, state, rules.label))
+    return said[0] if said is not None else act.name
+
+
+def move(rules: Any, state: State, act: Action, words: Iterable[Any], kind: str | None = None,
+         **details: Any) -> Move:
+    """A concrete Move: the action, the command that plays it and its words."""
+    return Move(act, command_line(words), kind or act.name, describe(rules, state, act), details)
+
+
+def placeholder(command_words: Iterable[Any], kind: str, text: str, **details: Any) -> Move:
+    """A card play from a hand the referee cannot see: no action, `<CARD>` in the command."""
+    return Move(None, command_line(command_words), kind, text, details)
+
+
+def shared_moves(rules: Any, state: State, player: str) -> list[Move]:
+    """The shared actions a player may take now (referee/games/shared.py):
+    answering each of their waiting prompts (`resolve N ANSWER`, one move per
+    answer) and `end-turn`. A game whose own `end-turn` replaces the shared
+    one gets it here too: the check is the game's. The corrections (life,
+    capital, crowd, win) are not listed."""
+    out: list[Move] = []
+    name = state.player(player).name
+    for prompt in prompts.pending(state):
+        if prompt.player != name:
+            continue
+        for answer in prompt.choices or ("done", "skip"):
+            act = action("resolve", {"prompt": prompt.number, "answer": answer}, name)
+            if accepts(rules, state, act):
+                out.append(move(rules, state, act, ["resolve", prompt.number, answer, "--by", name]))
+    if "end-turn" in rules.actions:
+        act = action("end-turn", {}, name)
+        if accepts(rules, state, act):
+            out.append(move(rules, state, act, ["end-turn", "--by", name]))
+    return out
+
+
+def grouped(moves: Sequence[Move]) -> dict[str, list[Move]]:
+    """The moves by kind, kinds in the order they first appear."""
+    out: dict[str, list[Move]] = {}
+    for m in moves:
+        out.setdefault(m.kind, []).append(m)
+    return out
+
+
+# ---- the table's moves, for `referee moves` ----------------------------------------
+
+
+@dataclass(frozen=True)
+class MovesView:
+    """What `referee moves` shows: one player's moves at the table in use."""
+
+    game: str
+    player: str
+    moves: tuple[Move, ...]
+    over: str | None  # why no one has moves: the game is over
+
+    def to_json(self) -> dict[str, Any]:
+        return {"game": self.game, "player": self.player, "count": len(self.moves), "game_over": self.over,
+                "moves": [m.to_json() for m in self.moves]}
+
+    def lines(self) -> list[str]:
+        """The moves grouped by kind, each with the command that plays it."""
+        if self.over:
+            return [f"no moves: the game is over ({self.over})"]
+        if not self.moves:
+            return [f"{self.player} has no moves now (another player is to act)"]
+        count = len(self.moves)
+        out = [f"{self.player} has {count} move{'s' if count != 1 else ''}:"]
+        for kind, group in grouped(self.moves).items():
+            out.append(f"{kind} ({len(group)}):")
+            width = max(len(m.command) for m in group) + len("referee ")
+            out += [f"  {('referee ' + m.command).ljust(width)}  {m.text}" for m in group]
+        if any(m.action is None for m in self.moves):
+            out.append(f"{CARD_PLACEHOLDER}: a card from the hand, as the line says (the referee does not see hands)")
+        return out
+
+
+def table_moves(path: Any, player: str | None = None) -> MovesView:
+    """The moves of PLAYER (default: the one to act) at the table in `path`.
+    The referee does not see hands, so card plays from a hand are listed by
+    what they may be (a `<CARD>` in the command)."""
+    return moves_view(table.status(path).state, player)
+
+
+def moves_view(state: State, player: str | None = None) -> MovesView:
+    """The moves of PLAYER (default: the one to act) in `state`, hands unknown."""
+    rules = rules_for(state.game)
+    name = state.player(player).name if player else state.active_player.name
+    over = None
+    if state.finished:
+        over = f"won by {state.winner}" if state.winner else str(state.result)
+    found = [] if over else legal_moves(rules, state, PlayerName(name), None)
+    return MovesView(state.game.value, name, tuple(found), over)

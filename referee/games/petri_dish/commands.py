@@ -50,10 +50,13 @@ class LegalView:
 
 
 def legal(path: Path) -> LegalView:
+    """`legal`: the moves of the side to move (`referee moves`, as plain command lines)."""
     state = _state(path)
-    mover = state.active_player
-    over = state.result or (f"won by {state.winner}" if state.winner else None)
-    return LegalView(mover.name, mover.faction or "", tuple(dish.legal_strings(state)), over)
+    from referee.legal import moves_view  # lazy: the move generators, only for `legal`
+
+    view = moves_view(state)
+    colour = state.player(view.player).faction or ""
+    return LegalView(view.player, colour, tuple(m.command for m in view.moves), view.over)
 
 
 def board(path: Path) -> str:

@@ -1,0 +1,32 @@
+"""The Petri dish's legal moves: the engine's own generator (engine.legal_actions,
+held to `refusal` by perft-style tests) turned into table actions, plus a
+draw claim when the position has occurred three times, plus the shared
+actions (none is open on the dish: a turn ends by playing, and no card asks).
+
+Only the side to move has moves; its commands need no `--by` (the dish's
+commands name the side to move). The dish hides nothing, so `hands` is unused.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from referee.games.petri_dish import engine
+from referee.games.petri_dish.dish import REPETITIONS_FOR_DRAW, action_args, position_of, repetitions
+from referee.legal import Hands, Move, action, move, shared_moves
+from referee.model import PlayerName, State
+
+
+def legal_moves(rules: Any, state: State, player: PlayerName, hands: Hands | None = None) -> list[Move]:
+    if state.finished:
+        return []
+    mover = state.player(player)
+    if mover.name != state.active_player.name:
+        return []
+    out: list[Move] = []
+    for tup in engine.legal_actions(position_of(state)):
+        name, args = action_args(tup)
+        act = action(name, args, mover.name)
+        out.append(move(rules, state, act, engine.action_text(tup).split()))
+    if repetitions(state) >= REPETITIONS_FOR_DRAW:
+        out.append(move(rules, state, action("claim-draw", {}, mover.name), ["claim-draw"]))
+    return out + shared_moves(rules, state, mover.name)
