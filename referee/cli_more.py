@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import click
 
-from referee import cli_serve, render, table  # (cli_serve is light: uvicorn and Starlette load only when `serve` runs)
+from referee import cli_serve, cli_simulate, render, table  # (cli_serve is light: uvicorn and Starlette load only when `serve` runs)
 from referee.cli_common import FILE, db_option, db_path, emit, warn
 from referee.games import rules_for
 
@@ -199,6 +199,6 @@ def report(out) -> None:
 
 def register(group: click.Group) -> None:
 
-    for command in (log_command, card, games, export, replay, scan, report):
+    for command in (log_command, card, games, export, replay, scan, report, cli_simulate.simulate):
         group.add_command(command)
     cli_serve.register(group)
