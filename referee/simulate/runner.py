@@ -123,7 +123,7 @@ def make_plan(game: str, players: int | None, factions: Sequence[str], agents: S
     from referee.games import rules_for  # lazy: only the simulated game's rules
     slug = GameSlug.parse(game)
     rules = rules_for(slug)
-    chosen = tuple(rules._faction(f) for f in factions) if factions else tuple(rules.factions)
+    chosen = tuple(_faction(rules, f) for f in factions) if factions else rules.faction_choices()
     if players is None:
         players = len(factions) if factions else (min(len(chosen), rules.max_players) if chosen else rules.min_players)
     if not rules.min_players <= players <= rules.max_players:
@@ -143,6 +143,17 @@ def make_plan(game: str, players: int | None, factions: Sequence[str], agents: S
     check_plan(plan)
     rules._house_rules(_setup(plan))  # refuse an unknown house rule or value now
     return plan
+
+
+def _faction(rules, text: str) -> str:
+    """A faction as typed, refused naming the choices when the game has no such one."""
+    choices = rules.faction_choices()
+    if rules.factions:
+        return rules._faction(text)
+    if choices and text not in choices:
+        raise RefereeError(f"{text!r} is not a {rules.faction_word} in {rules.slug.value}; choose one of: "
+                           + ", ".join(choices))
+    return text
 
 
 def _setup(plan: Plan):
