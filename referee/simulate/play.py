@@ -182,6 +182,19 @@ def play_game(config: GameConfig) -> GameRecord:
     rngs = [random.Random(f"simulate:{config.seed}:{i}") for i in range(len(seats))]
     physical = physical_for(rules, state, random.Random(f"deal:{config.seed}"))
     first = state.active
+    audit = None
+    if config.check:
+        from referee.simulate.audit import Audit  # lazy: the ledger only for --check
+        audit = Audit(rules, setup, setup_dice)
+    try:
+        return _play(config, rules, state, seats, index, agents, rngs, physical, first, position, setup_dice, audit)
+    finally:
+        if audit is not None:
+            audit.close()
+
+
+def _play(config, rules, state, seats, index, agents, rngs, physical, first, position, setup_dice, audit):
+    check_rng = random.Random(f"check:{config.seed}")
     played: list[list[str]] = [[] for _ in seats]
     steps: list[Step] = []
     actions = 0
@@ -217,10 +230,15 @@ def play_game(config: GameConfig) -> GameRecord:
         steps.append(Step(action, dice)) if (config.keep or config.check) else None
         for card in action.cards:
             played[index.get(action.actor or player, seat)].append(str(card))
-        if config.check:
-            problems = physical.violations(state) + _count_problems(state)
+        if audit is not None:
+            problems = (physical.violations(state) + _count_problems(state)
+                        + audit.step(before, action, dice, state, moves, hands is not None, check_rng))
             if problems:
                 raise Violation(config.game, config.seed, "; ".join(problems), steps)
+    if audit is not None:
+        problems = audit.finish()
+        if problems:
+            raise Violation(config.game, config.seed, "; ".join(problems), steps)
     winner = index.get(state.winner) if state.winner is not None else None
     return GameRecord(config.seed, seats, first, outcome, winner, state.turn, actions,
                       tuple(tuple(p) for p in played), setup_dice,

@@ -190,3 +190,25 @@ def test_a_card_game_without_its_dealer_says_so(tmp_path):
     with pytest.raises(RefereeError, match="dealer|legal"):
         plan = make_plan("culture-war", 3, (), ("random",), 1)
         play_game(plan.config(0))
+
+
+def test_check_plays_every_action_through_a_real_table():
+    plan = make_plan("petri-dish", None, (), ("random",), 2, seed=60, turn_cap=80, check=True)
+    for i in range(plan.games):
+        record = play_game(plan.config(i))
+        assert record.actions > 0
+
+
+def test_check_stops_at_a_generator_that_misses_a_move(monkeypatch):
+    # a generator that never lists `pass`, which check accepts: --check must say so, with the seed
+    from referee.games.petri_dish import legal as petri_legal
+    from referee.simulate.play import Violation
+
+    real = petri_legal.legal_moves
+    monkeypatch.setattr(petri_legal, "legal_moves",
+                        lambda *a, **k: [m for m in real(*a, **k) if m.action is None or m.action.name != "pass"])
+    plan = make_plan("petri-dish", None, (), ("random",), 1, seed=61, turn_cap=200, check=True)
+    with pytest.raises(Violation, match="seed 61: check accepts pass"):
+        for _ in range(20):  # the mutations are random: enough actions to try a pass
+            play_game(plan.config(0))
+            plan = make_plan("petri-dish", None, (), ("random",), 1, seed=61, turn_cap=200, check=True)
