@@ -449,6 +449,10 @@ def main() -> None:
                     ("none (what it costs)" if "cost" in name else "none (not a path it is kept for)"),
                     ratio <= FACE_CACHE_TARGET if pays else None))
             notes.append(f"7. {name}: with {on.spread()}; without {off.spread()}; wall ratio {on.wall / off.wall:.2f}x")
+        import selfplay  # benchmarks/selfplay.py, beside this file: figure 8, self-play (issue 27)
+
+        for line in selfplay.main():
+            add(line)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     print(f"\nload average {os.getloadavg()[0]:.2f} at the end\n")

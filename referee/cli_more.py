@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from referee import cli_serve, render, table  # (cli_serve is light: uvicorn and Starlette load only when `serve` runs)
+from referee import cli_serve, cli_simulate, render, table  # (cli_serve is light: uvicorn and Starlette load only when `serve` runs)
 from referee.cli_common import FILE, db_option, db_path, emit, warn
 from referee.games import rules_for
 
@@ -248,6 +248,6 @@ def moves(player, as_json) -> None:
 
 def register(group: click.Group) -> None:
 
-    for command in (log_command, card, games, export, replay, scan, report, moves):
+    for command in (log_command, card, games, export, replay, scan, report, moves, cli_simulate.simulate):
         group.add_command(command)
     cli_serve.register(group)

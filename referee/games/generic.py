@@ -216,6 +216,12 @@ class GenericRules:
         """A thing on the table named in words (a handle, a group) for a phrase, or None."""
         return None
 
+    def faction_choices(self) -> tuple[str, ...]:
+        """Every faction (country, POTUS, colour) a seat may take, as `--player
+        NAME:FACTION` accepts it; () for a game without them. Self-play rotates
+        its seats through these."""
+        return tuple(self.factions)
+
     def check_prompt_answer(self, state: State, prompt: prompts.Prompt, answer: str) -> None:
         """A game refuses an answer its rules do not allow (hook)."""
 

@@ -179,6 +179,9 @@ class ColdWarRules(GenericRules):
 
     # ---- hooks the core calls ---------------------------------------------------
 
+    def faction_choices(self) -> tuple[str, ...]:
+        return tuple(carddata.countries())
+
     def phase(self, state: State) -> str | None:
         return phases.phase_of(state)
 

@@ -93,6 +93,12 @@ class DebateRules(GenericRules):
 
     # ---- setup -------------------------------------------------------------
 
+    def faction_choices(self) -> tuple[str, ...]:
+        from referee.cards.index import load_index, project_root  # lazy: the card index, only for self-play's seats
+
+        index = load_index(project_root())
+        return tuple(sorted(c.id for c in index.cards.values() if c.game == "debate" and c.type == "potus"))
+
     def _spread(self, setup: Setup) -> int:
         rules = self._house_rules(setup)
         if rules.get("starting-crowd") is not None:

@@ -1,0 +1,90 @@
+"""`referee simulate`: self-play at scale, and its balance report.
+
+Only parsing and presenting: the core is referee.simulate (loaded when the
+command runs, so other commands do not pay for it).
+"""
+from __future__ import annotations
+
+import sys
+import time
+
+import click
+
+from referee.cli_common import FILE
+
+
+@click.command()
+@click.argument("game")
+@click.option("--games", "count", type=int, default=100, show_default=True, metavar="N", help="Games to play.")
+@click.option("--players", type=int, metavar="N", help="Players a game (default: one per faction, or the fewest the game allows).")
+@click.option("--faction", "factions", multiple=True, metavar="NAME",
+              help="A faction (country, POTUS, colour) to rotate through the seats; repeat it. Default: all of them.")
+@click.option("--agent", "agents", multiple=True, metavar="KIND",
+              help="random, greedy or search: once for every seat, or once per seat in turn order.")
+@click.option("--seed", type=int, default=1, show_default=True, help="Seed of the first game; game i uses seed+i.")
+@click.option("--jobs", type=int, default=1, show_default=True, help="Worker processes (1: exact and reproducible order).")
+@click.option("--turn-cap", type=int, default=200, show_default=True, help="A game still going at this turn counts as capped.")
+@click.option("--budget", type=int, default=200, show_default=True, help="The search agent's playouts per decision.")
+@click.option("--check", is_flag=True, help="Assert the table's invariants after every action; stop at the first violation.")
+@click.option("--keep", type=(int, str), metavar="N DIR", default=None,
+              help="Write the first N games as table exports into DIR (referee replay loads them).")
+@click.option("--house-rule", "house_rules", multiple=True, metavar="KEY=VALUE", help="A house rule for every game.")
+@click.option("--json", "json_path", type=FILE, metavar="FILE", help="Write every game and the figures as JSON.")
+@click.option("--out", "pdf_path", type=FILE, metavar="FILE.pdf", help="Write the balance report as a PDF.")
+def simulate(game, count, players, factions, agents, seed, jobs, turn_cap, budget, check, keep, house_rules,
+             json_path, pdf_path) -> None:
+    """Play GAME against itself in memory through the referee's own rules,
+    and report the balance: win rates by faction and seat with 95%
+    intervals, first-player advantage, game length and each card's effect.
+
+    \b
+    Examples:
+      referee simulate petri-dish --games 1000 --jobs 2 --out balance.pdf
+      referee simulate culture-war --players 3 --agent greedy --json games.json
+    """
+    from pathlib import Path
+
+    from referee.simulate.runner import make_plan  # lazy: self-play loads only for this command
+    from referee.simulate.session import simulate as run  # lazy: as above
+
+    keep_n, keep_dir = (keep if keep else (0, None))
+    plan = make_plan(game, players, factions, agents, count, seed, jobs, turn_cap, budget, check, keep_n, house_rules)
+    bar = _Bar(sys.stderr)
+    result = run(plan, json_path, pdf_path, Path(keep_dir) if keep_dir else None, progress=bar.show)
+    bar.close()
+    tally = result.tally
+    click.echo(f"{tally.games} games of {plan.game.value} in {result.seconds:.1f} s "
+               f"({tally.games / result.seconds:.1f} games/s)" if result.seconds else f"{tally.games} games")
+    if result.partial:
+        click.echo(f"stopped early: the reports are partial ({tally.games} of {plan.games} games)")
+    from referee.simulate.summary import verdict  # lazy: as above
+    for line in verdict(tally):
+        click.echo(f"  {line}")
+    for path in (result.json_path, result.pdf_path, *result.kept):
+        if path is not None:
+            click.echo(f"wrote {path}")
+
+
+class _Bar:
+    """Games done, games a second and the time left, on one redrawn line (only on a terminal)."""
+
+    def __init__(self, stream):
+        self.stream, self.last = stream, 0.0
+        self.live = stream.isatty()
+
+    def show(self, p) -> None:
+        now = time.monotonic()
+        if not self.live or (now - self.last < 0.2 and p.done < p.total):
+            return
+        self.last = now
+        width = 30
+        filled = int(width * p.done / p.total)
+        left = f"{p.left:.0f} s left" if p.left != float("inf") else ""
+        self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {p.done}/{p.total} "
+                          f"{p.rate:.1f} games/s {left}   ")
+        self.stream.flush()
+
+    def close(self) -> None:
+        if self.live:
+            self.stream.write("\n")
+            self.stream.flush()

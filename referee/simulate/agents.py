@@ -1,0 +1,239 @@
+"""The agents that decide for a seat: random, greedy and search.
+
+An agent is given the rules, its own player's view of the table (hidden
+cards of the others masked), that player's legal moves and its own random
+generator, and returns one of the moves. It never sees another player's hand
+or a face-down card: the view it gets is `visible_state(state, [player])`.
+
+- random: uniform over the legal moves;
+- greedy: one-ply lookahead, each move applied to the view with sampled dice
+  and the result scored by the game's evaluation (`evaluate` in its legal
+  module, else the generic one below);
+- search: Monte Carlo tree search (UCT) from the view, rollouts by random
+  moves to a depth limit, leaves scored by the same evaluation.
+"""
+from __future__ import annotations
+
+import importlib
+import math
+import random
+from dataclasses import dataclass
+from enum import Enum
+from functools import lru_cache
+from typing import Any, Callable, Protocol, Sequence
+
+from referee import dice as dicelib
+from referee.errors import RefereeError
+from referee.legal import Hands, Move
+from referee.model import GameSlug, PlayerName, State
+
+WIN_SCORE = 1_000_000.0
+
+
+class AgentKind(str, Enum):
+    RANDOM = "random"
+    GREEDY = "greedy"
+    SEARCH = "search"
+
+    @classmethod
+    def parse(cls, text: str) -> "AgentKind":
+        try:
+            return cls(text.strip().lower())
+        except ValueError:
+            raise RefereeError(f"unknown agent {text!r}; choose one of: "
+                               + ", ".join(a.value for a in cls)) from None
+
+
+class Agent(Protocol):
+    def choose(self, rules: Any, view: State, player: PlayerName, moves: Sequence[Move],
+               hands: Hands | None, rng: random.Random) -> Move: ...
+
+
+Evaluate = Callable[[State, PlayerName], float]
+
+
+@lru_cache(maxsize=None)
+def selfplay_module(game: GameSlug):
+    """The game's self-play module (its dealer and evaluation), or None."""
+    name = game.module("selfplay")
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        if exc.name != name:
+            raise
+        return None
+
+
+def evaluation(game: GameSlug) -> Evaluate:
+    """The game's own `evaluate(state, player)` where its self-play module
+    has one, else `generic_evaluate`."""
+    module = selfplay_module(game)
+    own = getattr(module, "evaluate", None) if module is not None else None  # a module attribute, not a rules hook
+    return own if own is not None else generic_evaluate
+
+
+def generic_evaluate(state: State, player: PlayerName) -> float:
+    """A player's standing from what every game keeps: a win, being out,
+    life and capital against the best other player, and the game's tally
+    fields (its scores) the same way."""
+    if state.winner is not None:
+        return WIN_SCORE if state.winner == player else -WIN_SCORE
+    me = state.player(player)
+    if me.eliminated:
+        return -WIN_SCORE
+    from referee.games import rules_for  # lazy: the registry, for the game's tally fields
+    tally = rules_for(state.game).tally
+    others = [p for p in state.players if p.name != me.name and not p.eliminated]
+
+    def standing(p) -> float:
+        value = 0.0
+        if p.life is not None:
+            value += p.life
+        if p.capital is not None:
+            value += 0.5 * p.capital
+        for key in tally:
+            number = p.fields.get(key)
+            if isinstance(number, (int, float)):
+                value += number
+        return value
+
+    best_other = max((standing(p) for p in others), default=0.0)
+    return standing(me) - best_other - 10.0 * len(others)
+
+
+def outcome(rules: Any, state: State, move: Move, rng: random.Random) -> State | None:
+    """The view after `move`, with dice drawn from the agent's own generator;
+    None when the view cannot carry the move out (it needed a hidden card)."""
+    action = move.action
+    if action is None:
+        return None
+    try:
+        faces = rules.dice_needed(state, action)
+        dice = tuple(rng.randint(1, f) for f in faces)
+        return rules.apply(state, action, dice)
+    except RefereeError:
+        return None
+
+
+@dataclass
+class RandomAgent:
+    def choose(self, rules, view, player, moves, hands, rng):
+        return moves[rng.randrange(len(moves))]
+
+
+@dataclass
+class GreedyAgent:
+    samples: int = 2
+
+    def choose(self, rules, view, player, moves, hands, rng):
+        if len(moves) == 1:
+            return moves[0]
+        score = evaluation(view.game)
+        best: list[Move] = []
+        best_value = -math.inf
+        for move in moves:
+            total = 0.0
+            for _ in range(self.samples if _rolls(rules, view, move) else 1):
+                after = outcome(rules, view, move, rng)
+                total += score(after, player) if after is not None else -WIN_SCORE / 2
+            value = total / (self.samples if _rolls(rules, view, move) else 1)
+            if value > best_value:
+                best, best_value = [move], value
+            elif value == best_value:
+                best.append(move)
+        return best[rng.randrange(len(best))]
+
+
+def _rolls(rules: Any, state: State, move: Move) -> bool:
+    try:
+        return move.action is not None and bool(rules.dice_needed(state, move.action))
+    except RefereeError:
+        return False
+
+
+@dataclass
+class _Node:
+    state: State
+    mover: PlayerName | None
+    moves: list[Move] | None = None
+    children: dict[int, "_Node"] | None = None
+    visits: int = 0
+    value: float = 0.0  # summed reward of `mover`'s parent decision, in 0..1
+
+
+@dataclass
+class SearchAgent:
+    """UCT from the agent's view. Rewards are 0..1 for the player who chose
+    the move leading to a node (max^n style), leaves scored by the
+    evaluation squashed through a logistic curve."""
+
+    budget: int = 200  # playouts per decision
+    depth: int = 6  # random moves per playout before the leaf is scored
+    explore: float = 1.4
+
+    def choose(self, rules, view, player, moves, hands, rng):
+        if len(moves) == 1:
+            return moves[0]
+        from referee.simulate.play import mover_and_moves  # lazy: play imports the agents
+        score = evaluation(view.game)
+        root = _Node(view, player, list(moves), {})
+        for _ in range(self.budget):
+            self._playout(rules, root, hands, rng, score, mover_and_moves)
+        best = max(root.children.items(), key=lambda kv: kv[1].visits, default=None)
+        return root.moves[best[0]] if best else moves[rng.randrange(len(moves))]
+
+    def _playout(self, rules, root, hands, rng, score, mover_and_moves) -> None:
+        path: list[tuple[_Node, PlayerName]] = []
+        node = root
+        while True:  # selection and expansion
+            if node.state.finished or not node.moves:
+                break
+            untried = [i for i in range(len(node.moves)) if i not in node.children]
+            if untried:
+                i = untried[rng.randrange(len(untried))]
+                after = outcome(rules, node.state, node.moves[i], rng)
+                mover, moves = (None, []) if after is None else mover_and_moves(rules, after, hands)
+                child = _Node(after if after is not None else node.state, mover, moves, {})
+                if after is None:
+                    child.moves = []
+                node.children[i] = child
+                path.append((child, node.mover))
+                node = child
+                break
+            log_n = math.log(node.visits + 1)
+            i, child = max(node.children.items(), key=lambda kv: (
+                kv[1].value / (kv[1].visits or 1) + self.explore * math.sqrt(log_n / (kv[1].visits or 1))))
+            path.append((child, node.mover))
+            node = child
+        state = node.state
+        for _ in range(self.depth):  # rollout
+            if state.finished:
+                break
+            mover, moves = mover_and_moves(rules, state, hands)
+            if not moves:
+                break
+            after = outcome(rules, state, moves[rng.randrange(len(moves))], rng)
+            if after is None:
+                break
+            state = after
+        root.visits += 1
+        for child, chooser in path:
+            child.visits += 1
+            child.value += _reward(score(state, chooser)) if chooser is not None else 0.5
+
+
+def _reward(value: float) -> float:
+    return 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, value / 10.0))))
+
+
+def make_agent(kind: AgentKind, budget: int = 200) -> Agent:
+    if kind is AgentKind.RANDOM:
+        return RandomAgent()
+    if kind is AgentKind.GREEDY:
+        return GreedyAgent()
+    return SearchAgent(budget=budget)
+
+
+def dice_for(seed: int, position: int, faces: Sequence[int]) -> tuple[int, ...]:
+    """The table's own dice (the seeded roller), so a kept game replays exactly."""
+    return dicelib.draw(seed, position, faces)

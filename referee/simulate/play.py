@@ -1,0 +1,288 @@
+"""One self-played game: a GameConfig in, a GameRecord out.
+
+The loop is the table's own: the rules set the game up with the dice the
+table's seeded roller gives, then for every action the player to act (the
+one a waiting prompt asks, else the player whose turn it is, else anyone the
+rules let act) gets their legal moves from `referee.legal`, their agent picks
+one from their own view, and the rules `apply` it with the roller's next
+dice. Nothing is written and nothing is worded on the way.
+
+Card games also need their physical truth, the printed decks dealt by copy
+and each hand: a game's `selfplay` module provides it (`deal(rules, state,
+rng)` returning a `Physical`); the Petri dish has no cards and needs none.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, Mapping, Protocol, Sequence
+
+from referee import dice as dicelib
+from referee.errors import RefereeError
+from referee.games import rules_for
+from referee.legal import Hands, Move, legal_moves
+from referee.model import Action, GameSlug, PlayerName, Setup, State
+from referee.simulate.agents import AgentKind, make_agent, selfplay_module
+
+
+class Outcome(str, Enum):
+    WIN = "win"
+    DRAW = "draw"  # the rules ended it with no winner
+    CAPPED = "capped"  # the turn cap came first: never a win
+    JAM = "jam"  # not over, yet nobody had a legal move: a fault in the rules
+
+
+@dataclass(frozen=True)
+class Seat:
+    name: str
+    faction: str | None
+    agent: AgentKind = AgentKind.RANDOM
+
+
+@dataclass(frozen=True)
+class GameConfig:
+    game: GameSlug
+    seats: tuple[Seat, ...]
+    seed: int
+    turn_cap: int = 200
+    house_rules: Mapping[str, str] = field(default_factory=dict)
+    budget: int = 200  # the search agent's playouts per decision
+    check: bool = False  # assert the table's invariants after every action
+    keep: bool = False  # keep the actions and dice, to write the game as an export
+
+
+@dataclass(frozen=True)
+class Step:
+    """One action as the table would record it."""
+
+    action: Action
+    dice: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    seed: int
+    seats: tuple[Seat, ...]  # in the order the rules seated them
+    first: int  # the seat that moved first
+    outcome: Outcome
+    winner: int | None  # seat index
+    turns: int
+    actions: int
+    cards_played: tuple[tuple[str, ...], ...]  # per seat, card ids in the order played
+    setup_dice: tuple[int, ...] = ()
+    steps: tuple[Step, ...] = ()  # only when the config asked to keep them
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seed": self.seed,
+            "seats": [{"name": s.name, "faction": s.faction, "agent": s.agent.value} for s in self.seats],
+            "first": self.first,
+            "outcome": self.outcome.value,
+            "winner": self.winner,
+            "turns": self.turns,
+            "actions": self.actions,
+            "cards_played": [list(c) for c in self.cards_played],
+        }
+
+
+class Violation(RefereeError):
+    """An invariant broke (--check): the seed and the actions reproduce it."""
+
+    def __init__(self, game: GameSlug, seed: int, what: str, steps: Sequence[Step]):
+        self.game, self.seed, self.what, self.steps = game, seed, what, tuple(steps)
+        lines = [f"{game.value} seed {seed}: {what} after {len(steps)} actions:"]
+        lines += [f"  {i + 1}. {s.action.name} {dict(s.action.args)} actor={s.action.actor} dice={list(s.dice)}"
+                  for i, s in enumerate(steps[-10:], start=max(0, len(steps) - 10))]
+        super().__init__("\n".join(lines))
+
+
+class Physical(Protocol):
+    """The cards on a simulated table that the rules' state does not hold."""
+
+    def hands(self) -> Hands | None: ...
+
+    def after(self, before: State, action: Action, after: State) -> None: ...
+
+    def violations(self, state: State) -> list[str]: ...
+
+
+class NoCards:
+    """A game played without hidden cards (the Petri dish)."""
+
+    def hands(self) -> Hands | None:
+        return None
+
+    def after(self, before: State, action: Action, after: State) -> None:
+        pass
+
+    def violations(self, state: State) -> list[str]:
+        return []
+
+
+CARD_GAMES_NEED_DEALER = frozenset({GameSlug.CULTURE_WAR, GameSlug.DIVIDE_AND_CONQUER,
+                                    GameSlug.DEBATE, GameSlug.COLD_WAR})
+
+
+def physical_for(rules: Any, state: State, rng: random.Random) -> Physical:
+    """The game's dealer (its `selfplay` module), or NoCards for a game without cards."""
+    module = selfplay_module(state.game)
+    deal = getattr(module, "deal", None) if module is not None else None  # a module attribute, not a rules hook
+    if deal is None:
+        if state.game in CARD_GAMES_NEED_DEALER:
+            raise RefereeError(f"self-play of {state.game.value} needs its deck dealer "
+                               f"(deal in referee/games/{state.game.package}/selfplay.py), which is not built yet")
+        return NoCards()
+    return deal(rules, state, rng)
+
+
+def waiting_player(state: State) -> PlayerName | None:
+    """Who the first waiting prompt asks, if one waits."""
+    for prompt in state.fields.get("prompts") or ():
+        if isinstance(prompt, Mapping) and prompt.get("player"):
+            return PlayerName(str(prompt["player"]))
+    return None
+
+
+def mover_and_moves(rules: Any, state: State, hands: Hands | None) -> tuple[PlayerName | None, list[Move]]:
+    """The player to act now and their concrete legal moves."""
+    if state.finished:
+        return None, []
+    asked = waiting_player(state)
+    order = [asked] if asked else []
+    order.append(state.active_player.name)
+    order += [p.name for p in state.players if not p.eliminated]
+    seen: set[str] = set()
+    for name in order:
+        if name in seen:
+            continue
+        seen.add(name)
+        moves = [m for m in legal_moves(rules, state, PlayerName(name), hands) if m.action is not None]
+        if moves:
+            return PlayerName(name), moves
+    return None, []
+
+
+def setup_of(config: GameConfig) -> Setup:
+    return Setup(config.game, tuple((s.name, s.faction) for s in config.seats), config.seed,
+                 house_rules=dict(config.house_rules))
+
+
+def play_game(config: GameConfig) -> GameRecord:
+    """Play one game to its end (or the turn cap) and report it."""
+    rules = rules_for(config.game)
+    setup = setup_of(config)
+    position = 0
+    setup_dice = dicelib.draw(config.seed, position, rules.setup_dice(setup))
+    position += len(setup_dice)
+    state = rules.setup(setup, setup_dice)
+    seats = tuple(_seat_of(config, p.name, p.faction) for p in state.players)
+    index = {s.name: i for i, s in enumerate(seats)}
+    agents = [make_agent(s.agent, config.budget) for s in seats]
+    rngs = [random.Random(f"simulate:{config.seed}:{i}") for i in range(len(seats))]
+    physical = physical_for(rules, state, random.Random(f"deal:{config.seed}"))
+    first = state.active
+    audit = None
+    if config.check:
+        from referee.simulate.audit import Audit  # lazy: the ledger only for --check
+        audit = Audit(rules, setup, setup_dice)
+    try:
+        return _play(config, rules, state, seats, index, agents, rngs, physical, first, position, setup_dice, audit)
+    finally:
+        if audit is not None:
+            audit.close()
+
+
+def _play(config, rules, state, seats, index, agents, rngs, physical, first, position, setup_dice, audit):
+    check_rng = random.Random(f"check:{config.seed}")
+    played: list[list[str]] = [[] for _ in seats]
+    steps: list[Step] = []
+    actions = 0
+    action_cap = config.turn_cap * 60
+    outcome = None
+    while True:
+        if state.finished:
+            outcome = Outcome.WIN if state.winner is not None else Outcome.DRAW
+            break
+        if state.turn > config.turn_cap or actions >= action_cap:
+            outcome = Outcome.CAPPED
+            break
+        hands = physical.hands()
+        player, moves = mover_and_moves(rules, state, hands)
+        if player is None:
+            if config.check:
+                raise Violation(config.game, config.seed, "no player has a legal move, yet the game is not over", steps)
+            outcome = Outcome.JAM
+            break
+        seat = index[player]
+        view = _view(rules, state, player)
+        move = agents[seat].choose(rules, view, player, moves, _own_hand(hands, player), rngs[seat])
+        action = move.action
+        assert action is not None
+        if config.check:
+            _check_move(config, rules, state, action, steps)
+        dice = dicelib.draw(config.seed, position, rules.dice_needed(state, action))
+        position += len(dice)
+        before = state
+        state = rules.apply(state, action, dice)
+        physical.after(before, action, state)
+        actions += 1
+        steps.append(Step(action, dice)) if (config.keep or config.check) else None
+        for card in action.cards:
+            played[index.get(action.actor or player, seat)].append(str(card))
+        if audit is not None:
+            problems = (physical.violations(state) + _count_problems(state)
+                        + audit.step(before, action, dice, state, moves, hands is not None, check_rng))
+            if problems:
+                raise Violation(config.game, config.seed, "; ".join(problems), steps)
+    if audit is not None:
+        problems = audit.finish()
+        if problems:
+            raise Violation(config.game, config.seed, "; ".join(problems), steps)
+    winner = index.get(state.winner) if state.winner is not None else None
+    return GameRecord(config.seed, seats, first, outcome, winner, state.turn, actions,
+                      tuple(tuple(p) for p in played), setup_dice,
+                      tuple(steps) if config.keep else ())
+
+
+def _seat_of(config: GameConfig, name: str, faction: str | None) -> Seat:
+    for seat in config.seats:
+        if seat.name.casefold() == name.casefold():
+            return Seat(name, faction, seat.agent)
+    raise RefereeError(f"the rules seated {name!r}, who is not in the configuration")
+
+
+def _view(rules: Any, state: State, player: PlayerName) -> State:
+    if not rules.has_hidden_cards:
+        return state
+    return rules.visible_state(state, (player,))
+
+
+def _own_hand(hands: Hands | None, player: PlayerName) -> Hands | None:
+    if hands is None:
+        return None
+    return {player: hands.get(player, ())}
+
+
+def _check_move(config: GameConfig, rules: Any, state: State, action: Action, steps: Sequence[Step]) -> None:
+    """A generated move passes `check`, and checking changes nothing."""
+    snapshot = state.to_dict()
+    try:
+        rules.check(state, action)
+    except RefereeError as exc:
+        raise Violation(config.game, config.seed,
+                        f"the generated move {action.name} {dict(action.args)} is refused: {exc}", steps) from None
+    if state.to_dict() != snapshot:
+        raise Violation(config.game, config.seed, f"checking {action.name} changed the state", steps)
+
+
+def _count_problems(state: State) -> list[str]:
+    """Counts no rule lets go below zero: capital, and each hand or pile size a game records."""
+    problems = []
+    for p in state.players:
+        if p.capital is not None and p.capital < 0:
+            problems.append(f"{p.name}'s capital is {p.capital}")
+        for key, value in p.fields.items():
+            if key in ("hand", "hand_size", "deck", "discard") and isinstance(value, int) and value < 0:
+                problems.append(f"{p.name}'s {key} is {value}")
+    return problems

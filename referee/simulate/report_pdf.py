@@ -1,0 +1,177 @@
+"""The balance report as a PDF, drawn with ReportLab alone: platypus for
+text and tables, reportlab.graphics for the charts.
+
+Page one answers the designer's questions in order: the verdict (only the
+findings significant at the games played), win rate per faction and per
+seat with their 95% intervals against the fair share, the first player's
+edge, and how long games run. Then the cards: the most and least helpful
+when played, and those never or almost never played.
+"""
+from __future__ import annotations
+
+import io
+from pathlib import Path
+from xml.sax.saxutils import escape
+
+from reportlab.graphics.shapes import Drawing, Line, Rect, String
+from reportlab.lib import colors
+from reportlab.lib.pagesizes import A4
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.lib.units import mm
+from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
+
+from pnp.write import replace_file
+from referee.errors import RefereeError
+from referee.report_pdf import _fonts
+from referee.simulate.session import SimulationResult
+from referee.simulate.stats import Rate
+from referee.simulate.summary import RARE_SHARE
+
+BAR = colors.HexColor("#4c78a8")
+HIGH = colors.HexColor("#d62728")
+LOW = colors.HexColor("#1f77b4")
+FAIR = colors.HexColor("#555555")
+
+
+def write(result: SimulationResult, path: Path) -> None:
+    buffer = io.BytesIO()
+    draw(result, buffer)
+    try:
+        replace_file(path, buffer.getvalue())
+    except OSError as exc:
+        raise RefereeError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+def rate_chart(rows: list[tuple[str, Rate]], fair: float, width: float, font: str) -> Drawing:
+    """Horizontal bars of win rates with their 95% intervals, and the fair
+    share as a dashed line; a bar whose interval misses the line is coloured."""
+    label_w, row_h = 42 * mm, 7 * mm
+    plot_w = width - label_w - 28 * mm
+    height = row_h * len(rows) + 9 * mm
+    d = Drawing(width, height)
+    top = height - 3 * mm
+    for tick in (0, 0.25, 0.5, 0.75, 1.0):
+        x = label_w + plot_w * tick
+        d.add(Line(x, 5 * mm, x, top, strokeColor=colors.HexColor("#dddddd"), strokeWidth=0.4))
+        d.add(String(x, 1.5 * mm, f"{tick:.0%}", fontName=font, fontSize=7, textAnchor="middle"))
+    for i, (label, rate) in enumerate(rows):
+        y = top - (i + 1) * row_h + 1.5 * mm
+        colour = BAR if not rate.excludes(fair) else (HIGH if rate.value > fair else LOW)
+        d.add(String(label_w - 2 * mm, y + 1.2 * mm, _clip(label, 28), fontName=font, fontSize=8, textAnchor="end"))
+        d.add(Rect(label_w, y, plot_w * rate.value, row_h - 3 * mm, fillColor=colour, strokeColor=None))
+        mid = y + (row_h - 3 * mm) / 2
+        d.add(Line(label_w + plot_w * rate.low, mid, label_w + plot_w * rate.high, mid, strokeWidth=1.2))
+        for end in (rate.low, rate.high):
+            d.add(Line(label_w + plot_w * end, mid - 1.2 * mm, label_w + plot_w * end, mid + 1.2 * mm, strokeWidth=1.2))
+        d.add(String(label_w + plot_w + 2 * mm, y + 1.2 * mm, f"{rate.value:.1%}  n={rate.n}", fontName=font, fontSize=7.5))
+    x = label_w + plot_w * fair
+    d.add(Line(x, 5 * mm, x, top, strokeColor=FAIR, strokeWidth=0.8, strokeDashArray=[2, 2]))
+    d.add(String(x, top + 0.5 * mm, f"fair {fair:.0%}", fontName=font, fontSize=7, textAnchor="middle"))
+    return d
+
+
+def histogram(counts: dict[int, int], width: float, font: str, what: str) -> Drawing:
+    """Game lengths as columns, grouped into at most 30 bins."""
+    height = 45 * mm
+    d = Drawing(width, height)
+    if not counts:
+        return d
+    low, high = min(counts), max(counts)
+    bins = min(30, high - low + 1)
+    size = max(1, -(-(high - low + 1) // bins))
+    totals = [0] * bins
+    for value, n in counts.items():
+        totals[min(bins - 1, (value - low) // size)] += n
+    peak = max(totals) or 1
+    left, bottom = 12 * mm, 8 * mm
+    plot_w, plot_h = width - left - 4 * mm, height - bottom - 4 * mm
+    col = plot_w / bins
+    for i, n in enumerate(totals):
+        h = plot_h * n / peak
+        d.add(Rect(left + i * col + 0.3 * mm, bottom, col - 0.6 * mm, h, fillColor=BAR, strokeColor=None))
+    for i in range(0, bins, max(1, bins // 6)):
+        d.add(String(left + i * col + col / 2, bottom - 4 * mm, str(low + i * size), fontName=font, fontSize=7,
+                     textAnchor="middle"))
+    d.add(String(left + plot_w / 2, 0.5 * mm, what, fontName=font, fontSize=7.5, textAnchor="middle"))
+    d.add(String(2 * mm, bottom + plot_h - 2 * mm, f"{peak}", fontName=font, fontSize=7))
+    d.add(Line(left, bottom, left + plot_w, bottom, strokeWidth=0.5))
+    return d
+
+
+def draw(result: SimulationResult, out) -> None:
+    regular, bold = _fonts()
+    body = ParagraphStyle("body", fontName=regular, fontSize=9.5, leading=12)
+    small = ParagraphStyle("small", parent=body, fontSize=8.5, leading=10.5)
+    h1 = ParagraphStyle("h1", parent=body, fontName=bold, fontSize=17, leading=21, spaceAfter=2 * mm)
+    h2 = ParagraphStyle("h2", parent=body, fontName=bold, fontSize=12.5, leading=16, spaceBefore=4 * mm,
+                        spaceAfter=1.5 * mm)
+    tally, plan = result.tally, result.plan
+    figures = tally.figures()
+    fair = figures["fair"]
+    width = A4[0] - 30 * mm
+    from referee.simulate.summary import verdict  # lazy: the summary is loaded by the session already
+
+    story: list = [Paragraph(escape(f"{plan.game.game_title}: balance report"), h1)]
+    agents = ", ".join(sorted({s.agent.value for s in plan.seats}))
+    note = (f"{tally.games} games" + (f" of {plan.games} asked (PARTIAL: stopped early)" if result.partial else "")
+            + f", {len(plan.seats)} players, agents: {agents}; seeds {plan.seed} to {plan.seed + plan.games - 1};"
+            f" turn cap {plan.turn_cap}; {result.seconds:.1f} s ({tally.games / result.seconds:.1f} games/s)."
+            if result.seconds else "")
+    story.append(Paragraph(escape(note), small))
+    story.append(Paragraph("Verdict", h2))
+    for line in verdict(tally):
+        story.append(Paragraph("&bull; " + escape(line), body))
+    story.append(Paragraph(escape(f"Win rate by {_faction_word(plan.game)} (bars: rate; whiskers: 95% interval; "
+                                  "dashed: the fair share)"), h2))
+    rows = [(name, rate) for name, rate in figures["factions"].items()]
+    if rows:
+        story.append(rate_chart(rows, fair, width, regular))
+    story.append(Paragraph("Win rate by seat, and the first player", h2))
+    seat_rows = [(f"seat {int(i) + 1}", r) for i, r in figures["seats"].items()] + [("moved first", figures["first"])]
+    story.append(rate_chart(seat_rows, fair, width, regular))
+    story.append(Paragraph("Game length", h2))
+    outcomes = tally.outcomes
+    story.append(Paragraph(escape(f"{outcomes['win']} won, {outcomes['draw']} drawn, {outcomes['capped']} capped at "
+                                  f"turn {plan.turn_cap}, {outcomes['jam']} jammed."), small))
+    story.append(histogram(dict(tally.turns), width, regular, "turns"))
+    story.append(histogram(dict(tally.actions), width, regular, "actions"))
+    cards = figures["cards"]
+    if cards:
+        story.append(Paragraph("Cards", h2))
+        ranked = sorted(cards.items(), key=lambda kv: kv[1]["test"].delta, reverse=True)
+        header = ["card", "plays", "win when played", "win when not", "p"]
+        rows_t = [header] + [
+            [card, d["plays"], _pct(d["played"]), _pct(d["not_played"]),
+             f"{d['test'].p_value:.3f}" + (" *" if d["test"].significant else "")]
+            for card, d in (ranked[:12] + ranked[-12:] if len(ranked) > 24 else ranked)
+        ]
+        story.append(_table(rows_t, [60 * mm, 15 * mm, 38 * mm, 38 * mm, 18 * mm], small))
+        rare = [c for c, d in cards.items() if tally.games and d["plays"] < RARE_SHARE * tally.games]
+        if rare:
+            story.append(Spacer(1, 2 * mm))
+            story.append(Paragraph(escape(f"Almost never played (in under {RARE_SHARE:.0%} of games): "
+                                          + ", ".join(sorted(rare))), small))
+    SimpleDocTemplate(out, pagesize=A4, leftMargin=15 * mm, rightMargin=15 * mm, topMargin=14 * mm,
+                      bottomMargin=14 * mm, title=f"{plan.game.game_title} balance report").build(story)
+
+
+def _table(rows: list[list], widths: list[float], style: ParagraphStyle) -> Table:
+    cells = [[Paragraph(escape(str(c)), style) for c in row] for row in rows]
+    t = Table(cells, colWidths=widths, repeatRows=1)
+    t.setStyle(TableStyle([("GRID", (0, 0), (-1, -1), 0.25, colors.grey),
+                           ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#e8e8e8")),
+                           ("TOPPADDING", (0, 0), (-1, -1), 1.2), ("BOTTOMPADDING", (0, 0), (-1, -1), 1.2)]))
+    return t
+
+
+def _pct(rate: Rate) -> str:
+    return f"{rate.value:.0%} ({rate.low:.0%}-{rate.high:.0%}, n={rate.n})" if rate.n else "-"
+
+
+def _faction_word(game) -> str:
+    from referee.games import rules_for  # lazy: the game's word for a faction
+    return rules_for(game).faction_word
+
+
+def _clip(text: str, n: int) -> str:
+    return text if len(text) <= n else text[: n - 1] + "\u2026"

@@ -1,0 +1,161 @@
+"""Many self-played games: configurations in, records streamed out.
+
+`run` yields each GameRecord as it finishes, from a process pool over the
+given number of workers (`jobs=1` plays in this process, in seed order,
+exactly reproducible). Records arrive in completion order with several
+workers; each record carries its seed, so the figures do not depend on the
+order. Ctrl-C stops the workers and ends the stream: what finished counts.
+"""
+from __future__ import annotations
+
+import os
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass
+from typing import Callable, Iterator, Sequence
+
+from referee.errors import RefereeError
+from referee.model import GameSlug
+from referee.simulate.agents import AgentKind
+from referee.simulate.play import GameConfig, GameRecord, Seat, play_game
+
+CHUNK = 8  # games a worker plays per task: fewer round trips, still a smooth progress bar
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What `referee simulate` was asked for.
+
+    Seat j (its place in the turn order) is played by agents[j]. The
+    factions (countries, POTUS, colours) rotate through `factions` game by
+    game, so with fewer players than factions every faction meets every
+    other, and every faction sits in every seat equally often.
+    """
+
+    game: GameSlug
+    players: int
+    factions: tuple[str, ...]  # () for a game without factions
+    agents: tuple[AgentKind, ...]  # one per seat
+    games: int
+    seed: int = 1
+    jobs: int = 1
+    turn_cap: int = 200
+    budget: int = 200
+    check: bool = False
+    keep: int = 0
+    house_rules: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def seats(self) -> tuple[Seat, ...]:
+        """The seats of the first game (for the report's header)."""
+        return self.config(0).seats
+
+    def config(self, index: int) -> GameConfig:
+        seats = []
+        for j in range(self.players):
+            faction = self.factions[(index + j) % len(self.factions)] if self.factions else None
+            seats.append(Seat(f"P{j + 1}", faction, self.agents[j]))
+        return GameConfig(self.game, tuple(seats), self.seed + index, self.turn_cap, dict(self.house_rules),
+                          self.budget, self.check, index < self.keep)
+
+
+def check_plan(plan: Plan) -> None:
+    """Refuse what cannot be run, before anything starts."""
+    if plan.games <= 0:
+        raise RefereeError(f"--games must be 1 or more, not {plan.games}")
+    cores = os.cpu_count() or 1
+    if not 1 <= plan.jobs <= cores:
+        raise RefereeError(f"--jobs must be 1 to {cores} (the cores of this machine), not {plan.jobs}")
+    if plan.turn_cap <= 0:
+        raise RefereeError(f"--turn-cap must be 1 or more, not {plan.turn_cap}")
+    if plan.budget <= 0:
+        raise RefereeError(f"--budget must be 1 or more, not {plan.budget}")
+    if len(plan.agents) != plan.players:
+        raise RefereeError(f"name one --agent for every seat ({plan.players}), or one for all, "
+                           f"not {len(plan.agents)}")
+    if plan.factions and len(set(plan.factions)) < plan.players:
+        raise RefereeError(f"{plan.players} players need {plan.players} different factions; "
+                           f"{len(set(plan.factions))} given")
+
+
+def _play_chunk(configs: Sequence[GameConfig]) -> list[GameRecord]:
+    return [play_game(c) for c in configs]
+
+
+def run(plan: Plan, stop: Callable[[], bool] = lambda: False) -> Iterator[GameRecord]:
+    """Every game of the plan, each record as soon as it is played."""
+    check_plan(plan)
+    if plan.jobs == 1:
+        for i in range(plan.games):
+            if stop():
+                return
+            yield play_game(plan.config(i))
+        return
+    chunks = [[plan.config(i) for i in range(start, min(plan.games, start + CHUNK))]
+              for start in range(0, plan.games, CHUNK)]
+    pool = ProcessPoolExecutor(max_workers=plan.jobs)
+    pending: set[Future] = set()
+    queue = iter(chunks)
+    try:
+        for chunk in queue:
+            pending.add(pool.submit(_play_chunk, chunk))
+            if len(pending) >= plan.jobs * 2:
+                break
+        while pending:
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                yield from future.result()
+            if stop():
+                return
+            for chunk in queue:
+                pending.add(pool.submit(_play_chunk, chunk))
+                if len(pending) >= plan.jobs * 2:
+                    break
+    finally:
+        for future in pending:
+            future.cancel()
+        pool.shutdown(wait=False, cancel_futures=True)
+
+
+def make_plan(game: str, players: int | None, factions: Sequence[str], agents: Sequence[str], games: int,
+              seed: int = 1, jobs: int = 1, turn_cap: int = 200, budget: int = 200, check: bool = False,
+              keep: int = 0, house_rules: Sequence[str] = ()) -> Plan:
+    """A Plan from what a person typed, every part checked against the game."""
+    from referee.games import rules_for  # lazy: only the simulated game's rules
+    slug = GameSlug.parse(game)
+    rules = rules_for(slug)
+    chosen = tuple(_faction(rules, f) for f in factions) if factions else rules.faction_choices()
+    if players is None:
+        players = len(factions) if factions else (min(len(chosen), rules.max_players) if chosen else rules.min_players)
+    if not rules.min_players <= players <= rules.max_players:
+        span = f"{rules.min_players} to {rules.max_players}" if rules.min_players != rules.max_players \
+            else f"exactly {rules.min_players}"
+        raise RefereeError(f"{slug.value} is played by {span} players, not {players}")
+    kinds = tuple(AgentKind.parse(a) for a in agents) or (AgentKind.RANDOM,)
+    if len(kinds) == 1:
+        kinds = kinds * players
+    rules_given: list[tuple[str, str]] = []
+    for text in house_rules:
+        key, sep, value = text.partition("=")
+        if not sep:
+            raise RefereeError(f"a house rule is KEY=VALUE, not {text!r}")
+        rules_given.append((key.strip(), value.strip()))
+    plan = Plan(slug, players, chosen, kinds, games, seed, jobs, turn_cap, budget, check, keep, tuple(rules_given))
+    check_plan(plan)
+    rules._house_rules(_setup(plan))  # refuse an unknown house rule or value now
+    return plan
+
+
+def _faction(rules, text: str) -> str:
+    """A faction as typed, refused naming the choices when the game has no such one."""
+    choices = rules.faction_choices()
+    if rules.factions:
+        return rules._faction(text)
+    if choices and text not in choices:
+        raise RefereeError(f"{text!r} is not a {rules.faction_word} in {rules.slug.value}; choose one of: "
+                           + ", ".join(choices))
+    return text
+
+
+def _setup(plan: Plan):
+    from referee.simulate.play import setup_of  # lazy: as above
+    return setup_of(plan.config(0))

@@ -1,0 +1,177 @@
+"""`referee simulate` as one core function: run the plan, stream the
+records into the tally (and into the JSON file), keep the first games as
+table exports, and write the reports. Nothing is printed here: progress
+goes to the caller's callback.
+
+Outputs are written whole or not at all: the JSON is streamed game by game
+into a temporary file beside its target and moved into place at the end;
+the PDF is drawn in memory and written atomically. Ctrl-C ends the run
+early and the reports say they are partial, with the games done.
+"""
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from referee.errors import RefereeError
+from referee.simulate.play import GameRecord
+from referee.simulate.runner import Plan, check_plan, run
+from referee.simulate.summary import Tally
+
+
+@dataclass(frozen=True)
+class Progress:
+    done: int
+    total: int
+    elapsed: float
+
+    @property
+    def rate(self) -> float:
+        return self.done / self.elapsed if self.elapsed > 0 else 0.0
+
+    @property
+    def left(self) -> float:
+        return (self.total - self.done) / self.rate if self.rate > 0 else float("inf")
+
+
+@dataclass(frozen=True)
+class SimulationResult:
+    tally: Tally
+    plan: Plan
+    seconds: float
+    partial: bool
+    json_path: Path | None
+    pdf_path: Path | None
+    kept: tuple[Path, ...]
+
+
+def check_targets(*paths: Path | None) -> None:
+    for path in paths:
+        if path is None:
+            continue
+        if path.is_dir():
+            raise RefereeError(f"{path} is a folder; name a file to write the report to")
+        if not path.parent.is_dir():
+            raise RefereeError(f"cannot write {path}: folder {path.parent} does not exist")
+
+
+def simulate(plan: Plan, json_path: Path | None = None, pdf_path: Path | None = None,
+             keep_dir: Path | None = None, progress: Callable[[Progress], None] = lambda p: None,
+             interrupted: Callable[[], bool] = lambda: False) -> SimulationResult:
+    """Play the plan's games and write what was asked for."""
+    check_plan(plan)
+    check_targets(json_path, pdf_path)
+    if plan.keep and keep_dir is None:
+        raise RefereeError("--keep needs a folder to write the games to")
+    if keep_dir is not None:
+        if keep_dir.exists() and not keep_dir.is_dir():
+            raise RefereeError(f"{keep_dir} is not a folder")
+        keep_dir.mkdir(parents=True, exist_ok=True)
+    tally = Tally(plan.game.value)
+    stream = _Stream(json_path)
+    kept: list[Path] = []
+    started = time.perf_counter()
+    partial = False
+    try:
+        for record in run(plan, stop=interrupted):
+            tally.add(record)
+            stream.add(record)
+            if record.steps and keep_dir is not None:
+                kept.append(write_kept(plan, record, keep_dir))
+            progress(Progress(tally.games, plan.games, time.perf_counter() - started))
+    except KeyboardInterrupt:
+        partial = True
+    partial = partial or tally.games < plan.games
+    seconds = time.perf_counter() - started
+    result = SimulationResult(tally, plan, seconds, partial, json_path, pdf_path, tuple(kept))
+    stream.finish(result)
+    if pdf_path is not None:
+        from referee.simulate import report_pdf  # lazy: ReportLab only for a PDF report
+        report_pdf.write(result, pdf_path)
+    return result
+
+
+def header(result: SimulationResult) -> dict:
+    plan = result.plan
+    return {
+        "format": "referee-simulation", "version": 1, "game": plan.game.value,
+        "games_asked": plan.games, "games_done": result.tally.games, "partial": result.partial,
+        "seed": plan.seed, "jobs": plan.jobs, "turn_cap": plan.turn_cap,
+        "seats": [{"name": s.name, "faction": s.faction, "agent": s.agent.value} for s in plan.seats],
+        "seconds": round(result.seconds, 3),
+        "games_per_second": round(result.tally.games / result.seconds, 2) if result.seconds else None,
+        "summary": result.tally.to_json(),
+    }
+
+
+class _Stream:
+    """The games of a run, one JSON object a line, in a file beside the
+    target; `finish` wraps them with the header into the target."""
+
+    def __init__(self, target: Path | None):
+        self.target = target
+        self.file = None
+        if target is not None:
+            fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".games", dir=target.parent)
+            self.file = os.fdopen(fd, "w+", encoding="utf-8")
+            self.name = name
+
+    def add(self, record: GameRecord) -> None:
+        if self.file is not None:
+            self.file.write(json.dumps(record.to_json(), separators=(",", ":")) + "\n")
+
+    def finish(self, result: SimulationResult) -> None:
+        if self.file is None:
+            return
+        out_fd, out_name = tempfile.mkstemp(prefix=f".{self.target.name}.", suffix=".tmp", dir=self.target.parent)
+        try:
+            with os.fdopen(out_fd, "w", encoding="utf-8") as out:
+                head = json.dumps(header(result), indent=1)
+                out.write(head[:-2] + ',\n "games": [\n')
+                self.file.seek(0)
+                first = True
+                for line in self.file:
+                    out.write(("" if first else ",\n") + "  " + line.rstrip("\n"))
+                    first = False
+                out.write("\n ]\n}\n")
+                out.flush()
+                os.fchmod(out.fileno(), 0o644)
+                os.fsync(out.fileno())
+            os.replace(out_name, self.target)
+        except BaseException:
+            if os.path.exists(out_name):
+                os.remove(out_name)
+            raise
+        finally:
+            self.file.close()
+            os.remove(self.name)
+
+
+def write_kept(plan: Plan, record: GameRecord, folder: Path) -> Path:
+    """A simulated game as a table export (`referee replay` loads it): the
+    game is played again through the ledger with its recorded dice, then
+    exported whole."""
+    from referee import ledger, transfer  # lazy: the ledger and exports only for kept games
+    from referee.games import rules_for  # lazy: as above
+    from referee.simulate.play import setup_of  # lazy: as above
+    from referee.store import db  # lazy: as above
+    rules = rules_for(plan.game)
+    index = record.seed - plan.seed
+    config = plan.config(index)
+    target = folder / f"{plan.game.value}-game-{index + 1:05d}-seed-{record.seed}.json"
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "table.db"
+        conn = db.create_table(path)
+        try:
+            ledger.start(conn, rules, setup_of(config), entered=record.setup_dice)
+            for step in record.steps:
+                ledger.perform(conn, rules, step.action, entered=step.dice)
+        finally:
+            conn.close()
+        transfer.export(path, target, force=True, full=True)
+    return target

@@ -1,0 +1,156 @@
+"""The running tally of simulated games, and the figures a report shows.
+
+Games are added one at a time as they finish (`Tally.add`), so a run of any
+length keeps only counters: no game state and no game record stays in
+memory. `Tally.figures()` turns the counters into the report's figures, each
+rate with its 95% Wilson interval, and `verdict` picks the findings that are
+significant at the number of games played.
+"""
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from referee.simulate.play import GameRecord, Outcome
+from referee.simulate.stats import Rate, difference, wilson
+
+RARE_SHARE = 0.01  # a card played in fewer than 1% of the games it could be is "almost never played"
+
+
+@dataclass
+class Tally:
+    game: str
+    games: int = 0
+    outcomes: Counter = field(default_factory=Counter)
+    seat_games: Counter = field(default_factory=Counter)  # seat index -> games decided (win or draw)
+    seat_wins: Counter = field(default_factory=Counter)
+    faction_games: Counter = field(default_factory=Counter)  # faction -> seat-games in decided games
+    faction_wins: Counter = field(default_factory=Counter)
+    first_games: int = 0
+    first_wins: int = 0
+    seats_total: int = 0  # seat-games in decided games (for the fair share)
+    turns: Counter = field(default_factory=Counter)
+    actions: Counter = field(default_factory=Counter)
+    card_games: Counter = field(default_factory=Counter)  # card -> seat-games it was played in
+    card_wins: Counter = field(default_factory=Counter)  # ... that that seat won
+    card_plays: Counter = field(default_factory=Counter)  # total plays
+    faction_cards: dict = field(default_factory=lambda: defaultdict(set))  # faction -> cards seen played
+
+    def add(self, record: GameRecord) -> None:
+        self.games += 1
+        self.outcomes[record.outcome.value] += 1
+        self.turns[record.turns] += 1
+        self.actions[record.actions] += 1
+        decided = record.outcome in (Outcome.WIN, Outcome.DRAW)
+        for i, seat in enumerate(record.seats):
+            won = record.winner == i
+            cards = record.cards_played[i] if i < len(record.cards_played) else ()
+            for card in cards:
+                self.card_plays[card] += 1
+            for card in set(cards):
+                self.faction_cards[seat.faction or ""].add(card)
+            if not decided:
+                continue
+            self.seats_total += 1
+            self.seat_games[i] += 1
+            self.seat_wins[i] += won
+            faction = seat.faction or "(none)"
+            self.faction_games[faction] += 1
+            self.faction_wins[faction] += won
+            for card in set(cards):
+                self.card_games[card] += 1
+                self.card_wins[card] += won
+        if decided:
+            self.first_games += 1
+            self.first_wins += record.winner == record.first
+
+    # ---- figures ---------------------------------------------------------------
+
+    def figures(self) -> dict[str, Any]:
+        fair = self._fair()
+        seats = {str(i): wilson(self.seat_wins[i], self.seat_games[i]) for i in sorted(self.seat_games)}
+        factions = {f: wilson(self.faction_wins[f], self.faction_games[f]) for f in sorted(self.faction_games)}
+        first = wilson(self.first_wins, self.first_games)
+        cards = {}
+        for card in sorted(set(self.card_plays) | set(self.card_games)):
+            with_card = wilson(self.card_wins[card], self.card_games[card])
+            faction = self._faction_of(card)
+            base_games = self.faction_games.get(faction, self.seats_total) if faction else self.seats_total
+            base_wins = self.faction_wins.get(faction, 0) if faction else self.outcomes["win"]
+            without = (base_wins - self.card_wins[card], base_games - self.card_games[card])
+            cards[card] = {"plays": self.card_plays[card], "played": with_card,
+                           "not_played": wilson(max(0, without[0]), max(0, without[1])),
+                           "test": difference(max(0, without[0]), max(0, without[1]),
+                                              self.card_wins[card], self.card_games[card])}
+        return {"fair": fair, "seats": seats, "factions": factions, "first": first, "cards": cards}
+
+    def _fair(self) -> float:
+        """The win rate every seat would have in a balanced game."""
+        return self.outcomes["win"] / self.seats_total if self.seats_total else 0.0
+
+    def _faction_of(self, card: str) -> str | None:
+        for faction, cards in self.faction_cards.items():
+            if card in cards and faction:
+                return faction
+        return None
+
+    def to_json(self) -> dict[str, Any]:
+        f = self.figures()
+        return {
+            "game": self.game,
+            "games": self.games,
+            "outcomes": dict(self.outcomes),
+            "fair_share": round(f["fair"], 4),
+            "win_rate_by_seat": {k: v.to_json() for k, v in f["seats"].items()},
+            "win_rate_by_faction": {k: v.to_json() for k, v in f["factions"].items()},
+            "first_player": f["first"].to_json(),
+            "turns": _distribution(self.turns),
+            "actions": _distribution(self.actions),
+            "cards": {c: {"plays": d["plays"], "win_when_played": d["played"].to_json(),
+                          "win_when_not": d["not_played"].to_json(), "p_value": round(d["test"].p_value, 6)}
+                      for c, d in f["cards"].items()},
+            "verdict": verdict(self),
+        }
+
+
+def _distribution(counter: Counter) -> dict[str, Any]:
+    n = sum(counter.values())
+    if not n:
+        return {"n": 0}
+    values = sorted(counter.elements())
+    return {"n": n, "min": values[0], "median": values[n // 2], "mean": round(sum(values) / n, 2),
+            "p90": values[min(n - 1, (9 * n) // 10)], "max": values[-1],
+            "histogram": {str(k): counter[k] for k in sorted(counter)}}
+
+
+def verdict(tally: Tally) -> list[str]:
+    """The findings significant at 95% with the games played, most important first."""
+    f = tally.figures()
+    fair = f["fair"]
+    lines = []
+    if not tally.games:
+        return ["no game finished"]
+    capped = tally.outcomes["capped"] + tally.outcomes["jam"]
+    if capped:
+        lines.append(f"{capped} of {tally.games} games did not finish ({tally.outcomes['capped']} capped, "
+                     f"{tally.outcomes['jam']} jammed)")
+    for name, rate in f["factions"].items():
+        if name != "(none)" and rate.excludes(fair):
+            lines.append(f"{name} wins {_pct(rate)} of its games, against a fair {fair:.0%}")
+    for seat, rate in f["seats"].items():
+        if rate.excludes(fair):
+            lines.append(f"seat {int(seat) + 1} wins {_pct(rate)}, against a fair {fair:.0%}")
+    if f["first"].excludes(fair):
+        lines.append(f"the first player wins {_pct(f['first'])}, against a fair {fair:.0%}")
+    for card, d in f["cards"].items():
+        if d["test"].significant and d["played"].n >= 30:
+            lines.append(f"{card}: its player wins {_pct(d['played'])} when it is played, "
+                         f"{_pct(d['not_played'])} when not")
+    if len(lines) == (1 if capped else 0):
+        lines.append(f"no significant imbalance at {tally.games} games")
+    return lines
+
+
+def _pct(rate: Rate) -> str:
+    return f"{rate.value:.0%} (95% {rate.low:.0%}-{rate.high:.0%}, n={rate.n})"
