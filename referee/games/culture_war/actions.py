@@ -148,19 +148,9 @@ def mod_host(board: Board, card: Mapping[str, Any], name: str, on: str | None) -
                             f"{name} must say with --on which {' or '.join(KIND_WORDS[k] for k in kinds)} "
                             f"{card['name']} is attached to")
     host = board.find(on, kinds)
-    piece = board.pieces[host]
-    if piece["kind"] == "unit" and effects.has_trait(board, host, "immune"):
-        raise RuleViolation(f"card text: {piece['name']}",
-                            f"{name} cannot attach {card['name']}: Mods and Operations cannot affect "
-                            f"{board.label(host)}")
-    if any(e["kind"] == "trait" and e["trait"] == "no-mods" for e in effects.live_effects(piece)):
-        effects.trace(piece.get("card"), "trait")
-        raise RuleViolation(f"card text: {piece['name']}",
-                            f"{name} cannot attach {card['name']}: no Mod can be attached to {board.label(host)}")
-    guard = effects.protected(board, host, name)
+    guard = effects.shielded(board, host, name, "mod-attach")
     if guard:
-        raise RuleViolation(f"card text: {guard}", f"{name} cannot attach {card['name']} to "
-                                                   f"{board.label(host)}: {guard} keeps enemy cards off it")
+        raise RuleViolation(f"card text: {guard[0]}", f"{name} cannot attach {card['name']}: {guard[1]}")
     return host
 
 
@@ -186,10 +176,10 @@ def unit_target(board: Board, card: Mapping[str, Any], name: str, on: str | None
         if e["kind"] == "take-control" and int(piece.get("cost") or 0) > int(e["max_cost"]):
             raise RuleViolation("choose the target", f"{card['name']} takes a unit costing {e['max_cost']} "
                                                      f"or less; {board.label(handle)} costs {piece.get('cost')}")
-    if card["type"] == "flash" and effects.has_trait(board, handle, "no-flash-target"):
-        raise RuleViolation(f"card text: {piece['name']}",
-                            f"{name} cannot play {card['name']} on {board.label(handle)}: "
-                            "Flash events cannot target it")
+    guard = effects.shielded(board, handle, name, card["type"], targeted=True)
+    if guard:
+        raise RuleViolation(f"card text: {guard[0]}", f"{name} cannot play {card['name']} on "
+                                                      f"{board.label(handle)}: {guard[1]}")
     return handle
 
 
@@ -201,9 +191,10 @@ def estate_target(board: Board, card: Mapping[str, Any], name: str, on: str | No
     if piece["coins"] and sum(piece["coins"].values()):
         raise RuleViolation("choose the target", f"{card['name']} destroys Real Estate with no coins on it; "
                                                  f"{board.label(handle)} holds {sum(piece['coins'].values())}")
-    guard = effects.protected(board, handle, name)
+    guard = effects.shielded(board, handle, name, card["type"], targeted=True)
     if guard:
-        raise RuleViolation(f"card text: {guard}", f"{board.label(handle)} cannot be affected: {guard}")
+        raise RuleViolation(f"card text: {guard[0]}", f"{name} cannot play {card['name']} on "
+                                                      f"{board.label(handle)}: {guard[1]}")
     return handle
 
 

@@ -20,7 +20,8 @@ from typing import Any, Callable, Mapping
 from referee.errors import RuleViolation
 from referee.games.culture_war import zones
 from referee.games.culture_war.board import Board, coins_total
-from referee.games.culture_war.effects import capacity, live_effects, production, protected, read, trace, when_of
+from referee.games.culture_war.effects import (capacity, card_type, live_effects, production, read, shielded, trace,
+                                                when_of)
 
 Dice = Callable[[], int]
 
@@ -45,9 +46,26 @@ class Ctx:
         return self.source.get("name") or "?"
 
     @property
+    def type(self) -> str | None:
+        """The card type of the source: unit, real-estate, operation, mod, flash or happening."""
+        return "mod" if self.mod is not None else card_type(self.source)
+
+    @property
     def card_id(self) -> str | None:
         """The card's id: a piece or Mod keeps it as `card`, a card being played as `id`."""
         return self.source.get("card") or self.source.get("id")
+
+
+def guarded(board: Board, handle: str | None, ctx: Ctx, targeted: bool = True) -> bool:
+    """True, with a note, when a protection keeps this card off piece `handle`
+    (effects.shielded: the one rule every kind that touches a piece asks)."""
+    if handle is None or handle not in board.pieces:
+        return False
+    guard = shielded(board, handle, ctx.owner, ctx.type, targeted)
+    if guard:
+        board.notes.append(f"{ctx.name} does not affect {board.label(handle)}: {guard[1]}")
+        trace(ctx.card_id, "protected")
+    return guard is not None
 
 
 def run(board: Board, effects: list[Mapping[str, Any]], ctx: Ctx) -> None:
@@ -73,12 +91,12 @@ def _stats(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
         scope = "own-units" if who == "your-units" else "enemy-units"
         for stat, amount in changes:
             board.f["timed"].append({"stat": stat, "amount": amount, "scope": scope, "player": ctx.owner,
-                                     "until": "turn", "source": ctx.name})
+                                     "until": "turn", "source": ctx.name, "type": ctx.type})
         side = f"{ctx.owner}'s units" if who == "your-units" else f"units of {ctx.owner}'s opponents"
         board.notes.append(f"{side} get {_changes(changes)} until the end of the turn ({ctx.name})")
         return
     handle = ctx.this if who == "this" else ctx.target
-    if handle is None or handle not in board.pieces:
+    if handle is None or handle not in board.pieces or guarded(board, handle, ctx, who != "this"):
         return
     unit = board.pieces[handle]
     for stat, amount in changes:
@@ -105,7 +123,7 @@ def _timed_unit(key: str, **extra: Any) -> Callable[[Board, Mapping[str, Any], C
     def handler(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
         if ctx.moment == "static" or (e.get("who") == "this"):
             return
-        if ctx.target is None or ctx.target not in board.pieces:
+        if ctx.target is None or ctx.target not in board.pieces or guarded(board, ctx.target, ctx):
             return
         entry = {"stat": key, "amount": 0, "scope": "unit", "handle": ctx.target, "until": "battle",
                  "source": ctx.name, **{k: e.get(k, v) for k, v in extra.items()}}
@@ -115,7 +133,7 @@ def _timed_unit(key: str, **extra: Any) -> Callable[[Board, Mapping[str, Any], C
 
 
 def _bounce(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
-    if ctx.target in board.pieces:
+    if ctx.target in board.pieces and not guarded(board, ctx.target, ctx):
         zones.return_to_hand(board, ctx.target)
 
 
@@ -167,16 +185,23 @@ def _lose(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
         if e["what"] == "life":
             board.change_life(who, -int(e["amount"]), ctx.name)
         else:
-            take(board, who, int(e["amount"]), ctx.name, e.get("source"))
+            take(board, who, int(e["amount"]), ctx.name, e.get("source"), ctx)
 
 
-def take(board: Board, who: str, amount: int, why: str, source: str | None = None) -> dict[str, int]:
-    """Coins lost: from Real Estate only when the card says so, else Real Estate first, then the bank."""
+def take(board: Board, who: str, amount: int, why: str, source: str | None = None,
+         ctx: Ctx | None = None) -> dict[str, int]:
+    """Coins lost: from Real Estate only when the card says so, else Real Estate first, then the bank.
+    Coins on a Real Estate the card may not affect (effects.shielded) stay where they are."""
+    kept = set()
+    for handle, _ in board.owned(who, "estate"):
+        if ctx is not None and guarded(board, handle, ctx, targeted=False):
+            kept.add(handle)
     if source != "real-estate":
-        return board.take(who, amount, why)
+        return board.take(who, amount, why, skip=kept)
     taken: dict[str, int] = {}
     left = amount
-    for _, estate in sorted(board.owned(who, "estate"), key=lambda hp: -coins_total(hp[1]["coins"])):
+    for _, estate in sorted(((h, p) for h, p in board.owned(who, "estate") if h not in kept),
+                            key=lambda hp: -coins_total(hp[1]["coins"])):
         for f in sorted(estate["coins"]):
             n = min(left, estate["coins"][f])
             estate["coins"][f] -= n
@@ -200,7 +225,7 @@ def _steal(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
     victim = ctx.target_player if e["who"] == "target-player" else ctx.that_player
     if not victim or victim == ctx.owner or victim not in board.live():
         return
-    taken = take(board, victim, int(e["amount"]), f"taken by {ctx.name}", e.get("source"))
+    taken = take(board, victim, int(e["amount"]), f"taken by {ctx.name}", e.get("source"), ctx)
     board.put(ctx.owner, taken)
     if taken:
         board.notes.append(f"{ctx.owner} gains {coins_total(taken)} capital to the bank ({ctx.name})")
@@ -218,6 +243,8 @@ def _pay_or_discard(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
     if handle is None or handle not in board.pieces:
         return
     payer = board.pieces[handle]["owner"]
+    if guarded(board, handle, ctx, targeted=False):
+        return
     if board.capital(payer) >= amount:
         board.take(payer, amount, f"upkeep of #{handle} {board.pieces[handle]['name']} ({ctx.name})")
     else:
@@ -286,28 +313,24 @@ def _destroy(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
     what = e["what"]
     if what == "every-operation":
         for h, p in list(board.pieces.items()):
-            if p["kind"] == "operation":
-                guard = protected(board, h, ctx.owner)
-                if guard:
-                    board.notes.append(f"{board.label(h)} stays: {guard}")
-                else:
-                    board.remove(h, ctx.name)
+            if p["kind"] == "operation" and not guarded(board, h, ctx, targeted=False):
+                board.remove(h, ctx.name)
     elif what == "their-empty-real-estate":
         empty = [h for h, p in board.owned(ctx.that_player or "", "estate")
-                 if not coins_total(p["coins"]) and not protected(board, h, ctx.owner)]
+                 if not coins_total(p["coins"]) and not guarded(board, h, ctx, targeted=False)]
         if empty:
             board.remove(empty[-1], ctx.name)
         else:
             board.notes.append(f"{ctx.name}: {ctx.that_player} has no Real Estate without coins")
-    elif what == "empty-real-estate" and ctx.target in board.pieces:
+    elif what == "empty-real-estate" and ctx.target in board.pieces and not guarded(board, ctx.target, ctx):
         board.remove(ctx.target, ctx.name)  # the play checked it holds no coins
-    elif what == "your-unit" and ctx.target in board.pieces:
+    elif what == "your-unit" and ctx.target in board.pieces and not guarded(board, ctx.target, ctx):
         ctx.battle["refund"] = int(board.pieces[ctx.target].get("cost") or 0)
         dies(board, ctx.target, ctx.name, None)
 
 
 def _take_control(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
-    if ctx.target in board.pieces:
+    if ctx.target in board.pieces and not guarded(board, ctx.target, ctx):
         change_control(board, ctx.target, ctx.owner, ctx.name)
 
 
@@ -338,6 +361,7 @@ def _no_income(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
         return
     for name in players(board, "each-opponent", ctx):
         board.f.setdefault("no_income", []).append(name)
+        board.f.setdefault("no_income_by", {})[name] = [ctx.owner, ctx.type, ctx.name]
     board.notes.append(f"each opponent of {ctx.owner} collects no capital at the start of their next turn")
 
 
@@ -497,7 +521,10 @@ def start_of_turn(board: Board, name: str, dice: Dice | None) -> None:
     for handle, estate in board.owned(name, "estate"):
         if estate.get("since", 0) >= board.turn:
             continue
-        if name in blocked or f"#{handle}" in blocked:
+        by = board.f.get("no_income_by", {}).get(name)
+        if name in blocked and by and guarded(board, handle, Ctx(by[0], {"name": by[2], "type": by[1]}), False):
+            pass  # a protected Real Estate produces: the card that stopped income cannot affect it
+        elif name in blocked or f"#{handle}" in blocked:
             board.notes.append(f"{name}'s #{handle} {estate['name']} produces nothing this turn")
             continue
         room = capacity(estate) - sum(estate["coins"].values())
@@ -514,3 +541,4 @@ def start_of_turn(board: Board, name: str, dice: Dice | None) -> None:
             board.notes.append(f"{name}'s #{handle} {estate['name']} produces nothing")
     mine = {f"#{h}" for h, _ in board.owned(name, "estate")}
     board.f["no_income"] = [b for b in blocked if b != name and b not in mine]
+    board.f.get("no_income_by", {}).pop(name, None)

@@ -153,7 +153,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
 
 class CultureWarRules(GenericRules):
     slug = GameSlug.CULTURE_WAR
-    version = "culture-war-6"  # 6: an eliminated player's truces end
+    version = "culture-war-7"  # 6: an eliminated player's truces end; 7: issue 25 (protection, cancel, seize coins, prompts, timing)
     min_players, max_players = 2, 5
     has_life = True
     has_capital = True
