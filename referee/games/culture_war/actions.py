@@ -214,10 +214,21 @@ def seize(board: Board, args: Mapping[str, Any], dice: Any) -> None:
     if name != board.active:
         raise RuleViolation(f"card text: {piece['name']}",
                             f"{name} can take {board.label(handle)} only on their own turn; it is {board.active}'s")
-    board.pay(name, price[0], piece.get("deck"), f"control of {board.label(handle)}", args.get("from"),
-              f"the price on {piece['name']}")
+    board.pay(name, price[0], price_deck(board, name, piece), f"control of {board.label(handle)}",
+              args.get("from"), f"the price on {piece['name']}")
     effects.trace(piece.get("card"), "for-sale")
     fx.change_control(board, handle, name, f"paid {price[0]}")
+
+
+def price_deck(board: Board, name: str, piece: Mapping[str, Any]) -> str | None:
+    """Whose coins a price printed on a card counts as the buyer's own. With
+    faction decks (the normal game) a price is paid like any cost of the
+    buyer's: their own faction's coins pay all of it (only coins an ally gave
+    are held to half). Only with mixed decks does the card's faction decide,
+    other factions' coins paying at most half."""
+    if board.rules.get("decks", "faction") == "faction":
+        return board.own_faction(name) if board.people[name].faction else None
+    return piece.get("deck")
 
 
 # ---- corrections -----------------------------------------------------------------
