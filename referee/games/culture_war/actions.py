@@ -108,6 +108,11 @@ def play(board: Board, args: Mapping[str, Any], dice: Any) -> None:
             raise RuleViolation("choose the target",
                                 f"{name} must name the player {card['name']} acts on, with --on")
         target_player = acting(board, on)
+    for e in now:
+        if e["kind"] == "cancel":  # the cancelled card's table comes back first; then this Flash is paid
+            from referee.games.culture_war import cancel  # lazy: only a cancel Flash needs it
+
+            cancel.cancel(board, e, name, card)
     if args.get("cost") is not None:
         cost, paid_why = int(args["cost"]), "as entered with --cost"
     else:
@@ -132,6 +137,10 @@ def play(board: Board, args: Mapping[str, Any], dice: Any) -> None:
     memo: dict[str, Any] = {}
     if target in board.pieces:
         memo["target_owner"] = board.pieces[target]["owner"]
+    if kind in ("happening", "operation"):
+        from referee.games.culture_war import cancel  # lazy: as above
+
+        cancel.remember(board, name, card, this)
     ctx = fx.Ctx(name, card, this=this, target=target, target_player=target_player, dice=dice,
                  battle=memo, moment="played")
     fx.run(board, now, ctx)

@@ -387,6 +387,7 @@ HANDLERS: dict[str, Callable[[Board, Mapping[str, Any], Ctx], None]] = {
     "produce-if": _static, "no-income": _no_income, "draw": _draw, "if": _if, "roll": _roll,
     "destroy-self": _destroy_self, "discard-self": _destroy_self, "destroy": _destroy, "disable": _static,
     "take-control": _take_control, "for-sale": _static, "win": _win, "prompt": _prompt,
+    "cancel": _static,  # carried out as the Flash is played, before it is paid (actions.play, cancel.py)
 }
 
 

@@ -151,6 +151,20 @@ ACTIONS: tuple[ActionSpec, ...] = (
 )
 
 
+CANCEL_KEEPS = frozenset({"resolve", "draw", "discard-hand", "life", "capital"})
+
+
+def close_cancel(state: State, action: Action) -> State:
+    """A card may be cancelled only as it is played: what a cancel would undo
+    (cancel.py) is kept from a Happening's or Operation's play until the next
+    action, except the answers to its prompts and the scorekeeper's corrections."""
+    if "cancellable" not in state.fields or action.name in CANCEL_KEEPS:
+        return state
+    if action.name == "play" and action.args["_card"].get("type") in ("happening", "operation"):
+        return state
+    return replace(state, fields={k: v for k, v in state.fields.items() if k != "cancellable"})
+
+
 class CultureWarRules(GenericRules):
     slug = GameSlug.CULTURE_WAR
     version = "culture-war-7"  # 6: an eliminated player's truces end; 7: issue 25 (protection, cancel, seize coins, prompts, timing)
@@ -251,7 +265,7 @@ class CultureWarRules(GenericRules):
         super().check(state, action)
 
     def apply(self, state: State, action: Action, dice: Sequence[int]) -> State:
-        return zones.settle(state, super().apply(state, action, dice), action)
+        return close_cancel(zones.settle(state, super().apply(state, action, dice), action), action)
 
     def count_dice(self, state: State, action: Action, dice: Callable[[], int]) -> None:
         """Play a board action with a dice source (to learn how many dice it
