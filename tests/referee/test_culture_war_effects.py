@@ -122,7 +122,8 @@ class Walk:
             return False
         for prompt in self.state.fields.get("prompts", []):
             self.prompted.append(prompt["card_id"])
-            self.state = self.rules.apply(self.state, Action("resolve", {"prompt": prompt["number"]}), [])
+            answer = {"answer": prompt["choices"][0]} if prompt.get("choices") else {}
+            self.state = self.rules.apply(self.state, Action("resolve", {"prompt": prompt["number"], **answer}), [])
         return True
 
     def play(self, who: str, code: str, on: str | None = None) -> bool:

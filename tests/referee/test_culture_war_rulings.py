@@ -187,3 +187,137 @@ def test_a_cancel_comes_only_as_the_card_is_played():
 
 def test_the_cancel_flashes_are_cards_of_the_cancel_kind():
     assert {c["id"] for c in CANCELS} == {"conservative-letter-of-complaint", "libertarian-not-my-problem"}
+
+
+# ---------------------------------------------------------------- class 9: prompts that change counts
+
+DISCARDS = kind_cards("discard")
+PAY_OR_DESTROY = kind_cards("pay-or-destroy")
+ASKING = [c for c in rules_cards() if any(e["kind"] in ("prompt", "discard", "pay-or-destroy") for e in c["effects"])]
+
+
+def _victims(card: dict) -> tuple[str, str | None]:
+    who = next(e.get("who") or "you" for e in card["effects"] if e["kind"] == "discard")
+    return ("ann" if who == "you" else "bo"), ("bo" if who == "target-player" else None)
+
+
+def _hand(table: Faction, name: str) -> int:
+    return int(table.state.player(name).fields["hand"])
+
+
+def _set_hand(table: Faction, name: str, n: int) -> None:
+    players = tuple(replace(p, fields={**p.fields, "hand": n}) if p.name == name else p for p in table.state.players)
+    table.state = replace(table.state, players=players)
+
+
+@pytest.mark.parametrize("hand", [5, 1, 0])
+@pytest.mark.parametrize("card", DISCARDS, ids=lambda c: c["id"])
+def test_a_discard_changes_the_hand_and_the_pile_by_its_answer(card, hand):
+    """Kind discard. Situations: the player has enough cards (resolve `done`:
+    the hand count drops by the amount, the pile grows by as many unnamed
+    cards; naming the cards puts them in the pile by name); fewer cards than
+    the amount (only what the hand holds); none (no prompt)."""
+    amount = next(int(e["amount"]) for e in card["effects"] if e["kind"] == "discard")
+    victim, on = _victims(card)
+    for answer in ("done", "named"):
+        table = Faction(card["deck"], "technocracy")
+        table.act("capital", {"player": "ann", "by": 20})
+        _set_hand(table, victim, hand + (1 if victim == "ann" else 0))  # ann plays the card from her hand
+        draws = sum(int(e["amount"]) for e in card["effects"] if e["kind"] == "draw" and victim == "ann")
+        before = _hand(table, victim) - (1 if victim == "ann" else 0) + draws
+        table.play("ann", card["id"], on)
+        n = min(amount, before)
+        waiting = table.state.fields.get("prompts", [])
+        if n == 0:
+            assert not waiting
+            continue
+        (prompt,) = waiting
+        assert prompt["player"] == victim and prompt["enter"].startswith(f"referee resolve {prompt['number']} ")
+        if answer == "done":
+            table.act("resolve", {"prompt": prompt["number"], "answer": "done"})
+            names = ["a card no one named"] * n
+        else:
+            deck = table.state.player(victim).faction
+            codes = [c["id"] for c in rules_cards() if c["deck"] == deck and c["type"] == "flash"][:n]
+            with pytest.raises(Exception, match=f"discards {n} card"):
+                table.act("resolve", {"prompt": prompt["number"], "answer": ",".join(codes + codes[:1])})
+            table.act("resolve", {"prompt": prompt["number"], "answer": ",".join(codes)})
+            names = [resolve(c)["name"] for c in codes]
+        assert _hand(table, victim) == before - n
+        pile = table.state.fields["discards"][victim]
+        assert [e["name"] for e in pile[-n:]] == names
+        assert table.state.player(victim).fields["discard_pile"] == len(pile)
+
+
+def test_botnet_swarm_leaves_the_hand_at_4_after_resolve():
+    """The issue's example: bo holds 5; Botnet Swarm's random discard, answered, leaves 4."""
+    table = Faction("anarchy", "technocracy")
+    table.act("capital", {"player": "ann", "by": 5})
+    assert _hand(table, "bo") == 5
+    table.play("ann", "anarchy-botnet-swarm")
+    with pytest.raises(Exception, match="must wait"):
+        table.act("discard-hand", {"player": "bo", "card": "technocracy-data-intern",
+                                   "_card": resolve("technocracy-data-intern")})
+    table.act("resolve", {})
+    assert _hand(table, "bo") == 4
+
+
+@pytest.mark.parametrize("card", PAY_OR_DESTROY, ids=lambda c: c["id"])
+@pytest.mark.parametrize("situation", ["pay", "destroy", "cannot-pay", "alone"])
+def test_pay_or_destroy_takes_the_coins_or_the_unit_as_its_answer(card, situation):
+    """Kind pay-or-destroy. Situations: the player pays (capital drops by the
+    amount); destroys another unit (it goes to the discard pile, no LIFE is
+    lost); cannot pay (only units are offered); has no other unit (no prompt)."""
+    amount = next(int(e["amount"]) for e in card["effects"] if e["kind"] == "pay-or-destroy")
+    table = Faction(card["deck"], "technocracy")
+    cost = int(resolve(card["id"])["cost"])
+    table.act("capital", {"player": "ann", "to": cost + (0 if situation == "cannot-pay" else amount)})
+    if situation == "alone":
+        table.act("discard", {"piece": table.handles("ann")[0]})
+    table.play("ann", card["id"])
+    waiting = table.state.fields.get("prompts", [])
+    if situation == "alone":
+        assert not waiting
+        return
+    (prompt,) = waiting
+    other = table.handles("ann")[0]
+    assert prompt["choices"] == ([] if situation == "cannot-pay" else ["pay"]) + [other]
+    assert "{" not in prompt["text"] and prompt["enter"] == f"referee resolve {prompt['number']} " + \
+        "|".join(prompt["choices"])
+    life = table.state.player("ann").life
+    if situation == "pay":
+        table.act("resolve", {"answer": "pay"})
+        assert table.state.player("ann").capital == 0 and other in table.state.fields["pieces"]
+    else:
+        if situation == "cannot-pay":
+            with pytest.raises(Exception, match="takes one of"):
+                table.act("resolve", {"answer": "pay"})
+        table.act("resolve", {"answer": other})
+        assert other not in table.state.fields["pieces"]
+        assert table.state.fields["discards"]["ann"][-1]["kind"] == "unit"
+    assert table.state.player("ann").life == life
+
+
+@pytest.mark.parametrize("card", ASKING, ids=lambda c: c["id"])
+def test_every_prompt_is_in_words_and_names_its_command(card):
+    """Every card that asks the table something: its prompt shows no raw
+    {placeholder} and says which referee command answers it."""
+    table = Faction(None, None, decks="mixed")
+    table.act("capital", {"player": "ann", "by": 20})
+    for on in (None, "bo", *table.handles("bo")):
+        try:
+            table.play("ann", card["id"], on)
+            break
+        except Exception:
+            continue
+    waiting = table.state.fields.get("prompts", [])
+    assert waiting, f"{card['id']} raised no prompt"
+    for prompt in waiting:
+        assert "{" not in prompt["text"] and "}" not in prompt["text"], prompt["text"]
+        assert prompt["enter"].startswith("referee "), prompt["enter"]
+
+
+def test_the_counting_prompts_are_cards_of_their_kinds():
+    assert {c["id"] for c in DISCARDS} == {"anarchy-botnet-swarm", "anarchy-leaked-group-chat",
+                                           "technocracy-data-harvest"}
+    assert {c["id"] for c in PAY_OR_DESTROY} == {"community-callout-specialist"}

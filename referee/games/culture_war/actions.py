@@ -47,7 +47,7 @@ def targets_of(now: list[Mapping[str, Any]]) -> set[str]:
         if (e["kind"] in ("stats", "reroll") and e.get("who") in UNIT_TARGET_WHO) or e["kind"] in UNIT_TARGET_KINDS \
                 or (e["kind"] == "destroy" and e["what"] == "your-unit"):
             out.add("unit")
-        if (e["kind"] in ("lose", "steal") and e.get("who") == "target-player") or \
+        if (e["kind"] in ("lose", "steal", "discard") and e.get("who") == "target-player") or \
                 (e["kind"] == "prompt" and "target player" in str(e.get("text"))):
             out.add("player")
         if e["kind"] == "destroy" and e["what"] == "empty-real-estate":

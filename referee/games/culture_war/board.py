@@ -333,7 +333,8 @@ class Board:
             state = replace(state, winner=standing[0].name)
         for ask in self.asks:
             state = prompts.ask(state, ask["player"], ask["card_id"], ask["card"], ask["moment"], ask["text"],
-                                commands=("discard-hand", "draw", "discard"))
+                                enter=ask.get("enter"), commands=ask.get("commands", ("discard-hand", "draw", "discard")),
+                                choices=ask.get("choices", ()), data=ask.get("data"))
         return state
 
 

@@ -14,6 +14,7 @@ moment: a turn's start or end, a unit's attack, kill, death.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Mapping
 
@@ -371,10 +372,62 @@ def _win(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
         board.notes.append(f"{ctx.owner} wins the game ({ctx.name})")
 
 
+WORDS = {"capital": "Capital", "life": "LIFE", "atk": "ATK", "def": "DEF", "dice": "die", "cyber": "Cyber",
+         "hero": "Hero"}
+
+
+def words(text: str) -> str:
+    """Card text for a prompt: the printed icons ({capital}, {life} ...) in words."""
+    return re.sub(r"\{(\w+)\}", lambda m: WORDS.get(m.group(1), m.group(1)), text)
+
+
 def _prompt(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
-    text = str(e["text"])
+    text = words(str(e["text"]))
     board.asks.append({"player": ctx.owner, "card_id": ctx.card_id or "", "card": ctx.name,
                        "moment": ctx.moment, "text": text[:1].upper() + text[1:]})
+
+
+def _discard(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
+    """Cards leave a hand: the player answers with the cards (their ids), and
+    the referee takes them off the hand count into the discard pile
+    (answers.py). A random discard no one names is answered `done`."""
+    who = e.get("who") or "you"
+    for name in players(board, who, ctx):
+        fields = board.people[name].fields
+        hand = int(fields["hand"]) if "hand" in fields else None
+        n = int(e["amount"]) if hand is None else min(int(e["amount"]), hand)
+        if n == 0:
+            board.notes.append(f"{name} has no cards in hand to discard ({ctx.name})")
+            continue
+        how = " at random" if e.get("random") else ""
+        cards = f"{n} card" + ("s" if n > 1 else "")
+        ids = ",".join(["CARD"] * n)
+        enter = f"referee resolve {{n}} {ids}" + (f" (the card{'s' if n > 1 else ''} {name} discarded), "
+                                                  "or referee resolve {n} done if no one names them"
+                                                  if hand is not None else "")
+        if hand is None:
+            enter = "referee resolve {n} done"  # the referee keeps no hand for this player
+        board.asks.append({"player": name, "card_id": ctx.card_id or "", "card": ctx.name, "moment": ctx.moment,
+                           "text": f"{name} discards {cards}{how} ({ctx.name})", "enter": enter, "commands": (),
+                           "data": {"discard": {"player": name, "count": n, "counted": hand is not None},
+                                    "free": True}})
+
+
+def _pay_or_destroy(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
+    """Pay or lose one of your other units: the answer is `pay` or the unit's handle (answers.py)."""
+    amount = int(e["amount"])
+    others = [h for h, _ in board.owned(ctx.owner, "unit") if h != ctx.this]
+    if not others:
+        board.notes.append(f"{ctx.name}: {ctx.owner} has no other unit, so nothing happens")
+        return
+    choices = (["pay"] if board.capital(ctx.owner) >= amount else []) + others
+    units = ", ".join(f"{h} ({board.pieces[h]['name']})" for h in others)
+    board.asks.append({"player": ctx.owner, "card_id": ctx.card_id or "", "card": ctx.name, "moment": ctx.moment,
+                       "text": (f"{ctx.owner} pays {amount} Capital or destroys one of their other units, "
+                                f"losing no LIFE for it: {units}" + ("" if "pay" in choices else
+                                                                     f" ({ctx.owner} cannot pay {amount})")),
+                       "enter": "referee resolve {n} " + "|".join(choices), "commands": (), "choices": choices,
+                       "data": {"pay-or-destroy": {"player": ctx.owner, "amount": amount}}})
 
 
 HANDLERS: dict[str, Callable[[Board, Mapping[str, Any], Ctx], None]] = {
@@ -387,6 +440,7 @@ HANDLERS: dict[str, Callable[[Board, Mapping[str, Any], Ctx], None]] = {
     "produce-if": _static, "no-income": _no_income, "draw": _draw, "if": _if, "roll": _roll,
     "destroy-self": _destroy_self, "discard-self": _destroy_self, "destroy": _destroy, "disable": _static,
     "take-control": _take_control, "for-sale": _static, "win": _win, "prompt": _prompt,
+    "discard": _discard, "pay-or-destroy": _pay_or_destroy,
     "cancel": _static,  # carried out as the Flash is played, before it is paid (actions.play, cancel.py)
 }
 

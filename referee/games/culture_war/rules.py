@@ -264,6 +264,13 @@ class CultureWarRules(GenericRules):
             zones.check(state, action)
         super().check(state, action)
 
+    def check_prompt_answer(self, state: State, prompt: Any, answer: str) -> None:
+        if prompt.data:
+            _later("answers", "check")(state, prompt, answer)
+
+    def apply_prompt_answer(self, state: State, prompt: Any, answer: str, dice: Sequence[int]) -> State:
+        return _later("answers", "apply")(state, prompt, answer) if prompt.data else state
+
     def apply(self, state: State, action: Action, dice: Sequence[int]) -> State:
         return close_cancel(zones.settle(state, super().apply(state, action, dice), action), action)
 
