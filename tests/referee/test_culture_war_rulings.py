@@ -321,3 +321,51 @@ def test_the_counting_prompts_are_cards_of_their_kinds():
     assert {c["id"] for c in DISCARDS} == {"anarchy-botnet-swarm", "anarchy-leaked-group-chat",
                                            "technocracy-data-harvest"}
     assert {c["id"] for c in PAY_OR_DESTROY} == {"community-callout-specialist"}
+
+
+# ---------------------------------------------------------------- class 11: the start of a turn
+
+STARTING = [c for c in rules_cards() if any(e.get("when") in ("start-of-turn", "owner-turn") for e in c["effects"])]
+
+
+@pytest.mark.parametrize("card", STARTING, ids=lambda c: c["id"])
+def test_start_of_turn_text_acts_before_the_draw_and_the_coins(card):
+    """Triggers start-of-turn and owner-turn. Situation: the owner's turn
+    begins (their second): the card's text acts first, then the turn's
+    draw, then production (the rule sheet's "Card text")."""
+    from referee.games.culture_war import turns
+
+    owner_turn = any(e.get("when") == "owner-turn" for e in card["effects"])
+    table = Faction(None, None, decks="mixed")
+    table.act("capital", {"player": "ann", "by": 20})
+    table.act("capital", {"player": "bo", "by": 20})
+    players = tuple(replace(p, fields={"hand": 2, "draw_pile": 20, "discard_pile": 0}) for p in table.state.players)
+    table.state = replace(table.state, players=players)
+    if owner_turn:
+        table.play("ann", "conservative-pension-fund")
+        table.act("end-turn", {})
+        table.play("bo", card["id"], table.handles("ann", "operation")[-1])
+    else:
+        table.play("ann", card["id"], table.handles("ann", "estate")[-1] if card["type"] == "mod" else None)
+        table.act("end-turn", {})
+    assert table.state.active_player.name == "bo"
+    dice = table.rules.dice_needed(table.state, Action("end-turn", {}))
+    notes = turns.end_turn(table.state, (1,) * len(dice))[1]
+    name = card["name"]
+    mine = [i for i, n in enumerate(notes) if (name in n or (owner_turn and "Pension Fund" in n)) and " produces" not in n]
+    drawn = [i for i, n in enumerate(notes) if "(start of turn)" in n]
+    made = [i for i, n in enumerate(notes) if " produces" in n and n.startswith("ann")]
+    assert mine, f"{name} left no note at the start of ann's turn: {notes}"
+    assert drawn and made, notes
+    assert max(mine) < drawn[0] < made[0], notes
+
+
+def test_kpi_dashboard_counts_the_hand_before_the_draw():
+    """The issue's example: with 2 cards in hand as the turn begins, KPI Dashboard draws one, then the turn's draw."""
+    table = Faction("technocracy", "anarchy")
+    table.act("capital", {"player": "ann", "by": 10})
+    table.play("ann", "technocracy-kpi-dashboard")
+    _set_hand(table, "ann", 2)
+    table.act("end-turn", {})
+    table.act("end-turn", {})
+    assert _hand(table, "ann") == 4

@@ -567,11 +567,16 @@ def with_moment(ctx: Ctx, moment: str) -> Ctx:
     return replace(ctx, moment=moment)
 
 
-def start_of_turn(board: Board, name: str, dice: Dice | None) -> None:
-    """A player's turn begins (after their first): their truces end, start-of-turn
-    effects (rolls first: a Real Estate destroyed here makes nothing), then production."""
+def start_of_turn(board: Board, name: str, dice: Dice | None, draw: int = 0) -> None:
+    """A player's turn begins (after their first): their truces end, then the
+    start-of-turn effects of their cards, oldest card first, then Mods (a
+    hand count is read before the turn's draw, an upkeep is paid before the
+    new coins, a Real Estate destroyed here makes nothing), then resource
+    collection: the turn's `draw`, then production (the rule sheet's "Card text")."""
     end_truces(board, name)
     at_turn(board, name, "start-of-turn", dice)
+    if draw:
+        zones.draw_on_board(board, name, draw, "start of turn")
     blocked = board.f.get("no_income", [])
     for handle, estate in board.owned(name, "estate"):
         if estate.get("since", 0) >= board.turn:
