@@ -369,3 +369,42 @@ def test_kpi_dashboard_counts_the_hand_before_the_draw():
     table.act("end-turn", {})
     table.act("end-turn", {})
     assert _hand(table, "ann") == 4
+
+
+# ---------------------------------------------------------------- the coverage `pnp list` reports
+
+
+def test_the_coverage_pnp_list_reports_is_what_the_referee_does():
+    """`pnp list culture-war` counts per deck the cards the referee applies in
+    full and those left to a person (a prompt). Recomputed here from the
+    referee's own handlers: a card is `prompt` exactly when one of its
+    effects (nested ones included) is carried out by the prompt handler,
+    which applies nothing; every other kind changes the table itself, asking
+    at most for the numbers it then applies (a discard, pay or destroy)."""
+    from collections import Counter
+    from pathlib import Path
+
+    from pnp.extras.listing import card_rows, coverage_counts
+    from referee.games.culture_war import handlers
+
+    def kinds(effects):
+        for e in effects:
+            yield e["kind"]
+            yield from kinds(e.get("then") if isinstance(e.get("then"), list) else [])
+            for outcome in (e.get("outcomes") or {}).values():
+                yield from kinds(outcome)
+
+    rows = card_rows(Path(__file__).resolve().parents[2], "culture-war")
+    expected: dict = {}
+    for r in rows:
+        if not r["effects"]:
+            value = "none"
+        elif any(handlers.HANDLERS[k] is handlers._prompt for k in kinds(r["effects"])):
+            value = "prompt"
+        else:
+            value = "full"
+        assert r["coverage"] == value, r["id"]
+        expected.setdefault(("culture-war", r["deck"]), Counter())[value] += 1
+    assert coverage_counts(rows) == expected
+    prompted = {r["id"] for r in rows if r["coverage"] == "prompt"}
+    assert prompted == {"technocracy-data-intern", "technocracy-recommender-bot"}  # look at cards: a person's job
