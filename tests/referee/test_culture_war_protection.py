@@ -68,12 +68,10 @@ def test_no_enemy_card_changes_a_protected_piece(card):
     start = walk.state
     before = snapshot(walk, guards)
     targets = [None, *walk.handles("bo"), "bo"]
-    played = 0
     for on in targets:
         walk.state = start
         if not walk.play("ann", card["id"], on):
             continue
-        played += 1
         after = snapshot(walk, guards)
         for h, why in guards.items():
             if why == "immune" and card["type"] not in ("mod", "operation"):
@@ -83,7 +81,6 @@ def test_no_enemy_card_changes_a_protected_piece(card):
         for h in guards:
             walk.state = start
             assert not walk.play("ann", card["id"], h), f"{card['id']} was attached to bo's protected #{h}"
-    return played
 
 
 def test_looting_spree_takes_no_coins_from_listed_real_estate():
