@@ -135,6 +135,8 @@ def check_waiting(state: State, action_name: str) -> None:
 def check_answer(prompt: Prompt, answer: str | None) -> str:
     """The answer `resolve` was given, checked against the prompt's choices."""
     given = (answer or "done").strip().lower()
+    if (prompt.data or {}).get("free"):
+        return given  # the game checks the answer itself (check_prompt_answer)
     if prompt.choices:
         if given not in prompt.choices:
             raise RuleViolation("card text", f"prompt {prompt.number} ({prompt.card}) takes one of: "

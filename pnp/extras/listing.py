@@ -60,7 +60,8 @@ def coverage_lines(rows: list[dict]) -> list[str]:
     several = len({game for game, _ in counts}) > 1
     names = [f"{game}/{deck}" if several else deck for game, deck in counts]
     width = max(len(n) for n in names)
-    out = ["coverage of the rules text (full: applied by the referee; prompt: partly a prompt; "
+    out = ["coverage of the rules text (full: applied by the referee, which asks at most for the choice it "
+           "then applies; prompt: partly left to a person; "
            "none: no rules text; unchecked: hand-written text, no effects.yaml):"]
     for name, count in zip(names, counts.values()):
         out.append(f"  {name:<{width}}  " + "  ".join(f"{c.value} {count[c.value]}" for c in Coverage))

@@ -208,5 +208,6 @@ def changed(current: int, args: Mapping[str, object]) -> int:
 # The shared actions in words (referee/wording.py); a game's own phrases come on top.
 SHARED_PHRASES: dict[str, object] = {
     "end-turn": "{who} ends the turn",
-    "resolve": ["prompt {prompt} answered: {answer}", "prompt {prompt} answered", "the waiting prompt is answered"],
+    "resolve": ["prompt {prompt} answered: {answer}", "prompt {prompt} answered", "the waiting prompt is answered: {answer}",
+                "the waiting prompt is answered"],
 }

@@ -196,6 +196,9 @@ class Walk:
 def play_card(walk: Walk, card: dict) -> bool:
     if any(e.get("when") == "before-battle" for e in card["effects"]):
         return walk.in_a_battle("ann", card["id"])
+    if any(e["kind"] == "cancel" for e in card["effects"]):  # a cancel answers an opponent's Happening
+        walk.end()
+        walk.play("bo", "community-march-for-everything")
     if card["type"] == "mod":
         return any(walk.play("ann", card["id"], h) for h in walk.handles("ann") + walk.handles("bo"))
     return walk.play_somehow("ann", card["id"])

@@ -48,7 +48,7 @@ def targets_of(now: list[Mapping[str, Any]]) -> set[str]:
         if (e["kind"] in ("stats", "reroll") and e.get("who") in UNIT_TARGET_WHO) or e["kind"] in UNIT_TARGET_KINDS \
                 or (e["kind"] == "destroy" and e["what"] == "your-unit"):
             out.add("unit")
-        if (e["kind"] in ("lose", "steal") and e.get("who") == "target-player") or \
+        if (e["kind"] in ("lose", "steal", "discard") and e.get("who") == "target-player") or \
                 (e["kind"] == "prompt" and "target player" in str(e.get("text"))):
             out.add("player")
         if e["kind"] == "destroy" and e["what"] == "empty-real-estate":
@@ -112,6 +112,11 @@ def play(board: Board, args: Mapping[str, Any], dice: Any) -> None:
             raise RuleViolation("choose the target",
                                 f"{name} must name the player {card['name']} acts on, with --on")
         target_player = acting(board, on)
+    for e in now:
+        if e["kind"] == "cancel":  # the cancelled card's table comes back first; then this Flash is paid
+            from referee.games.culture_war import cancel  # lazy: only a cancel Flash needs it
+
+            cancel.cancel(board, e, name, card)
     if args.get("cost") is not None:
         cost, paid_why = int(args["cost"]), "as entered with --cost"
     else:
@@ -136,6 +141,10 @@ def play(board: Board, args: Mapping[str, Any], dice: Any) -> None:
     memo: dict[str, Any] = {}
     if target in board.pieces:
         memo["target_owner"] = board.pieces[target]["owner"]
+    if kind in ("happening", "operation"):
+        from referee.games.culture_war import cancel  # lazy: as above
+
+        cancel.remember(board, name, card, this)
     ctx = fx.Ctx(name, card, this=this, target=target, target_player=target_player, dice=dice,
                  battle=memo, moment="played")
     fx.run(board, now, ctx)
@@ -153,19 +162,9 @@ def mod_host(board: Board, card: Mapping[str, Any], name: str, on: str | None) -
                             f"{name} must say with --on which {' or '.join(KIND_WORDS[k] for k in kinds)} "
                             f"{card['name']} is attached to")
     host = board.find(on, kinds)
-    piece = board.pieces[host]
-    if piece["kind"] == "unit" and effects.has_trait(board, host, "immune"):
-        raise RuleViolation(f"card text: {piece['name']}",
-                            f"{name} cannot attach {card['name']}: Mods and Operations cannot affect "
-                            f"{board.label(host)}")
-    if any(e["kind"] == "trait" and e["trait"] == "no-mods" for e in effects.live_effects(piece)):
-        effects.trace(piece.get("card"), "trait")
-        raise RuleViolation(f"card text: {piece['name']}",
-                            f"{name} cannot attach {card['name']}: no Mod can be attached to {board.label(host)}")
-    guard = effects.protected(board, host, name)
+    guard = effects.shielded(board, host, name, "mod-attach")
     if guard:
-        raise RuleViolation(f"card text: {guard}", f"{name} cannot attach {card['name']} to "
-                                                   f"{board.label(host)}: {guard} keeps enemy cards off it")
+        raise RuleViolation(f"card text: {guard[0]}", f"{name} cannot attach {card['name']}: {guard[1]}")
     return host
 
 
@@ -191,10 +190,10 @@ def unit_target(board: Board, card: Mapping[str, Any], name: str, on: str | None
         if e["kind"] == "take-control" and int(piece.get("cost") or 0) > int(e["max_cost"]):
             raise RuleViolation("choose the target", f"{card['name']} takes a unit costing {e['max_cost']} "
                                                      f"or less; {board.label(handle)} costs {piece.get('cost')}")
-    if card["type"] == "flash" and effects.has_trait(board, handle, "no-flash-target"):
-        raise RuleViolation(f"card text: {piece['name']}",
-                            f"{name} cannot play {card['name']} on {board.label(handle)}: "
-                            "Flash events cannot target it")
+    guard = effects.shielded(board, handle, name, card["type"], targeted=True)
+    if guard:
+        raise RuleViolation(f"card text: {guard[0]}", f"{name} cannot play {card['name']} on "
+                                                      f"{board.label(handle)}: {guard[1]}")
     return handle
 
 
@@ -241,9 +240,10 @@ def estate_target(board: Board, card: Mapping[str, Any], name: str, on: str | No
     if piece["coins"] and sum(piece["coins"].values()):
         raise RuleViolation("choose the target", f"{card['name']} destroys Real Estate with no coins on it; "
                                                  f"{board.label(handle)} holds {sum(piece['coins'].values())}")
-    guard = effects.protected(board, handle, name)
+    guard = effects.shielded(board, handle, name, card["type"], targeted=True)
     if guard:
-        raise RuleViolation(f"card text: {guard}", f"{board.label(handle)} cannot be affected: {guard}")
+        raise RuleViolation(f"card text: {guard[0]}", f"{name} cannot play {card['name']} on "
+                                                      f"{board.label(handle)}: {guard[1]}")
     return handle
 
 
@@ -263,10 +263,21 @@ def seize(board: Board, args: Mapping[str, Any], dice: Any) -> None:
     if name != board.active:
         raise RuleViolation(f"card text: {piece['name']}",
                             f"{name} can take {board.label(handle)} only on their own turn; it is {board.active}'s")
-    board.pay(name, price[0], piece.get("deck"), f"control of {board.label(handle)}", args.get("from"),
-              f"the price on {piece['name']}")
+    board.pay(name, price[0], price_deck(board, name, piece), f"control of {board.label(handle)}",
+              args.get("from"), f"the price on {piece['name']}")
     effects.trace(piece.get("card"), "for-sale")
     fx.change_control(board, handle, name, f"paid {price[0]}")
+
+
+def price_deck(board: Board, name: str, piece: Mapping[str, Any]) -> str | None:
+    """Whose coins a price printed on a card counts as the buyer's own. With
+    faction decks (the normal game) a price is paid like any cost of the
+    buyer's: their own faction's coins pay all of it (only coins an ally gave
+    are held to half). Only with mixed decks does the card's faction decide,
+    other factions' coins paying at most half."""
+    if board.rules.get("decks", "faction") == "faction":
+        return board.own_faction(name) if board.people[name].faction else None
+    return piece.get("deck")
 
 
 # ---- corrections -----------------------------------------------------------------

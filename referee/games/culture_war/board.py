@@ -252,11 +252,16 @@ class Board:
         estates = sorted(self.owned(name, "estate"), key=lambda hp: (-coins_total(hp[1]["coins"]), int(hp[0])))
         return [(h, p["coins"]) for h, p in estates] + [("bank", self.bank(name))]
 
-    def take(self, name: str, amount: int, why: str, faction: str | None = None) -> dict[str, int]:
-        """Remove up to `amount` coins (of one faction if given) and return them by faction."""
+    def take(self, name: str, amount: int, why: str, faction: str | None = None,
+             skip: Iterable[str] = ()) -> dict[str, int]:
+        """Remove up to `amount` coins (of one faction if given, from no Real
+        Estate in `skip`) and return them by faction."""
         taken: dict[str, int] = {}
         left = amount
-        for _, coins in self.sources(name):
+        skip = set(skip)
+        for key, coins in self.sources(name):
+            if key in skip:
+                continue
             for f in sorted(coins):
                 if left == 0:
                     break
@@ -328,7 +333,8 @@ class Board:
             state = replace(state, winner=standing[0].name)
         for ask in self.asks:
             state = prompts.ask(state, ask["player"], ask["card_id"], ask["card"], ask["moment"], ask["text"],
-                                commands=("discard-hand", "draw", "discard"))
+                                enter=ask.get("enter"), commands=ask.get("commands", ("discard-hand", "draw", "discard")),
+                                choices=ask.get("choices", ()), data=ask.get("data"))
         return state
 
 

@@ -211,7 +211,7 @@ def unit_stat_parts(board: Board, handle: str, stat: str, role: str | None = Non
                       and (not e.get("trait") or has_trait(board, h, e["trait"]))]
             add(int(e["amount"]) * len(others), unit, "stats-per")
     for src_handle, src, e in statics(board, "stats"):
-        if immune and src["kind"] == "operation":
+        if shielded(board, handle, src["owner"], card_type(src)):
             continue
         who = e.get("who")
         mine = src["owner"] == owner
@@ -223,6 +223,8 @@ def unit_stat_parts(board: Board, handle: str, stat: str, role: str | None = Non
             add(e.get(stat), src, "stats")
     for t in board.f["timed"]:
         if t["stat"] != stat or (t["until"] == "battle" and role is None):
+            continue
+        if t.get("type") and t["scope"] != "unit" and shielded(board, handle, t["player"], t["type"]):
             continue
         scope = t["scope"]
         if (scope == "unit" and t.get("handle") == handle) or \
@@ -331,6 +333,53 @@ def protected(board: Board, handle: str, by: str) -> str | None:
         if e["trait"] == "protected":
             trace(mod.get("card"), "trait")
             return mod["name"]
+    for e in live_effects(piece):
+        if e["kind"] == "trait" and e["trait"] == "protected" and e.get("who") in (None, "this") \
+                and e.get("when") in STATIC:
+            trace(piece.get("card"), "trait")
+            return str(piece["name"])
+    return None
+
+
+# ---- protection: one rule every effect kind consults ------------------------------------
+
+PIECE_TYPE = {"unit": "unit", "estate": "real-estate", "operation": "operation"}
+
+
+def card_type(card: Mapping[str, Any]) -> str | None:
+    """A source's card type: a card being played has `type`, a piece in play `kind`, a Mod `by`."""
+    if card.get("type"):
+        return str(card["type"])
+    if "by" in card and "kind" not in card:
+        return "mod"
+    return PIECE_TYPE.get(card.get("kind") or "")
+
+
+def shielded(board: Board, handle: str, by: str | None, kind: str | None,
+             targeted: bool = False) -> tuple[str, str] | None:
+    """Why a card of type `kind` played by `by` cannot affect piece `handle`:
+    (the protecting card's name, the reason in words), or None when it can.
+    The one rule for protection, consulted by every effect that touches a
+    piece (its stats, control, coins, production, its leaving play, a Mod on it):
+
+    - `protected` (Heritage Listing, Iron-Clad Contract): no enemy card affects it;
+    - `immune`: no Mod or Operation affects it, its owner's included;
+    - `no-flash-target`: no Flash names it as its target;
+    - `no-mods`: no Mod is attached to it (asked for as kind "mod-attach")."""
+    piece = board.pieces[handle]
+    label = board.label(handle)
+    if by is not None:
+        guard = protected(board, handle, by)
+        if guard:
+            return guard, f"{guard} keeps enemy cards off {label}"
+    attach = kind == "mod-attach"
+    if piece["kind"] == "unit" and (kind in ("mod", "operation") or attach) and has_trait(board, handle, "immune"):
+        return piece["name"], f"Mods and Operations cannot affect {label}"
+    if targeted and kind == "flash" and piece["kind"] == "unit" and has_trait(board, handle, "no-flash-target"):
+        return piece["name"], f"Flash events cannot target {label}"
+    if attach and any(e["kind"] == "trait" and e["trait"] == "no-mods" for e in live_effects(piece)):
+        trace(piece.get("card"), "trait")
+        return piece["name"], f"no Mod can be attached to {label}"
     return None
 
 

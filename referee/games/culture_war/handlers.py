@@ -21,7 +21,8 @@ from typing import Any, Callable, Mapping
 from referee.errors import RuleViolation
 from referee.games.culture_war import zones
 from referee.games.culture_war.board import Board, coins_total
-from referee.games.culture_war.effects import capacity, live_effects, production, protected, read, trace, when_of
+from referee.games.culture_war.effects import (capacity, card_type, live_effects, production, read, shielded, trace,
+                                                when_of)
 
 Dice = Callable[[], int]
 
@@ -46,9 +47,26 @@ class Ctx:
         return self.source.get("name") or "?"
 
     @property
+    def type(self) -> str | None:
+        """The card type of the source: unit, real-estate, operation, mod, flash or happening."""
+        return "mod" if self.mod is not None else card_type(self.source)
+
+    @property
     def card_id(self) -> str | None:
         """The card's id: a piece or Mod keeps it as `card`, a card being played as `id`."""
         return self.source.get("card") or self.source.get("id")
+
+
+def guarded(board: Board, handle: str | None, ctx: Ctx, targeted: bool = True) -> bool:
+    """True, with a note, when a protection keeps this card off piece `handle`
+    (effects.shielded: the one rule every kind that touches a piece asks)."""
+    if handle is None or handle not in board.pieces:
+        return False
+    guard = shielded(board, handle, ctx.owner, ctx.type, targeted)
+    if guard:
+        board.notes.append(f"{ctx.name} does not affect {board.label(handle)}: {guard[1]}")
+        trace(ctx.card_id, "protected")
+    return guard is not None
 
 
 def run(board: Board, effects: list[Mapping[str, Any]], ctx: Ctx) -> None:
@@ -74,12 +92,12 @@ def _stats(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
         scope = "own-units" if who == "your-units" else "enemy-units"
         for stat, amount in changes:
             board.f["timed"].append({"stat": stat, "amount": amount, "scope": scope, "player": ctx.owner,
-                                     "until": "turn", "source": ctx.name})
+                                     "until": "turn", "source": ctx.name, "type": ctx.type})
         side = f"{ctx.owner}'s units" if who == "your-units" else f"units of {ctx.owner}'s opponents"
         board.notes.append(f"{side} get {_changes(changes)} until the end of the turn ({ctx.name})")
         return
     handle = ctx.this if who == "this" else ctx.target
-    if handle is None or handle not in board.pieces:
+    if handle is None or handle not in board.pieces or guarded(board, handle, ctx, who != "this"):
         return
     unit = board.pieces[handle]
     for stat, amount in changes:
@@ -106,7 +124,7 @@ def _timed_unit(key: str, **extra: Any) -> Callable[[Board, Mapping[str, Any], C
     def handler(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
         if ctx.moment == "static" or (e.get("who") == "this"):
             return
-        if ctx.target is None or ctx.target not in board.pieces:
+        if ctx.target is None or ctx.target not in board.pieces or guarded(board, ctx.target, ctx):
             return
         entry = {"stat": key, "amount": 0, "scope": "unit", "handle": ctx.target, "until": "battle",
                  "source": ctx.name, **{k: e.get(k, v) for k, v in extra.items()}}
@@ -117,7 +135,7 @@ def _timed_unit(key: str, **extra: Any) -> Callable[[Board, Mapping[str, Any], C
 
 
 def _bounce(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
-    if ctx.target in board.pieces:
+    if ctx.target in board.pieces and not guarded(board, ctx.target, ctx):
         zones.return_to_hand(board, ctx.target)
 
 
@@ -169,16 +187,23 @@ def _lose(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
         if e["what"] == "life":
             board.change_life(who, -int(e["amount"]), ctx.name)
         else:
-            take(board, who, int(e["amount"]), ctx.name, e.get("source"))
+            take(board, who, int(e["amount"]), ctx.name, e.get("source"), ctx)
 
 
-def take(board: Board, who: str, amount: int, why: str, source: str | None = None) -> dict[str, int]:
-    """Coins lost: from Real Estate only when the card says so, else Real Estate first, then the bank."""
+def take(board: Board, who: str, amount: int, why: str, source: str | None = None,
+         ctx: Ctx | None = None) -> dict[str, int]:
+    """Coins lost: from Real Estate only when the card says so, else Real Estate first, then the bank.
+    Coins on a Real Estate the card may not affect (effects.shielded) stay where they are."""
+    kept = set()
+    for handle, _ in board.owned(who, "estate"):
+        if ctx is not None and guarded(board, handle, ctx, targeted=False):
+            kept.add(handle)
     if source != "real-estate":
-        return board.take(who, amount, why)
+        return board.take(who, amount, why, skip=kept)
     taken: dict[str, int] = {}
     left = amount
-    for _, estate in sorted(board.owned(who, "estate"), key=lambda hp: -coins_total(hp[1]["coins"])):
+    for _, estate in sorted(((h, p) for h, p in board.owned(who, "estate") if h not in kept),
+                            key=lambda hp: -coins_total(hp[1]["coins"])):
         for f in sorted(estate["coins"]):
             n = min(left, estate["coins"][f])
             estate["coins"][f] -= n
@@ -202,7 +227,7 @@ def _steal(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
     victim = ctx.target_player if e["who"] == "target-player" else ctx.that_player
     if not victim or victim == ctx.owner or victim not in board.live():
         return
-    taken = take(board, victim, int(e["amount"]), f"taken by {ctx.name}", e.get("source"))
+    taken = take(board, victim, int(e["amount"]), f"taken by {ctx.name}", e.get("source"), ctx)
     board.put(ctx.owner, taken)
     if taken:
         board.notes.append(f"{ctx.owner} gains {coins_total(taken)} capital to the bank ({ctx.name})")
@@ -220,6 +245,8 @@ def _pay_or_discard(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
     if handle is None or handle not in board.pieces:
         return
     payer = board.pieces[handle]["owner"]
+    if guarded(board, handle, ctx, targeted=False):
+        return
     if board.capital(payer) >= amount:
         board.take(payer, amount, f"upkeep of #{handle} {board.pieces[handle]['name']} ({ctx.name})")
     else:
@@ -289,29 +316,25 @@ def _destroy(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
     what = e["what"]
     if what == "every-operation":
         for h, p in list(board.pieces.items()):
-            if p["kind"] == "operation":
-                guard = protected(board, h, ctx.owner)
-                if guard:
-                    board.notes.append(f"{board.label(h)} stays: {guard}")
-                else:
-                    board.remove(h, ctx.name)
+            if p["kind"] == "operation" and not guarded(board, h, ctx, targeted=False):
+                board.remove(h, ctx.name)
     elif what == "their-empty-real-estate":
         empty = [h for h, p in board.owned(ctx.that_player or "", "estate")
-                 if not coins_total(p["coins"]) and not protected(board, h, ctx.owner)]
+                 if not coins_total(p["coins"]) and not guarded(board, h, ctx, targeted=False)]
         if empty:
             board.remove(empty[-1], ctx.name)
         else:
             board.notes.append(f"{ctx.name}: {ctx.that_player} has no Real Estate without coins")
-    elif what == "empty-real-estate" and ctx.target in board.pieces:
+    elif what == "empty-real-estate" and ctx.target in board.pieces and not guarded(board, ctx.target, ctx):
         board.remove(ctx.target, ctx.name)  # the play checked it holds no coins
-    elif what == "your-unit" and ctx.target in board.pieces:
+    elif what == "your-unit" and ctx.target in board.pieces and not guarded(board, ctx.target, ctx):
         cost = int(board.pieces[ctx.target].get("cost") or 0)
         if dies(board, ctx.target, ctx.name, None, ctx.dice) is not None:  # a card may keep it alive: no refund
             ctx.battle["refund"] = cost
 
 
 def _take_control(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
-    if ctx.target in board.pieces:
+    if ctx.target in board.pieces and not guarded(board, ctx.target, ctx):
         change_control(board, ctx.target, ctx.owner, ctx.name)
 
 
@@ -342,6 +365,7 @@ def _no_income(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
         return
     for name in players(board, "each-opponent", ctx):
         board.f.setdefault("no_income", []).append(name)
+        board.f.setdefault("no_income_by", {})[name] = [ctx.owner, ctx.type, ctx.name]
     board.notes.append(f"each opponent of {ctx.owner} collects no capital at the start of their next turn")
 
 
@@ -351,10 +375,62 @@ def _win(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
         board.notes.append(f"{ctx.owner} wins the game ({ctx.name})")
 
 
+WORDS = {"capital": "Capital", "life": "LIFE", "atk": "ATK", "def": "DEF", "dice": "die", "cyber": "Cyber",
+         "hero": "Hero"}
+
+
+def words(text: str) -> str:
+    """Card text for a prompt: the printed icons ({capital}, {life} ...) in words."""
+    return re.sub(r"\{(\w+)\}", lambda m: WORDS.get(m.group(1), m.group(1)), text)
+
+
 def _prompt(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
-    text = str(e["text"])
+    text = words(str(e["text"]))
     board.asks.append({"player": ctx.owner, "card_id": ctx.card_id or "", "card": ctx.name,
                        "moment": ctx.moment, "text": text[:1].upper() + text[1:]})
+
+
+def _discard(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
+    """Cards leave a hand: the player answers with the cards (their ids), and
+    the referee takes them off the hand count into the discard pile
+    (answers.py). A random discard no one names is answered `done`."""
+    who = e.get("who") or "you"
+    for name in players(board, who, ctx):
+        fields = board.people[name].fields
+        hand = int(fields["hand"]) if "hand" in fields else None
+        n = int(e["amount"]) if hand is None else min(int(e["amount"]), hand)
+        if n == 0:
+            board.notes.append(f"{name} has no cards in hand to discard ({ctx.name})")
+            continue
+        how = " at random" if e.get("random") else ""
+        cards = f"{n} card" + ("s" if n > 1 else "")
+        ids = ",".join(["CARD"] * n)
+        enter = f"referee resolve {{n}} {ids}" + (f" (the card{'s' if n > 1 else ''} {name} discarded), "
+                                                  "or referee resolve {n} done if no one names them"
+                                                  if hand is not None else "")
+        if hand is None:
+            enter = "referee resolve {n} done"  # the referee keeps no hand for this player
+        board.asks.append({"player": name, "card_id": ctx.card_id or "", "card": ctx.name, "moment": ctx.moment,
+                           "text": f"{name} discards {cards}{how} ({ctx.name})", "enter": enter, "commands": (),
+                           "data": {"discard": {"player": name, "count": n, "counted": hand is not None},
+                                    "free": True}})
+
+
+def _pay_or_destroy(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
+    """Pay or lose one of your other units: the answer is `pay` or the unit's handle (answers.py)."""
+    amount = int(e["amount"])
+    others = [h for h, _ in board.owned(ctx.owner, "unit") if h != ctx.this]
+    if not others:
+        board.notes.append(f"{ctx.name}: {ctx.owner} has no other unit, so nothing happens")
+        return
+    choices = (["pay"] if board.capital(ctx.owner) >= amount else []) + others
+    units = ", ".join(f"{h} ({board.pieces[h]['name']})" for h in others)
+    board.asks.append({"player": ctx.owner, "card_id": ctx.card_id or "", "card": ctx.name, "moment": ctx.moment,
+                       "text": (f"{ctx.owner} pays {amount} Capital or destroys one of their other units, "
+                                f"losing no LIFE for it: {units}" + ("" if "pay" in choices else
+                                                                     f" ({ctx.owner} cannot pay {amount})")),
+                       "enter": "referee resolve {n} " + "|".join(choices), "commands": (), "choices": choices,
+                       "data": {"pay-or-destroy": {"player": ctx.owner, "amount": amount}}})
 
 
 HANDLERS: dict[str, Callable[[Board, Mapping[str, Any], Ctx], None]] = {
@@ -367,6 +443,8 @@ HANDLERS: dict[str, Callable[[Board, Mapping[str, Any], Ctx], None]] = {
     "produce-if": _static, "no-income": _no_income, "draw": _draw, "if": _if, "roll": _roll,
     "destroy-self": _destroy_self, "discard-self": _destroy_self, "destroy": _destroy, "disable": _static,
     "take-control": _take_control, "for-sale": _static, "win": _win, "prompt": _prompt,
+    "discard": _discard, "pay-or-destroy": _pay_or_destroy,
+    "cancel": _static,  # carried out as the Flash is played, before it is paid (actions.play, cancel.py)
 }
 
 
@@ -563,16 +641,24 @@ def with_moment(ctx: Ctx, moment: str) -> Ctx:
     return replace(ctx, moment=moment)
 
 
-def start_of_turn(board: Board, name: str, dice: Dice | None) -> None:
-    """A player's turn begins (after their first): their truces end, start-of-turn
-    effects (rolls first: a Real Estate destroyed here makes nothing), then production."""
+def start_of_turn(board: Board, name: str, dice: Dice | None, draw: int = 0) -> None:
+    """A player's turn begins (after their first): their truces end, then the
+    start-of-turn effects of their cards, oldest card first, then Mods (a
+    hand count is read before the turn's draw, an upkeep is paid before the
+    new coins, a Real Estate destroyed here makes nothing), then resource
+    collection: the turn's `draw`, then production (the rule sheet's "Card text")."""
     end_truces(board, name)
     at_turn(board, name, "start-of-turn", dice)
+    if draw:
+        zones.draw_on_board(board, name, draw, "start of turn")
     blocked = board.f.get("no_income", [])
     for handle, estate in board.owned(name, "estate"):
         if estate.get("since", 0) >= board.turn:
             continue
-        if name in blocked or f"#{handle}" in blocked:
+        by = board.f.get("no_income_by", {}).get(name)
+        if name in blocked and by and guarded(board, handle, Ctx(by[0], {"name": by[2], "type": by[1]}), False):
+            pass  # a protected Real Estate produces: the card that stopped income cannot affect it
+        elif name in blocked or f"#{handle}" in blocked:
             board.notes.append(f"{name}'s #{handle} {estate['name']} produces nothing this turn")
             continue
         room = capacity(estate) - sum(estate["coins"].values())
@@ -589,3 +675,4 @@ def start_of_turn(board: Board, name: str, dice: Dice | None) -> None:
             board.notes.append(f"{name}'s #{handle} {estate['name']} produces nothing")
     mine = {f"#{h}" for h, _ in board.owned(name, "estate")}
     board.f["no_income"] = [b for b in blocked if b != name and b not in mine]
+    board.f.get("no_income_by", {}).pop(name, None)

@@ -158,9 +158,23 @@ ACTIONS: tuple[ActionSpec, ...] = (
 )
 
 
+CANCEL_KEEPS = frozenset({"resolve", "draw", "discard-hand", "life", "capital"})
+
+
+def close_cancel(state: State, action: Action) -> State:
+    """A card may be cancelled only as it is played: what a cancel would undo
+    (cancel.py) is kept from a Happening's or Operation's play until the next
+    action, except the answers to its prompts and the scorekeeper's corrections."""
+    if "cancellable" not in state.fields or action.name in CANCEL_KEEPS:
+        return state
+    if action.name == "play" and action.args["_card"].get("type") in ("happening", "operation"):
+        return state
+    return replace(state, fields={k: v for k, v in state.fields.items() if k != "cancellable"})
+
+
 class CultureWarRules(GenericRules):
     slug = GameSlug.CULTURE_WAR
-    version = "culture-war-7"  # 7: issue 25 (battles: counter-attacks, triggers, battle Flashes, saves; cards seen going back to a hand: hand_known); 6: an eliminated player's truces end
+    version = "culture-war-7"  # 7: issue 25 (battles: counter-attacks, triggers, battle Flashes, saves; protection, cancel, seize coins, prompts, timing; cards seen going back to a hand: hand_known); 6: an eliminated player's truces end
     min_players, max_players = 2, 5
     has_life = True
     has_capital = True
@@ -271,18 +285,24 @@ class CultureWarRules(GenericRules):
             zones.check(state, action)
         super().check(state, action)
 
-    def game_apply(self, state: State, action: Action, dice: Sequence[int]) -> State:
-        from referee.games.culture_war import saves  # lazy: action code loads only when an action is played
-
-        return saves.ask_choices(zones.settle(state, super().game_apply(state, action, dice), action))
+    def check_prompt_answer(self, state: State, prompt: Any, answer: str) -> None:
+        if prompt.data:
+            _later("answers", "check")(state, prompt, answer)
 
     def apply_prompt_answer(self, state: State, prompt: Any, answer: str, dice: Sequence[int]) -> State:
-        """A unit's owner chose which card keeps it alive first (saves.py)."""
-        from referee.games.culture_war import saves  # lazy: as in apply
+        """A unit's owner chose which card keeps it alive first (saves.py), or
+        a prompt that changes numbers took them as its answer (answers.py)."""
+        from referee.games.culture_war import saves  # lazy: action code loads only when an action is played
 
         if (prompt.data or {}).get("kind") == saves.KIND:
             return saves.answer(state, prompt, answer)
-        return super().apply_prompt_answer(state, prompt, answer, dice)
+        return _later("answers", "apply")(state, prompt, answer) if prompt.data else state
+
+    def game_apply(self, state: State, action: Action, dice: Sequence[int]) -> State:
+        from referee.games.culture_war import saves  # lazy: action code loads only when an action is played
+
+        settled = zones.settle(state, super().game_apply(state, action, dice), action)
+        return close_cancel(saves.ask_choices(settled), action)
 
     def count_dice(self, state: State, action: Action, dice: Callable[[], int]) -> None:
         """Play a board action with a dice source (to learn how many dice it

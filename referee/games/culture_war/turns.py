@@ -1,6 +1,7 @@
 """The Culture War turn: the roll-off for the first player (a board step,
 see actions.py) and `end-turn`, which ends one turn and runs the next
-one's resource collection (draw, then coins, from a player's second turn).
+one's start: start-of-turn card effects, then resource collection (draw,
+then coins), from a player's second turn.
 """
 from __future__ import annotations
 
@@ -90,9 +91,8 @@ def end_turn(state: State, dice: Sequence[int]) -> tuple[State, list[str]]:
             return state, notes
         state = next_turn(state)
         board = Board(state)
-        if board.active in board.f["had_turn"]:  # resource collection: draw, then coins
-            zones.draw_on_board(board, board.active, zones.TURN_DRAW, "start of turn")
-            fx.start_of_turn(board, board.active, source)
+        if board.active in board.f["had_turn"]:  # start-of-turn effects, then the draw, then coins
+            fx.start_of_turn(board, board.active, source, draw=zones.TURN_DRAW)
         else:
             fx.end_truces(board, board.active)
         notes += board.notes
