@@ -42,7 +42,7 @@ def simulate(game, count, players, factions, agents, seed, jobs, turn_cap, budge
       referee simulate petri-dish --games 1000 --jobs 2 --out balance.pdf
       referee simulate culture-war --players 3 --agent greedy --json games.json
     """
-    from pathlib import Path
+    from pathlib import Path  # lazy: only to name the kept games' folder
 
     from referee.simulate.runner import make_plan  # lazy: self-play loads only for this command
     from referee.simulate.session import simulate as run  # lazy: as above

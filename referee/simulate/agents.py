@@ -26,6 +26,7 @@ from referee import dice as dicelib
 from referee.errors import RefereeError
 from referee.legal import Hands, Move
 from referee.model import GameSlug, PlayerName, State
+from referee.simulate.turns import mover_and_moves
 
 WIN_SCORE = 1_000_000.0
 
@@ -174,15 +175,14 @@ class SearchAgent:
     def choose(self, rules, view, player, moves, hands, rng):
         if len(moves) == 1:
             return moves[0]
-        from referee.simulate.play import mover_and_moves  # lazy: play imports the agents
         score = evaluation(view.game)
         root = _Node(view, player, list(moves), {})
         for _ in range(self.budget):
-            self._playout(rules, root, hands, rng, score, mover_and_moves)
+            self._playout(rules, root, hands, rng, score)
         best = max(root.children.items(), key=lambda kv: kv[1].visits, default=None)
         return root.moves[best[0]] if best else moves[rng.randrange(len(moves))]
 
-    def _playout(self, rules, root, hands, rng, score, mover_and_moves) -> None:
+    def _playout(self, rules, root, hands, rng, score) -> None:
         path: list[tuple[_Node, PlayerName]] = []
         node = root
         while True:  # selection and expansion

@@ -21,9 +21,10 @@ from typing import Any, Mapping, Protocol, Sequence
 from referee import dice as dicelib
 from referee.errors import RefereeError
 from referee.games import rules_for
-from referee.legal import Hands, Move, legal_moves
+from referee.legal import Hands
 from referee.model import Action, GameSlug, PlayerName, Setup, State
 from referee.simulate.agents import AgentKind, make_agent, selfplay_module
+from referee.simulate.turns import mover_and_moves
 
 
 class Outcome(str, Enum):
@@ -134,33 +135,6 @@ def physical_for(rules: Any, state: State, rng: random.Random) -> Physical:
                                f"(deal in referee/games/{state.game.package}/selfplay.py), which is not built yet")
         return NoCards()
     return deal(rules, state, rng)
-
-
-def waiting_player(state: State) -> PlayerName | None:
-    """Who the first waiting prompt asks, if one waits."""
-    for prompt in state.fields.get("prompts") or ():
-        if isinstance(prompt, Mapping) and prompt.get("player"):
-            return PlayerName(str(prompt["player"]))
-    return None
-
-
-def mover_and_moves(rules: Any, state: State, hands: Hands | None) -> tuple[PlayerName | None, list[Move]]:
-    """The player to act now and their concrete legal moves."""
-    if state.finished:
-        return None, []
-    asked = waiting_player(state)
-    order = [asked] if asked else []
-    order.append(state.active_player.name)
-    order += [p.name for p in state.players if not p.eliminated]
-    seen: set[str] = set()
-    for name in order:
-        if name in seen:
-            continue
-        seen.add(name)
-        moves = [m for m in legal_moves(rules, state, PlayerName(name), hands) if m.action is not None]
-        if moves:
-            return PlayerName(name), moves
-    return None, []
 
 
 def setup_of(config: GameConfig) -> Setup:

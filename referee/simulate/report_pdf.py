@@ -23,7 +23,7 @@ from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, Tabl
 from pnp.write import replace_file
 from referee.errors import RefereeError
 from referee.report_pdf import _fonts
-from referee.simulate.session import SimulationResult
+from referee.simulate.result import SimulationResult
 from referee.simulate.stats import Rate
 from referee.simulate.summary import RARE_SHARE
 

@@ -14,40 +14,14 @@ import json
 import os
 import tempfile
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
 from referee.errors import RefereeError
 from referee.simulate.play import GameRecord
 from referee.simulate.runner import Plan, check_plan, run
+from referee.simulate.result import Progress, SimulationResult
 from referee.simulate.summary import Tally
-
-
-@dataclass(frozen=True)
-class Progress:
-    done: int
-    total: int
-    elapsed: float
-
-    @property
-    def rate(self) -> float:
-        return self.done / self.elapsed if self.elapsed > 0 else 0.0
-
-    @property
-    def left(self) -> float:
-        return (self.total - self.done) / self.rate if self.rate > 0 else float("inf")
-
-
-@dataclass(frozen=True)
-class SimulationResult:
-    tally: Tally
-    plan: Plan
-    seconds: float
-    partial: bool
-    json_path: Path | None
-    pdf_path: Path | None
-    kept: tuple[Path, ...]
 
 
 def check_targets(*paths: Path | None) -> None:

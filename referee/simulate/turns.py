@@ -1,0 +1,36 @@
+"""Whose move it is in a simulated game, and their concrete legal moves:
+the player a waiting prompt asks, else the player whose turn it is, else
+anyone the rules let act (used by the game loop and the search agent)."""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from referee.legal import Hands, Move, legal_moves
+from referee.model import PlayerName, State
+
+
+def waiting_player(state: State) -> PlayerName | None:
+    """Who the first waiting prompt asks, if one waits."""
+    for prompt in state.fields.get("prompts") or ():
+        if isinstance(prompt, Mapping) and prompt.get("player"):
+            return PlayerName(str(prompt["player"]))
+    return None
+
+
+def mover_and_moves(rules: Any, state: State, hands: Hands | None) -> tuple[PlayerName | None, list[Move]]:
+    """The player to act now and their concrete legal moves."""
+    if state.finished:
+        return None, []
+    asked = waiting_player(state)
+    order = [asked] if asked else []
+    order.append(state.active_player.name)
+    order += [p.name for p in state.players if not p.eliminated]
+    seen: set[str] = set()
+    for name in order:
+        if name in seen:
+            continue
+        seen.add(name)
+        moves = [m for m in legal_moves(rules, state, PlayerName(name), hands) if m.action is not None]
+        if moves:
+            return PlayerName(name), moves
+    return None, []
