@@ -5,6 +5,7 @@ YAML values."""
 from __future__ import annotations
 
 import csv
+import shutil
 from pathlib import Path
 
 import pytest
@@ -162,3 +163,15 @@ def test_a_yaml_surprise_gets_a_hint_to_quote_it(mini_project, old, new, hint):
     edit(mini_project, DECK, old, new)
     output = failing(mini_project)
     assert f"{DECK}:{line_of(mini_project, DECK, new)}: " in output and hint in output, output
+
+
+@pytest.mark.pdf
+def test_a_css_colour_name_builds_the_rule_sheet_it_colours(tmp_path):
+    """The first deck's colour is the rule sheet's accent: `navy` once failed there."""
+    root = Path(__file__).resolve().parents[2]
+    for name in ("card_sources", "templates"):
+        shutil.copytree(root / name, tmp_path / name)
+    edit(tmp_path, Path("card_sources/petri-dish/game.yaml"), 'color: "#6b8f3a"', "color: navy")
+    result = run(tmp_path, "build", "petri-dish")
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "output/petri-dish/rules-rules.pdf").is_file()
