@@ -128,7 +128,7 @@ def prepare_back(deck: Deck, game: Game, tools: Tools, problems: Problems, cache
         problems.add(exc.path, exc.line, f"{deck.id} (back)", exc.message)
         return BAD_BACK
     except FitError as exc:
-        problems.add(tools.templates.template_path(deck.back), 0, f"{deck.id} (back)", str(exc))
+        problems.add(*tools.templates.locate(deck.back, exc.needle()), f"{deck.id} (back)", str(exc))
         return BAD_BACK
     if key is not None:
         cache.put(key, face)

@@ -35,6 +35,16 @@ class FitError(Exception):
     def __init__(self, message: str, char: str | None = None):
         super().__init__(message)
         self.char = char
+        self.element: Any = None  # the element that failed, set by fit_face
+
+    def needle(self) -> str:
+        """Text that finds the failing element in its template (see TemplateSet.locate)."""
+        el = self.element
+        if isinstance(el, Text):
+            if el.field:
+                return f'field="{el.field}"'
+            return el.markup[:30] if el.markup and "<" not in el.markup and "&" not in el.markup else f'style="{el.style}"'
+        return f'name="{el.name}"' if isinstance(el, Icon) else ""
 
 
 def paragraph_style(style: dict[str, Any], name: str, size: float, align: str) -> ParagraphStyle:
@@ -148,10 +158,14 @@ def fit_face(face: Face, style: dict[str, Any], icons) -> Face:
     text that does not fit, or an icon that `icons` does not have."""
     out = []
     for el in face.elements:
-        if isinstance(el, Text):
-            el = fit(el, style)
-        elif isinstance(el, Icon) and el.name not in icons:
-            raise FitError(f"unknown icon {el.name!r}")
+        try:
+            if isinstance(el, Text):
+                el = fit(el, style)
+            elif isinstance(el, Icon) and el.name not in icons:
+                raise FitError(f"unknown icon {el.name!r}")
+        except FitError as exc:
+            exc.element = el
+            raise
         out.append(el)
     return replace(face, elements=tuple(out))
 

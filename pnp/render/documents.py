@@ -64,7 +64,7 @@ def prepare_documents(game: Game, templates: TemplateSet, paper: Size, fit_face,
         except TemplateProblem as exc:
             problems.add(exc.path, exc.line, doc.id, exc.message)
         except FitError as exc:
-            problems.add(templates.template_path(doc.template), 0, doc.id, str(exc))
+            problems.add(*templates.locate(doc.template, exc.needle()), doc.id, str(exc))
         except PnpError as exc:
             problems.add(doc.path, doc.line, doc.id, str(exc))
     return out

@@ -179,8 +179,9 @@ def _load_game(folder: Path, slug: str, icons: set[str] | None, problems: Proble
     if not isinstance(raw_decks, list) or not raw_decks:
         problems.add(path, data.line_of("decks"), None, "decks must be a non-empty list")
         raw_decks = []
-    for raw in raw_decks:
-        deck = _load_deck(folder, slug, raw, path, card_types, icons, problems, vocabulary, has_template)
+    for i, raw in enumerate(raw_decks):
+        at = raw_decks.item_lines[i] if hasattr(raw_decks, "item_lines") else data.line_of("decks")
+        deck = _load_deck(folder, slug, raw, path, card_types, icons, problems, vocabulary, has_template, at)
         if deck is not None:
             decks.append(deck)
     decks = _with_codes(decks, problems)
@@ -365,8 +366,8 @@ def _card_types(raw: Any, path: Path, line: int, problems: Problems,
 
 
 def _load_deck(folder, slug, raw, game_path, card_types, icons, problems, vocabulary=None,
-               missing_template: Callable[[str], str | None] = lambda name: None) -> Deck | None:
-    line = getattr(raw, "line", 0)
+               missing_template: Callable[[str], str | None] = lambda name: None, at: int = 1) -> Deck | None:
+    line = getattr(raw, "line", at)
     if not isinstance(raw, dict):
         problems.add(game_path, line, None, "each deck must be a mapping (id, name, file, back)")
         return None
@@ -424,8 +425,10 @@ def _load_deck(folder, slug, raw, game_path, card_types, icons, problems, vocabu
         if key != "cards":
             problems.add(deck_path, data.line_of(key), None, f"unknown deck file field {key!r} (only `cards`)")
     cards = []
-    for raw_card in data["cards"]:
-        card = _load_card(raw_card, deck_path, slug, DeckId(raw["id"]), card_types, icons, problems, vocabulary)
+    card_lines = getattr(data["cards"], "item_lines", [])
+    for i, raw_card in enumerate(data["cards"]):
+        card = _load_card(raw_card, deck_path, slug, DeckId(raw["id"]), card_types, icons, problems, vocabulary,
+                          card_lines[i] if i < len(card_lines) else data.line_of("cards"))
         if card is not None:
             cards.append(card)
     size = None
@@ -439,8 +442,9 @@ def _load_deck(folder, slug, raw, game_path, card_types, icons, problems, vocabu
                 color, icon, tuple(cards), deck_path, line, size)
 
 
-def _load_card(raw, path, game, deck, card_types, icons, problems, vocabulary: Vocabulary | None = None) -> Card | None:
-    line = getattr(raw, "line", 0)
+def _load_card(raw, path, game, deck, card_types, icons, problems, vocabulary: Vocabulary | None = None,
+               at: int = 1) -> Card | None:
+    line = getattr(raw, "line", at)
     if not isinstance(raw, MarkedDict):
         problems.add(path, line, None, "each card must be a mapping with id, name and type")
         return None

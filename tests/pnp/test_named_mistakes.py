@@ -175,3 +175,12 @@ def test_a_css_colour_name_builds_the_rule_sheet_it_colours(tmp_path):
     result = run(tmp_path, "build", "petri-dish")
     assert result.exit_code == 0, result.output
     assert (tmp_path / "output/petri-dish/rules-rules.pdf").is_file()
+
+
+def test_text_that_does_not_fit_on_a_back_is_named_at_the_back_templates_line(mini_project):
+    back = Path("templates/culture-war/back.xml.j2")
+    lines = (mini_project / back).read_text().splitlines(keepends=True)
+    lines.insert(3, '<text x="1" y="1" w="3" h="1" style="title">Far too long for this box</text>\n')
+    (mini_project / back).write_text("".join(lines))
+    output = failing(mini_project)
+    assert f"{back}:4: anarchy (back): text does not fit" in output, output
