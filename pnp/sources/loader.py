@@ -322,13 +322,16 @@ def _card_size(raw: Any, path: Path, line: int, problems: Problems) -> Size | No
 
 
 def _template_finder(folder: Path) -> Callable[[str], str | None]:
-    """A check that a template exists: None when it does (or when the project
-    has no templates folder to look in), else where it was looked for."""
+    """A check that a template exists: None when it does, else where it was
+    looked for. A project without the game's own templates folder is not
+    checked here (the referee reads card sources that need no templates);
+    drawing a face names a template it cannot find."""
     root = folder.parent.parent / TEMPLATES_DIR
     game = folder.name
+    checked = (root / game).is_dir()
 
     def missing(name: str) -> str | None:
-        if not root.is_dir() or any((root / where / f"{name}{TEMPLATE_SUFFIX}").is_file() for where in (game, "common")):
+        if not checked or any((root / where / f"{name}{TEMPLATE_SUFFIX}").is_file() for where in (game, "common")):
             return None
         return f"template {name!r} not found (looked for {TEMPLATES_DIR}/{game}/{name}{TEMPLATE_SUFFIX} and {TEMPLATES_DIR}/common/)"
 
