@@ -184,3 +184,13 @@ def test_text_that_does_not_fit_on_a_back_is_named_at_the_back_templates_line(mi
     (mini_project / back).write_text("".join(lines))
     output = failing(mini_project)
     assert f"{back}:4: anarchy (back): text does not fit" in output, output
+
+
+def test_a_bad_style_colour_is_named_at_its_line_in_style_yaml(mini_project):
+    style = Path("templates/style.yaml")
+    text = (mini_project / style).read_text()
+    assert text.count("\ncolors:\n") == 1
+    (mini_project / style).write_text(text.replace("\ncolors:\n", "\ncolors:\n  odd: bleu\n", 1))
+    output = failing(mini_project)
+    line = line_of(mini_project, style, "odd: bleu")
+    assert f"{style}:{line}: -: colors.odd: colour 'bleu' is not a colour" in output and "did you mean blue?" in output
