@@ -22,6 +22,14 @@ class Problem:
         return f"{self.path}:{self.line}: {self.card or '-'}: {self.message}"
 
 
+def did_you_mean(name: str, known, prefix: str = "; ") -> str:
+    """`; did you mean X?` for a near-miss of one of `known`, else "" (as the referee does)."""
+    import difflib  # lazy: only a mistake needs it
+
+    close = difflib.get_close_matches(str(name), [str(k) for k in known], n=2, cutoff=0.6)
+    return f"{prefix}did you mean {' or '.join(close)}?" if close else ""
+
+
 MAX_NAMED = 3  # cards named in a problem shared by many
 
 

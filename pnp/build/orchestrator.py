@@ -17,7 +17,7 @@ from typing import Callable
 from pnp.build.incremental import BuildState, forget_files, game_digest
 from pnp.build.options import BuildOptions, game_dir
 from pnp.build.report import BuildReport
-from pnp.errors import PnpError
+from pnp.errors import PnpError, did_you_mean
 from pnp.model import Ink
 from pnp.project import available_games
 
@@ -56,7 +56,8 @@ def check_games(project: Path, games: list[str] | None) -> list[str]:
     available = available_games(project)
     unknown = [g for g in games or [] if g not in available]
     if unknown:
-        raise PnpError(f"unknown game {', '.join(unknown)}; this project has: {', '.join(available) or 'none'}")
+        raise PnpError(f"unknown game {', '.join(unknown)}; this project has: {', '.join(available) or 'none'}"
+                       + did_you_mean(unknown[0], available))
     return list(games) if games else available
 
 

@@ -96,12 +96,25 @@ def prepare_card(card: Card, deck: Deck, game: Game, tools: Tools, problems: Pro
         fitted = tools.fit(face)
     except FitError as exc:
         field = failing_field(face, tools.style, tools.icons)
+        if exc.char is not None and not _holds(card.fields.get(field), exc.char):
+            field = next((k for k, v in card.fields.items() if _holds(v, exc.char)), field)
         problems.add(card.path, card.field_lines.get(field, card.line), card.id,
                      f"{field or 'text'}: {exc}" if field else str(exc))
         return None
     if key is not None:
         cache.put(key, fitted)
     return fitted
+
+
+def _holds(value: Any, char: str) -> bool:
+    """Whether a card field's value (text, or a list or mapping of them) contains `char`."""
+    if isinstance(value, str):
+        return char in value
+    if isinstance(value, dict):
+        return any(_holds(v, char) for v in value.values())
+    if isinstance(value, list):
+        return any(_holds(v, char) for v in value)
+    return False
 
 
 def prepare_back(deck: Deck, game: Game, tools: Tools, problems: Problems, cache=None, common: bool = False):
@@ -118,7 +131,7 @@ def prepare_back(deck: Deck, game: Game, tools: Tools, problems: Problems, cache
         problems.add(exc.path, exc.line, f"{deck.id} (back)", exc.message)
         return BAD_BACK
     except FitError as exc:
-        problems.add(tools.templates.template_path(deck.back), 0, f"{deck.id} (back)", str(exc))
+        problems.add(*tools.templates.locate(deck.back, exc.needle()), f"{deck.id} (back)", str(exc))
         return BAD_BACK
     if key is not None:
         cache.put(key, face)

@@ -10,7 +10,7 @@ import pypdfium2 as pdfium
 from pnp.build.manifest import copy_payloads
 from pnp.build.options import BuildOptions
 from pnp.build.prepare import back_context, card_context, deck_size, prepare_decks
-from pnp.errors import PnpError, Problems
+from pnp.errors import PnpError, Problems, did_you_mean
 from pnp.faces.templates import TemplateProblem
 from pnp.faces.textfit import FitError
 from pnp.layout.sheets import plan_deck
@@ -34,7 +34,9 @@ def _find(sources, code: str) -> tuple[Game, Deck, Card]:
             for card in deck.cards:
                 if card.id == card_id:
                     return game, deck, card
-    raise PnpError(f"no card {card_id!r} in this project; `pnp list` shows every card id")
+    known = [card.id for game in sources.games.values() for card in game.cards]
+    raise PnpError(f"no card {card_id!r} in this project{did_you_mean(card_id, known)} "
+                   "(`pnp list` shows every card id)")
 
 
 def _rasterize(pdf: bytes, dpi: int, page: int = 0):

@@ -5,6 +5,9 @@ trying many sizes while fitting costs little, and it draws straight into a
 text object. Any other markup (and justified text) returns None from
 `parse`, and the caller falls back to a ReportLab Paragraph.
 
+A character the font lacks is set in a fallback font (pnp.faces.glyphs), as a
+run of its own; one that no embedded font has raises MissingGlyph.
+
 Widths here are in points per point of font size until `layout` scales them.
 """
 from __future__ import annotations
@@ -20,6 +23,7 @@ from reportlab.lib.fonts import ps2tt, tt2ps
 from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfbase.pdfmetrics import getFont, stringWidth
 
+from pnp.faces.glyphs import MissingGlyph, font_runs
 from pnp.faces.pdfops import color_op
 
 SPACE_SHRINK = 0.05  # like ReportLab's spaceShrinkage: each space may give 5% to let one more word on
@@ -92,9 +96,12 @@ def _font(base: str, bold: bool, italic: bool) -> str:
 @lru_cache(maxsize=512)
 def parse(markup: str, font: str, color: str) -> Parsed | None:
     """The words of `markup` set in `font` and `color`, or None if it uses
-    markup this setter does not handle."""
+    markup this setter does not handle. Raises MissingGlyph for a character
+    no embedded font has."""
     try:
         return _parse(markup, font, color)
+    except MissingGlyph:
+        raise
     except (ValueError, KeyError):
         return None
 
@@ -124,7 +131,8 @@ def _parse(markup: str, font: str, color: str) -> Parsed | None:
                 if k:
                     flush(_width(" ", current))
                 if part:
-                    runs.append(Run(part, current, ink, _width(part, current)))
+                    for piece, face in font_runs(part, current):
+                        runs.append(Run(piece, face, ink, _width(piece, face)))
             continue
         tag = tag.lower()
         if tag == "br" and not closing:

@@ -18,9 +18,10 @@ import jinja2
 from jinja2.sandbox import SandboxedEnvironment
 from markupsafe import Markup, escape
 
-from pnp.errors import PnpError
+from pnp.errors import PnpError, did_you_mean
 from pnp.faces.elements import QR, Art, Circle, Face, Icon, Line, Paint, Polygon, Rect, Text
 from pnp.project import TEMPLATES_DIR
+from pnp.sources.colours import ColourError, colour
 from pnp.sources.yamlio import YamlSyntaxError, load_marked
 from pnp.sources.yamlio import plain as _plain
 
@@ -30,12 +31,23 @@ _TOKEN = re.compile(r"\{([a-z0-9-]+)\}")
 _BOLD = re.compile(r"\*\*(.+?)\*\*")
 _NUMBER_BEFORE_ICON = re.compile(r"([0-9X]%?) +(?=\{[a-z0-9-]+\})")  # "-1 {atk}" never breaks apart
 INLINE_TAGS = {"b", "i", "br", "font", "icon", "u", "strike", "super", "sub", "span"}
+ELEMENTS = ("rect", "circle", "line", "polygon", "icon", "qr", "text", "art")
+_INCLUDE = re.compile(r"""\{%-?\s*(?:include|import|from|extends)\s+["']([^"']+)["']""")
 
 
 class TemplateProblem(Exception):
     def __init__(self, path: str, line: int, message: str):
         super().__init__(message)
         self.path, self.line, self.message = path, line, message
+
+
+class ElementProblem(ValueError):
+    """A drawing element the template wrote wrong; `needle` is the text that
+    shows where (`<badtag`, `style="titel"`), looked for in the template's files."""
+
+    def __init__(self, message: str, needle: str = ""):
+        super().__init__(message)
+        self.needle = needle
 
 
 def rich(text: Any) -> Markup:
@@ -67,6 +79,7 @@ class TemplateSet:
     style: dict[str, Any]
     style_files: tuple[Path, ...]
     _shown: dict[str, str] = field(default_factory=dict)  # template name -> its path as messages show it
+    icon_names: frozenset[str] | None = None  # the game's icons, when known: an unknown one is the template's mistake
 
     @classmethod
     def load(cls, project: Path, game: str) -> "TemplateSet":
@@ -79,6 +92,7 @@ class TemplateSet:
                     data, _ = load_marked(path)
                 except YamlSyntaxError as exc:
                     raise PnpError(f"{path}:{exc.line}: -: {exc.message}") from None
+                _check_style_colours(path, data)
                 style = _deep_merge(style, _plain(data or {}))
                 files.append(path)
         env = SandboxedEnvironment(
@@ -94,6 +108,7 @@ class TemplateSet:
         env.filters["rich"] = rich
         env.filters["mm"] = lambda v: f"{float(v):.3f}"
         env.filters["tint"] = lambda color, amount: tint(str(color), float(amount))  # "#c0392b" | tint(0.3)
+        style = _normalised_colours(style)
         return cls(tdir, game, env, style, tuple(files))
 
     def template_path(self, name: str) -> Path:
@@ -108,7 +123,7 @@ class TemplateSet:
         try:
             template = self.env.get_template(f"{name}{SUFFIX}")
         except jinja2.TemplateNotFound:
-            raise TemplateProblem(shown, 0, f"template {name}{SUFFIX} not found in templates/{self.game}/ or templates/common/") from None
+            raise TemplateProblem(shown, 1, f"template {name}{SUFFIX} not found in templates/{self.game}/ or templates/common/") from None
         except jinja2.TemplateSyntaxError as exc:
             raise TemplateProblem(shown, exc.lineno or 0, f"template syntax error: {exc.message}") from None
         try:
@@ -122,16 +137,38 @@ class TemplateSet:
             raise TemplateProblem(*self._where(shown), f"template error: {exc}") from None
         except (TypeError, ValueError, ArithmeticError) as exc:
             raise TemplateProblem(*self._where(shown), f"template error: {exc}") from None
-        face = parse_face(xml, shown, context.get("payload", ""), self.style)
+        try:
+            face = parse_face(xml, shown, context.get("payload", ""), self.style, self.icon_names)
+        except ElementProblem as exc:
+            raise TemplateProblem(*self.locate(name, exc.needle), str(exc)) from None
         if any(isinstance(el, Art) for el in face.elements):
             face = Face(tuple(self._art(el, shown) if isinstance(el, Art) else el for el in face.elements), face.key)
         return face
+
+    def locate(self, name: str, needle: str) -> tuple[str, int]:
+        """The file and line where the template `name` (or a file it includes)
+        writes `needle`; the template itself at line 1 when no file does
+        (the text came from the card's data, not from the template)."""
+        seen: set[Path] = set()
+        todo = [self.template_path(name)]
+        while todo:
+            path = todo.pop(0)
+            if path in seen or not path.is_file():
+                continue
+            seen.add(path)
+            lines = path.read_text(encoding="utf-8").splitlines()
+            for number, line in enumerate(lines, start=1):
+                if needle and needle in line:
+                    return self._shown_file(str(path)), number
+            for included in _INCLUDE.findall("\n".join(lines)):
+                todo.append(self.template_path(included.removesuffix(SUFFIX)))
+        return self._shown.get(name) or _shown(self.template_path(name), self.root.parent), 1
 
     def _art(self, el: Art, shown: str) -> Art:
         """An illustration's path, from the project root, made absolute (it must exist)."""
         path = (self.root.parent / el.src).resolve()
         if not path.is_file():
-            raise TemplateProblem(shown, 0, f"<art>: no illustration {el.src}")
+            raise TemplateProblem(shown, 1, f"<art>: no illustration {el.src}")
         return replace(el, src=str(path))
 
     def _shown_file(self, filename: str) -> str:
@@ -185,7 +222,7 @@ def _paint(el: ET.Element, colors: dict[str, str]) -> Paint:
         value = el.get(key)
         if value in (None, "", "none"):
             return None
-        return colors.get(value, value)
+        return _colour(el, key, colors.get(value, value))
     dash = tuple(float(v) for v in el.get("dash", "").split()) if el.get("dash") else ()
     opacity = float(el.get("opacity", 1))
     fill, stroke = color("fill"), color("stroke")
@@ -194,11 +231,51 @@ def _paint(el: ET.Element, colors: dict[str, str]) -> Paint:
     return Paint(fill, stroke, float(el.get("stroke-width", 0.3)), 1.0, dash)
 
 
+def _colour(el: ET.Element, key: str, value: str) -> str:
+    """An element's colour attribute as #rrggbb (a CSS name or #rgb is fine)."""
+    try:
+        return colour(value)
+    except ColourError as exc:
+        raise ElementProblem(f"<{el.tag} {key}=...>: {exc}", f'{key}="{el.get(key)}"') from None
+
+
+def _check_style_colours(path: Path, data: Any) -> None:
+    """style.yaml's `colors:` are colours; a bad one is named at its line."""
+    colors = data.get("colors") if isinstance(data, dict) else None
+    if not isinstance(colors, dict):
+        return
+    for name, value in colors.items():
+        try:
+            colour(value)
+        except ColourError as exc:
+            line = colors.line_of(name) if hasattr(colors, "line_of") else 0
+            raise PnpError(f"{path}:{line}: -: colors.{name}: {exc}") from None
+
+
+def _normalised_colours(style: dict[str, Any]) -> dict[str, Any]:
+    """The style with its colours as #rrggbb, so every later use (tints, ink saver) reads one form."""
+    colors = style.get("colors")
+    if not isinstance(colors, dict):
+        return style
+    colors = {k: colour(v) for k, v in colors.items()}
+    paragraphs = {}
+    for name, spec in (style.get("paragraph_styles") or {}).items():
+        if isinstance(spec, dict) and "color" in spec:
+            try:
+                spec = {**spec, "color": colour(colors.get(spec["color"], spec["color"]))}
+            except ColourError as exc:
+                raise PnpError(f"style.yaml: paragraph_styles.{name}.color: {exc}") from None
+        paragraphs[name] = spec
+    return {**style, "colors": colors, "paragraph_styles": paragraphs}
+
+
 def tint(color: str, amount: float) -> str:
     """`color` laid at `amount` opacity over white."""
+    try:
+        color = colour(color)
+    except ColourError as exc:
+        raise ValueError(str(exc)) from None
     value = color.lstrip("#")
-    if len(value) != 6:
-        raise ValueError(f"colour {color!r} must be #rrggbb")
     rgb = [int(value[i:i + 2], 16) for i in (0, 2, 4)]
     mixed = [round(255 - (255 - c) * amount) for c in rgb]
     return "#" + "".join(f"{c:02x}" for c in mixed)
@@ -213,8 +290,11 @@ def _inner_markup(el: ET.Element) -> str:
     return str(Markup("").join(parts)).strip()
 
 
-def parse_face(xml: str, shown: str, payload: str, style: dict[str, Any]) -> Face:
+def parse_face(xml: str, shown: str, payload: str, style: dict[str, Any], icons=None) -> Face:
+    """The face the template's output describes. Raises TemplateProblem for
+    output that is not XML, ElementProblem for an element written wrong."""
     colors = style.get("colors", {})
+    paragraph_styles = style.get("paragraph_styles", {})
     try:
         root = ET.fromstring(xml)
     except ET.ParseError as exc:
@@ -224,8 +304,17 @@ def parse_face(xml: str, shown: str, payload: str, style: dict[str, Any]) -> Fac
     for el in root:
         try:
             elements.append(_element(el, payload, colors))
+        except ElementProblem:
+            raise
         except (ValueError, KeyError) as exc:
-            raise TemplateProblem(shown, 0, str(exc)) from None
+            raise ElementProblem(str(exc), f"<{el.tag}") from None
+        if el.tag == "text" and el.get("style", "body") not in paragraph_styles:
+            name = el.get("style", "body")
+            raise ElementProblem(f"unknown paragraph style {name!r} (style.yaml's paragraph_styles)"
+                                 + did_you_mean(name, paragraph_styles), f'style="{name}"')
+        if el.tag == "icon" and icons is not None and el.get("name", "") not in icons:
+            name = el.get("name", "")
+            raise ElementProblem(f"unknown icon {name!r} (icons.yaml)" + did_you_mean(name, icons), f'name="{name}"')
     return Face(tuple(elements), key="")
 
 
@@ -248,7 +337,7 @@ def _element(el: ET.Element, payload: str, colors: dict[str, str]):
         return Polygon(tuple(pts), _paint(el, colors))
     if tag == "icon":
         color = el.get("color", "#1d1d1d")
-        return Icon(el.get("name", ""), _num(el, "x"), _num(el, "y"), _num(el, "size"), colors.get(color, color))
+        return Icon(el.get("name", ""), _num(el, "x"), _num(el, "y"), _num(el, "size"), _colour(el, "color", colors.get(color, color)))
     if tag == "qr":
         return QR(_num(el, "x"), _num(el, "y"), _num(el, "size"), el.get("payload", payload))
     if tag == "text":
@@ -263,6 +352,8 @@ def _element(el: ET.Element, payload: str, colors: dict[str, str]):
         if not src.lower().endswith((".svg", ".png", ".jpg", ".jpeg")):
             raise ValueError(f'<art src="{src}">: src is an illustration, templates/art/NAME.svg, .png or .jpg (card.art)')
         color, background, tint = (el.get(k) for k in ("color", "background", "tint"))
-        return Art(src, _num(el, "x"), _num(el, "y"), _num(el, "w"), _num(el, "h"), colors.get(color or "ink", color or "#1d1d1d"),
-                   colors.get(background, background) if background else None, colors.get(tint, tint) if tint else None)
-    raise ValueError(f"unknown element <{tag}> (use rect, circle, line, polygon, icon, qr, text, art)")
+        return Art(src, _num(el, "x"), _num(el, "y"), _num(el, "w"), _num(el, "h"),
+                   _colour(el, "color", colors.get(color or "ink", color or "#1d1d1d")),
+                   _colour(el, "background", colors.get(background, background)) if background else None,
+                   _colour(el, "tint", colors.get(tint, tint)) if tint else None)
+    raise ElementProblem(f"unknown element <{tag}> (use {', '.join(ELEMENTS)})" + did_you_mean(tag, ELEMENTS), f"<{tag}")

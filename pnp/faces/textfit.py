@@ -16,6 +16,7 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import Paragraph
 
 from pnp.faces import richtext
+from pnp.faces.glyphs import MissingGlyph, fallback_markup
 from pnp.faces.elements import Face, Icon, Text
 from pnp.units import pt
 
@@ -29,7 +30,21 @@ ICON_SCALE = 1.0
 
 
 class FitError(Exception):
-    pass
+    """Text that cannot be set; `char` is a character no embedded font has, if that is why."""
+
+    def __init__(self, message: str, char: str | None = None):
+        super().__init__(message)
+        self.char = char
+        self.element: Any = None  # the element that failed, set by fit_face
+
+    def needle(self) -> str:
+        """Text that finds the failing element in its template (see TemplateSet.locate)."""
+        el = self.element
+        if isinstance(el, Text):
+            if el.field:
+                return f'field="{el.field}"'
+            return el.markup[:30] if el.markup and "<" not in el.markup and "&" not in el.markup else f'style="{el.style}"'
+        return f'name="{el.name}"' if isinstance(el, Icon) else ""
 
 
 def paragraph_style(style: dict[str, Any], name: str, size: float, align: str) -> ParagraphStyle:
@@ -68,7 +83,7 @@ def make_paragraph(text: Text, style: dict[str, Any], size: float):
     """A ReportLab Paragraph, for markup our own setter leaves alone."""
     pstyle = paragraph_style(style, text.style, size, text.align)
     color = pstyle.textColor.hexval().replace("0x", "#")
-    return Paragraph(icon_markup(text.markup, size, color), pstyle)
+    return Paragraph(icon_markup(fallback_markup(text.markup, pstyle.fontName), size, color), pstyle)
 
 
 def wrapped(text: Text, style: dict[str, Any], size: float) -> tuple[Any, float]:
@@ -97,7 +112,10 @@ def setting(text: Text, style: dict[str, Any], size: float):
     spec = style.get("paragraph_styles", {}).get(text.style)
     if spec is None or text.align == "justify":
         return None
-    parsed = richtext.parse(text.markup, spec["font"], _color(style, spec))
+    try:
+        parsed = richtext.parse(text.markup, spec["font"], _color(style, spec))
+    except MissingGlyph as exc:
+        raise FitError(str(exc), exc.char) from None
     if parsed is None:
         return None
     return richtext.layout(parsed, size, float(spec.get("leading", 1.2)), pt(text.w))
@@ -123,6 +141,8 @@ def fit(text: Text, style: dict[str, Any]) -> Text:
         try:
             para, h = wrapped(text, style, size)
             ok = h <= height + 0.01 and para.minWidth() <= width + 0.01
+        except MissingGlyph as exc:
+            raise FitError(str(exc), exc.char) from None
         except ValueError as exc:  # ReportLab refuses malformed markup
             raise FitError(f"bad text markup: {exc}") from None
         if ok:
@@ -138,10 +158,14 @@ def fit_face(face: Face, style: dict[str, Any], icons) -> Face:
     text that does not fit, or an icon that `icons` does not have."""
     out = []
     for el in face.elements:
-        if isinstance(el, Text):
-            el = fit(el, style)
-        elif isinstance(el, Icon) and el.name not in icons:
-            raise FitError(f"unknown icon {el.name!r}")
+        try:
+            if isinstance(el, Text):
+                el = fit(el, style)
+            elif isinstance(el, Icon) and el.name not in icons:
+                raise FitError(f"unknown icon {el.name!r}")
+        except FitError as exc:
+            exc.element = el
+            raise
         out.append(el)
     return replace(face, elements=tuple(out))
 

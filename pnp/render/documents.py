@@ -3,6 +3,7 @@ checked) with the decks, drawn after everything has validated."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import jinja2
@@ -10,6 +11,7 @@ from jinja2.sandbox import SandboxedEnvironment
 
 from pnp.errors import PnpError, Problems
 from pnp.faces.elements import Face
+from pnp.faces.glyphs import MissingGlyph, font_runs
 from pnp.faces.templates import TemplateProblem, TemplateSet
 from pnp.faces.textfit import FitError
 from pnp.layout.sheets import PRINTER_MARGIN
@@ -17,7 +19,7 @@ from pnp.layout.tiling import LABEL_STRIP, cut_lines, plan_tiles
 from pnp.model import GAME_SLUGS, PAPERS, DocKind, Document, Game, Size
 from pnp.render.boards import render_board
 from pnp.render.canvas import RenderContext
-from pnp.render.rulesheet import TINTS, DiagramFlowable, render_rules
+from pnp.render.rulesheet import TINTS, DiagramFlowable, Fonts, render_rules
 
 ART_CREDIT = "card illustrations: game-icons.net (Lorc, Delapouite and others), CC BY 3.0"
 BIG_PAPER = {"a4": "a3", "a3": "a3", "letter": "tabloid", "tabloid": "tabloid"}
@@ -62,7 +64,7 @@ def prepare_documents(game: Game, templates: TemplateSet, paper: Size, fit_face,
         except TemplateProblem as exc:
             problems.add(exc.path, exc.line, doc.id, exc.message)
         except FitError as exc:
-            problems.add(templates.template_path(doc.template), 0, doc.id, str(exc))
+            problems.add(*templates.locate(doc.template, exc.needle()), doc.id, str(exc))
         except PnpError as exc:
             problems.add(doc.path, doc.line, doc.id, str(exc))
     return out
@@ -79,6 +81,12 @@ def _prepare_rules(doc: Document, game: Game, templates: TemplateSet, fit_face) 
         raise PnpError(f"{source}:{exc.lineno}: template syntax error: {exc.message}") from None
     except jinja2.UndefinedError as exc:
         raise PnpError(f"unknown template variable in {source.name}: {exc.message}") from None
+    try:
+        font_runs(text, Fonts.body)
+    except MissingGlyph as exc:  # located in the source when the character is written there, as it mostly is
+        raw = source.read_text(encoding="utf-8").splitlines()
+        number = next((i for i, line in enumerate(raw, start=1) if exc.char in line), 0)
+        raise TemplateProblem(_shown_source(source, doc), number, str(exc)) from None
     diagrams = {}
     for line in text.splitlines():
         if line.strip().startswith("@diagram "):
@@ -89,6 +97,14 @@ def _prepare_rules(doc: Document, game: Game, templates: TemplateSet, fit_face) 
             size = Size(w, h, "diagram")
             diagrams[(name, w, h)] = fit_face(templates.render(name, doc_context(doc, game, size)))
     return PreparedDoc(doc, markdown=text, diagrams=diagrams)
+
+
+def _shown_source(source: Path, doc: Document) -> str:
+    """The rule sheet's source as messages show it: from the project root when it can be."""
+    try:
+        return str(source.relative_to(doc.path.parent.parent.parent))
+    except ValueError:
+        return str(source)
 
 
 def render_documents(prepared: list[PreparedDoc], game: Game, paper: Size, ctx: RenderContext,

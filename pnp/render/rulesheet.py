@@ -33,6 +33,7 @@ from reportlab.platypus import (
 )
 
 from pnp.faces import richtext
+from pnp.faces.glyphs import fallback_markup
 from pnp.faces.elements import Face
 from pnp.faces.templates import rich
 from pnp.faces.textfit import ICON_CALLBACK, icon_markup
@@ -139,8 +140,9 @@ def _styles(f: Fonts, accent: str) -> dict[str, ParagraphStyle]:
     }
 
 
-def inline(text: str, size: float) -> str:
-    return icon_markup(_markup(text), size, "#1d1d1d")
+def inline(text: str, size: float, font: str | None = None) -> str:
+    markup = _markup(text)
+    return icon_markup(fallback_markup(markup, font) if font else markup, size, "#1d1d1d")
 
 
 def _markup(text: str) -> str:
@@ -162,10 +164,10 @@ def parse(markdown: str, styles: dict[str, ParagraphStyle], accent: str,
             parsed = richtext.parse(_markup(text), st.fontName, "#" + st.textColor.hexval()[2:])
             if parsed is not None:
                 return SetText(parsed, st, icons, bulletText)
-        return Paragraph(inline(text, st.fontSize), st, bulletText=bulletText)
+        return Paragraph(inline(text, st.fontSize, st.fontName), st, bulletText=bulletText)
 
     def cell(style: str, text: str) -> Paragraph:  # table cells stay Paragraphs: tables measure them
-        return Paragraph(inline(text, styles[style].fontSize), styles[style])
+        return Paragraph(inline(text, styles[style].fontSize, styles[style].fontName), styles[style])
 
     def flush():
         if para:

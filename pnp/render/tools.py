@@ -45,6 +45,7 @@ def load_tools(project: Path, game: str, compiled: str | None = None) -> Tools:
     register_fonts(project / TEMPLATES_DIR)
     icons = IconSet.load(*icon_files(project, game))
     templates = TemplateSet.load(project, game)
+    templates.icon_names = frozenset(icons.shapes)
     if compiled is not None:
         templates.env.bytecode_cache = FileSystemBytecodeCache(compiled)
     return Tools(templates, icons, RenderContext(templates.style, icons, SHEET_FONT))

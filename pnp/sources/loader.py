@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 from typing import Any, Callable
 
-from pnp.errors import PnpError, Problems
+from pnp.errors import PnpError, Problems, did_you_mean
 from pnp.model import (
     CARD_PRESETS,
     Card,
@@ -32,16 +32,18 @@ from pnp.model import (
 from pnp.project import GAME_FILE, SOURCES_DIR, TEMPLATES_DIR, available_games
 from pnp.sources.art import check_art, load_art
 from pnp.sources.codes import CODE, hashed_code
+from pnp.sources.colours import ColourError, colour
 from pnp.sources.composition import check_composition
 from pnp.sources.effectcheck import check_effects, generate_text, load_vocabulary, vocabulary_file, would_print
 from pnp.sources.effecttext import Vocabulary
 from pnp.sources.qrpayload import longest_payload
-from pnp.sources.schema import SchemaError, check_value, parse_type
+from pnp.sources.schema import SchemaError, check_value, parse_type, quote_hint
 from pnp.sources.spreadsheet import is_spreadsheet, read_deck
 from pnp.sources.yamlio import MarkedDict, YamlSyntaxError, load_marked, load_reported
 from pnp.sources.yamlio import plain as _plain
 
 ICONS_FILE = "icons.yaml"
+TEMPLATE_SUFFIX = ".xml.j2"
 ID_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 MAX_ID_LENGTH = 32
 QR_MAX_CHARS = 61  # QR version 3, error correction M, alphanumeric mode
@@ -121,6 +123,7 @@ def load_sources(root: Path, games: list[str] | tuple[str, ...] | None = None,
     if unknown:
         raise PnpError(
             f"unknown game {', '.join(unknown)}; this project has: {', '.join(available) or 'none'}"
+            + did_you_mean(unknown[0], available)
         )
     trusted = {slug: ids for slug, ids in (known_ids or {}).items() if slug in available and slug not in wanted}
     problems = Problems(root)
@@ -141,17 +144,14 @@ def load_sources(root: Path, games: list[str] | tuple[str, ...] | None = None,
     return Sources(root, {slug: loaded[slug] for slug in wanted})
 
 
-def _read(path: Path, problems: Problems) -> Any:
-    if not path.is_file():
-        problems.add(path, 0, None, "file not found")
-        return None
-    return load_reported(path, problems)[0]
-
-
 def _load_game(folder: Path, slug: str, icons: set[str] | None, problems: Problems) -> Game | None:
     path = folder / GAME_FILE
-    data = _read(path, problems)
+    data, parsed = load_reported(path, problems)
+    if not parsed:
+        return None
     if data is None:
+        problems.add(path, 1, None, "the game file is empty; it needs name, players, card_size, card_types and decks "
+                                    "(`pnp new-game SLUG` writes a working one)")
         return None
     if not isinstance(data, MarkedDict):
         problems.add(path, 1, None, "a game file must be a mapping (name, players, card_size, card_types, decks)")
@@ -161,7 +161,8 @@ def _load_game(folder: Path, slug: str, icons: set[str] | None, problems: Proble
         problems.add(path, 1, None, f"game folder name {slug!r} is not a slug (lowercase letters, digits, hyphens)")
     for key in data:
         if key not in GAME_KEYS:
-            problems.add(path, data.line_of(key), None, f"unknown game field {key!r} (allowed: {', '.join(sorted(GAME_KEYS))})")
+            problems.add(path, data.line_of(key), None, f"unknown game field {key!r} (allowed: {', '.join(sorted(GAME_KEYS))})"
+                         + did_you_mean(key, GAME_KEYS))
     for key in GAME_REQUIRED:
         if key not in data:
             problems.add(path, data.line, None, f"missing game field {key!r}")
@@ -169,7 +170,8 @@ def _load_game(folder: Path, slug: str, icons: set[str] | None, problems: Proble
         return None
     players = _players(data, path, problems)
     size = _card_size(data["card_size"], path, data.line_of("card_size"), problems)
-    card_types = _card_types(data["card_types"], path, data.line_of("card_types"), problems)
+    has_template = _template_finder(folder)
+    card_types = _card_types(data["card_types"], path, data.line_of("card_types"), problems, has_template)
     effects_file = vocabulary_file(folder)
     vocabulary = load_vocabulary(effects_file, problems) if effects_file else None
     decks = []
@@ -177,8 +179,9 @@ def _load_game(folder: Path, slug: str, icons: set[str] | None, problems: Proble
     if not isinstance(raw_decks, list) or not raw_decks:
         problems.add(path, data.line_of("decks"), None, "decks must be a non-empty list")
         raw_decks = []
-    for raw in raw_decks:
-        deck = _load_deck(folder, slug, raw, path, card_types, icons, problems, vocabulary)
+    for i, raw in enumerate(raw_decks):
+        at = raw_decks.item_lines[i] if hasattr(raw_decks, "item_lines") else data.line_of("decks")
+        deck = _load_deck(folder, slug, raw, path, card_types, icons, problems, vocabulary, has_template, at)
         if deck is not None:
             decks.append(deck)
     decks = _with_codes(decks, problems)
@@ -190,13 +193,13 @@ def _load_game(folder: Path, slug: str, icons: set[str] | None, problems: Proble
     decks = [dataclasses.replace(d, cards=tuple(dataclasses.replace(c, revision=card_revision(c.fields)) for c in d.cards))
              for d in decks]
     if not isinstance(data["name"], str):
-        problems.add(path, data.line_of("name"), None, "name must be text")
+        problems.add(path, data.line_of("name"), None, f"name must be text{quote_hint(data['name'])}")
         return None
     if size is None or players is None or card_types is None:
         return None
     # cards with problems were left out; the rest still take part in the id check
     extra = {k: _plain(data[k]) for k in ("composition", "notes") if k in data}
-    documents = _documents(data.get("documents"), folder, path, data.line_of("documents"), problems)
+    documents = _documents(data.get("documents"), folder, path, data.line_of("documents"), problems, has_template)
     game = Game(GameSlug(slug), data["name"], players, size, card_types, tuple(decks), extra, path, documents,
                 effects_file)
     rules = data.get("composition")
@@ -238,7 +241,8 @@ def _with_art(card: Card, art: dict[str, tuple[str, int]]) -> Card:
     return dataclasses.replace(card, fields={**card.fields, "art": art[card.id][0]})
 
 
-def _documents(raw: Any, folder: Path, path: Path, line: int, problems: Problems) -> tuple[Document, ...]:
+def _documents(raw: Any, folder: Path, path: Path, line: int, problems: Problems,
+               missing_template: Callable[[str], str | None] = lambda name: None) -> tuple[Document, ...]:
     """Boards, pages and rule sheets: `documents:` in the game file."""
     if raw is None:
         return ()
@@ -279,6 +283,9 @@ def _documents(raw: Any, folder: Path, path: Path, line: int, problems: Problems
             if not template:
                 problems.add(path, iline, doc_id, f"a {kind.value} document needs a template")
                 continue
+            if (why := missing_template(template)) is not None:
+                problems.add(path, item.line_of("template"), doc_id, why)
+                continue
         data = item.get("data", {})
         if not isinstance(data, dict):
             problems.add(path, item.line_of("data"), doc_id, "data must be a mapping")
@@ -314,7 +321,25 @@ def _card_size(raw: Any, path: Path, line: int, problems: Problems) -> Size | No
     return None
 
 
-def _card_types(raw: Any, path: Path, line: int, problems: Problems) -> dict[str, CardType] | None:
+def _template_finder(folder: Path) -> Callable[[str], str | None]:
+    """A check that a template exists: None when it does, else where it was
+    looked for. A project without the game's own templates folder is not
+    checked here (the referee reads card sources that need no templates);
+    drawing a face names a template it cannot find."""
+    root = folder.parent.parent / TEMPLATES_DIR
+    game = folder.name
+    checked = (root / game).is_dir()
+
+    def missing(name: str) -> str | None:
+        if not checked or any((root / where / f"{name}{TEMPLATE_SUFFIX}").is_file() for where in (game, "common")):
+            return None
+        return f"template {name!r} not found (looked for {TEMPLATES_DIR}/{game}/{name}{TEMPLATE_SUFFIX} and {TEMPLATES_DIR}/common/)"
+
+    return missing
+
+
+def _card_types(raw: Any, path: Path, line: int, problems: Problems,
+                missing_template: Callable[[str], str | None] = lambda name: None) -> dict[str, CardType] | None:
     if not isinstance(raw, dict) or not raw:
         problems.add(path, line, None, "card_types must be a mapping of type name to {template, fields}")
         return None
@@ -327,6 +352,9 @@ def _card_types(raw: Any, path: Path, line: int, problems: Problems) -> dict[str
         extra = set(spec) - {"template", "fields"}
         if extra:
             problems.add(path, tline, None, f"card type {name!r} has unknown keys: {', '.join(sorted(extra))}")
+        if (why := missing_template(str(spec["template"]))) is not None:
+            problems.add(path, spec.line_of("template") if isinstance(spec, MarkedDict) else tline, None,
+                         f"card type {name!r}: {why}")
         fields: dict[str, FieldType] = {}
         for fname, ftext in (spec.get("fields") or {}).items():
             if fname in COMMON_FIELDS:
@@ -340,8 +368,9 @@ def _card_types(raw: Any, path: Path, line: int, problems: Problems) -> dict[str
     return types
 
 
-def _load_deck(folder, slug, raw, game_path, card_types, icons, problems, vocabulary=None) -> Deck | None:
-    line = getattr(raw, "line", 0)
+def _load_deck(folder, slug, raw, game_path, card_types, icons, problems, vocabulary=None,
+               missing_template: Callable[[str], str | None] = lambda name: None, at: int = 1) -> Deck | None:
+    line = getattr(raw, "line", at)
     if not isinstance(raw, dict):
         problems.add(game_path, line, None, "each deck must be a mapping (id, name, file, back)")
         return None
@@ -356,25 +385,53 @@ def _load_deck(folder, slug, raw, game_path, card_types, icons, problems, vocabu
             bad = True
     if bad:
         return None
+    deck_id = str(raw["id"])
+    back = raw["back"]
+    if back not in (None, "none") and (why := missing_template(str(back))) is not None:
+        problems.add(game_path, raw.line_of("back"), None, f"deck {deck_id!r}: back {why}")
+    color = None
+    try:
+        color = colour(raw.get("color", "#333333"))
+    except ColourError as exc:
+        problems.add(game_path, raw.line_of("color"), None, f"deck {deck_id!r}: {exc}")
+    icon = str(raw.get("icon", "") or "")
+    if icon and icons is not None and icon not in icons:
+        problems.add(game_path, raw.line_of("icon"), None, f"deck {deck_id!r}: unknown icon {icon!r} (icons.yaml)"
+                     + did_you_mean(icon, icons))
     deck_path = folder / str(raw["file"])
+    if not deck_path.is_file():
+        problems.add(game_path, raw.line_of("file"), None,
+                     f"deck {deck_id!r}: file {str(raw['file'])!r} not found next to {game_path.name}"
+                     + did_you_mean(str(raw["file"]), [p.name for p in folder.iterdir() if p.is_file()]))
+        return None
+    before = len(problems.items)
     if is_spreadsheet(deck_path):
         schemas = {name: {**COMMON_FIELDS, **ctype.fields} for name, ctype in (card_types or {}).items()}
-        data = read_deck(deck_path, schemas, problems) if deck_path.is_file() else None
-        if not deck_path.is_file():
-            problems.add(deck_path, 0, None, "file not found")
+        data = read_deck(deck_path, schemas, problems)
     else:
-        data = _read(deck_path, problems)
+        data, parsed = load_reported(deck_path, problems)
+        if parsed and data is None:
+            problems.add(deck_path, 1, None, f"deck {deck_id!r} has no cards: the file is empty (it needs a `cards:` list)")
     if data is None:
         return None
     if not isinstance(data, MarkedDict) or not isinstance(data.get("cards"), list):
         problems.add(deck_path, getattr(data, "line", 1), None, "a deck file must be a mapping with a `cards:` list")
         return None
+    if not data["cards"] and len(problems.items) == before:  # rows left out for their problems are not "no cards"
+        what = ("no card rows under its header row" if is_spreadsheet(deck_path)
+                else "`cards:` is an empty list")
+        problems.add(deck_path, data.line_of("cards"), None,
+                     f"deck {deck_id!r} has no cards ({what}); a deck that prints nothing is a mistake, "
+                     "so nothing was built")
+        return None
     for key in data:
         if key != "cards":
             problems.add(deck_path, data.line_of(key), None, f"unknown deck file field {key!r} (only `cards`)")
     cards = []
-    for raw_card in data["cards"]:
-        card = _load_card(raw_card, deck_path, slug, DeckId(raw["id"]), card_types, icons, problems, vocabulary)
+    card_lines = getattr(data["cards"], "item_lines", [])
+    for i, raw_card in enumerate(data["cards"]):
+        card = _load_card(raw_card, deck_path, slug, DeckId(raw["id"]), card_types, icons, problems, vocabulary,
+                          card_lines[i] if i < len(card_lines) else data.line_of("cards"))
         if card is not None:
             cards.append(card)
     size = None
@@ -382,13 +439,15 @@ def _load_deck(folder, slug, raw, game_path, card_types, icons, problems, vocabu
         size = _card_size(raw["card_size"], game_path, raw.line_of("card_size"), problems)
         if size is None:
             return None
-    back = raw["back"]
-    return Deck(DeckId(str(raw["id"])), str(raw["name"]), None if back in (None, "none") else str(back),
-                str(raw.get("color", "#333333")), str(raw.get("icon", "")), tuple(cards), deck_path, line, size)
+    if color is None:
+        return None
+    return Deck(DeckId(deck_id), str(raw["name"]), None if back in (None, "none") else str(back),
+                color, icon, tuple(cards), deck_path, line, size)
 
 
-def _load_card(raw, path, game, deck, card_types, icons, problems, vocabulary: Vocabulary | None = None) -> Card | None:
-    line = getattr(raw, "line", 0)
+def _load_card(raw, path, game, deck, card_types, icons, problems, vocabulary: Vocabulary | None = None,
+               at: int = 1) -> Card | None:
+    line = getattr(raw, "line", at)
     if not isinstance(raw, MarkedDict):
         problems.add(path, line, None, "each card must be a mapping with id, name and type")
         return None
@@ -399,14 +458,15 @@ def _load_card(raw, path, game, deck, card_types, icons, problems, vocabulary: V
         problems.add(path, raw.line_of(key) if key else line, card_id, message)
 
     if not card_id:
-        bad("id" if "id" in raw else None, "card has no id" if "id" not in raw else "id must be text")
+        bad("id" if "id" in raw else None, "card has no id" if "id" not in raw else f"id must be text{quote_hint(raw.get('id'))}")
     elif not ID_PATTERN.match(card_id) or len(card_id) > MAX_ID_LENGTH:
         bad("id", f"id {card_id!r} must be a slug of lowercase letters, digits and single hyphens, at most {MAX_ID_LENGTH} characters")
     ctype = card_types.get(raw.get("type")) if card_types else None
     if "type" not in raw:
         bad(None, "missing field 'type'")
     elif card_types and ctype is None:
-        bad("type", f"unknown card type {raw.get('type')!r}; this game has: {', '.join(card_types)}")
+        bad("type", f"unknown card type {raw.get('type')!r}; this game has: {', '.join(card_types)}"
+            + did_you_mean(str(raw.get("type")), card_types))
     schema = dict(COMMON_FIELDS)
     if ctype:
         schema.update(ctype.fields)
@@ -415,7 +475,8 @@ def _load_card(raw, path, game, deck, card_types, icons, problems, vocabulary: V
         if key not in schema:
             if ctype or not card_types:
                 allowed = ", ".join(schema)
-                bad(key, f"unknown field {key!r} for a {raw.get('type')} card (allowed: {allowed})")
+                bad(key, f"unknown field {key!r} for a {raw.get('type')} card (allowed: {allowed})"
+                    + did_you_mean(key, schema))
             continue
         if generated and key == "effects":
             if value is None:

@@ -8,6 +8,7 @@ against a game's effect vocabulary by pnp.sources.effecttext when it has one.
 """
 from __future__ import annotations
 
+import datetime
 import re
 from typing import Any
 
@@ -80,11 +81,11 @@ def check_value(ftype: FieldType, value: Any) -> list[str]:
             return [f"must be {ftype.describe()}, got {value}"]
         return []
     if kind == "str":
-        return [] if isinstance(value, str) else [f"must be text, got {value!r}"]
+        return [] if isinstance(value, str) else [f"must be text, got {_shown(value)}{quote_hint(value)}"]
     if kind == "bool":
         return [] if isinstance(value, bool) else [f"must be true or false, got {value!r}"]
     if kind == "enum":
-        return [] if value in ftype.choices else [f"must be {ftype.describe()}, got {value!r}"]
+        return [] if value in ftype.choices else [f"must be {ftype.describe()}, got {_shown(value)}{quote_hint(value)}"]
     if kind == "list":
         if not isinstance(value, list):
             return [f"must be {ftype.describe()}, got {value!r}"]
@@ -97,6 +98,31 @@ def check_value(ftype: FieldType, value: Any) -> list[str]:
     if kind == "outcomes":
         return [] if isinstance(value, dict) else [f"must be {ftype.describe()}, got {value!r}"]
     return [f"has unknown type {kind}"]
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, (datetime.date, datetime.time)):
+        return str(value)
+    return repr(value)
+
+
+def quote_hint(value: Any) -> str:
+    """Why YAML gave a non-text value where text was meant, and the fix: quote it.
+    Empty for a value that is not one of YAML's surprises."""
+    if isinstance(value, bool):
+        return (" (YAML reads an unquoted yes, no, on, off, true or false as true or false; "
+                "put the word in quotes: \"Yes\")")
+    if isinstance(value, (int, float)):
+        return (" (YAML reads it as a number; put it in quotes to keep it as written, \"1984\"; "
+                "an unquoted 12:30 is a number too)")
+    if isinstance(value, (datetime.date, datetime.time)):
+        return " (YAML reads it as a date; put it in quotes: \"2026-05-06\")"
+    if isinstance(value, dict):
+        return (" (YAML reads an unquoted `word: more` or {...} as a mapping; put the whole text in quotes: "
+                "text: \"Note: ...\")")
+    if isinstance(value, list):
+        return " (YAML reads an unquoted [...] as a list; put the whole text in quotes)"
+    return ""
 
 
 _EFFECT_KEYS = {

@@ -7,6 +7,12 @@ starts with `[` or `{`) holds inline YAML. Everything else is typed by the
 card type's schema: a whole-number field reads a number, a text field keeps
 its text even when it looks like a number.
 
+A CSV file is read as UTF-8, its separator (`,`, `;` as European Excel
+writes it, or a tab) taken from its header row. A workbook is read from its
+sheet named `cards`, else from the only sheet whose first row has an `id`
+column. A formula with no saved value and a date Excel made of what was
+typed are errors, never a blank or `2026-05-06 00:00:00` on a card.
+
 `read_deck` gives the same shape a YAML deck file gives (a mapping with a
 `cards` list, each card knowing its row as its line), so every check and
 message is the YAML one, located `file:row`. `write_deck` writes a deck's
@@ -16,13 +22,14 @@ identical cards (`pnp convert`).
 from __future__ import annotations
 
 import csv
+import datetime
 import io
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 import yaml
 
-from pnp.errors import Problems
+from pnp.errors import Problems, did_you_mean
 from pnp.model import FieldType
 from pnp.sources.yamlio import MarkedDict, MarkedList
 
@@ -31,6 +38,20 @@ FORMATS = ("yaml", "csv", "xlsx")
 FIRST_COLUMNS = ("id", "name", "type", "quantity")
 STRUCTURED = ("effects", "outcomes")
 LIST_SEPARATOR = ";"
+CARDS_SHEET = "cards"
+SEPARATORS = (",", ";", "\t")
+
+
+class SheetProblem(Exception):
+    """Something wrong with the file as a whole, located at a row."""
+
+    def __init__(self, line: int, message: str):
+        super().__init__(message)
+        self.line, self.message = line, message
+
+
+class CellProblem(ValueError):
+    """A cell that cannot be read as what was typed."""
 
 
 def is_spreadsheet(path: Path) -> bool:
@@ -39,18 +60,77 @@ def is_spreadsheet(path: Path) -> bool:
 
 # ---------------------------------------------------------------------------- reading
 
-def _rows(path: Path) -> list[list[Any]]:
+def _rows(path: Path) -> tuple[list[list[Any]], list[tuple[int, str]]]:
+    """The sheet's rows, and the problems of single cells (row, message)."""
     if path.suffix.lower() == ".csv":
-        with path.open(newline="", encoding="utf-8-sig") as handle:
-            return [row for row in csv.reader(handle)]
+        return _csv_rows(path.read_bytes()), []
+    return _workbook_rows(path)
+
+
+def _csv_rows(data: bytes) -> list[list[str]]:
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        row = data[:exc.start].count(b"\n") + 1
+        raise SheetProblem(row, f"not UTF-8 text: byte 0x{data[exc.start]:02X} on row {row} is not UTF-8 "
+                                "(the file is probably in a legacy encoding such as Windows-1252 or Mac Roman); "
+                                "save it as UTF-8 (Excel: Save As, 'CSV UTF-8'; LibreOffice: character set "
+                                "'Unicode (UTF-8)')") from None
+    header = text.split("\n", 1)[0]
+    separator = max(SEPARATORS, key=header.count) if any(sep in header for sep in SEPARATORS) else ","
+    return list(csv.reader(io.StringIO(text, newline=""), delimiter=separator))
+
+
+def _workbook_rows(path: Path) -> tuple[list[list[Any]], list[tuple[int, str]]]:
     from openpyxl import load_workbook  # lazy: openpyxl (0.1 s) only for decks kept in Excel
 
     book = load_workbook(path, read_only=True, data_only=True)
     try:
-        sheet = book.worksheets[0]
-        return [list(row) for row in sheet.iter_rows(values_only=True)]
+        name = _cards_sheet(book)
+        rows = [list(row) for row in book[name].iter_rows(values_only=True)]
     finally:
         book.close()
+    blanks = {(r, c) for r, row in enumerate(rows) for c, value in enumerate(row) if value is None}
+    if not blanks:
+        return rows, []
+    formulas = load_workbook(path, read_only=True, data_only=False)  # a blank may be a formula with no saved value
+    try:
+        problems = []
+        for r, row in enumerate(formulas[name].iter_rows(values_only=True)):
+            for c, value in enumerate(row):
+                if (r, c) in blanks and isinstance(value, str) and value.startswith("="):
+                    problems.append((r + 1, f"column {_column_name(rows[0], c)}: the formula {value} has no saved "
+                                            "value (the file was written by a program that does not calculate); "
+                                            "open it in your spreadsheet app and save it there"))
+        return rows, problems
+    finally:
+        formulas.close()
+
+
+def _column_name(header: list[Any], index: int) -> str:
+    name = _text(header[index]).strip() if index < len(header) else ""
+    return name or f"{index + 1}"
+
+
+def _cards_sheet(book) -> str:
+    """The sheet the cards are on: `cards`, else the only one with an `id` column."""
+    names = book.sheetnames
+    for name in names:
+        if name.strip().lower() == CARDS_SHEET:
+            return name
+    with_id = []
+    for name in names:
+        first = next(book[name].iter_rows(max_row=1, values_only=True), ())
+        if any(_text(v).strip() == "id" for v in first):
+            with_id.append(name)
+    if len(with_id) == 1:
+        return with_id[0]
+    listed = ", ".join(repr(n) for n in names)
+    if not with_id:
+        raise SheetProblem(1, f"no sheet holds the cards: none is named {CARDS_SHEET!r} and none has an `id` column "
+                              f"in its first row (sheets: {listed})")
+    raise SheetProblem(1, f"several sheets have an `id` column ({', '.join(repr(n) for n in with_id)}); "
+                          f"name the one that holds the cards {CARDS_SHEET!r}")
 
 
 def read_deck(path: Path, schemas: Mapping[str, Mapping[str, FieldType]], problems: Problems) -> MarkedDict | None:
@@ -59,13 +139,19 @@ def read_deck(path: Path, schemas: Mapping[str, Mapping[str, FieldType]], proble
     `schemas` maps each card type to its fields (common fields included), so
     that cells are typed the way the schema expects."""
     try:
-        rows = _rows(path)
+        rows, cell_problems = _rows(path)
+    except SheetProblem as exc:
+        problems.add(path, exc.line, None, exc.message)
+        return None
     except (OSError, ValueError, csv.Error, KeyError) as exc:
-        problems.add(path, 0, None, f"cannot read the spreadsheet: {exc}")
+        problems.add(path, 1, None, f"cannot read the spreadsheet: {exc}")
         return None
     except Exception as exc:  # openpyxl raises its own kinds for a file that is not a workbook
-        problems.add(path, 0, None, f"cannot read the spreadsheet ({type(exc).__name__}): {exc}")
+        problems.add(path, 1, None, f"cannot read the spreadsheet ({type(exc).__name__}): {exc}")
         return None
+    unreadable: dict[int, list[str]] = {}
+    for row, message in cell_problems:
+        unreadable.setdefault(row, []).append(message)
     deck = MarkedDict(cards=MarkedList())
     deck.line, deck.key_lines = 1, {"cards": 1}
     cards = deck["cards"]
@@ -82,14 +168,25 @@ def read_deck(path: Path, schemas: Mapping[str, Mapping[str, FieldType]], proble
         seen.setdefault(name, i)
     if twice:
         return None
+    known = {name for schema in schemas.values() for name in schema}
+    for i, name in enumerate(header):
+        if name and known and name not in known:
+            problems.add(path, 1, None, f"column {name!r} (column {i + 1}) is not a field of any card type in this "
+                                        f"game{did_you_mean(name, sorted(known))}")
+    named = [bool(name) for name in header]  # an unknown column is named (reported once, above), not stray
+    header = [name if not known or name in known else "" for name in header]
     for number, row in enumerate(rows[1:], start=2):
-        cells = {name: row[i] for i, name in enumerate(header) if i < len(row) and not _empty(row[i])}
-        stray = [i for i, value in enumerate(row) if not _empty(value) and (i >= len(header) or not header[i])]
+        cells = {name: row[i] for i, name in enumerate(header) if name and i < len(row) and not _empty(row[i])}
+        stray = [i for i, value in enumerate(row) if not _empty(value) and (i >= len(header) or not named[i])]
         if not cells and not stray:
             continue  # a blank row
         card = MarkedDict()
         card.line, card.key_lines = number, {}
         card_id = _text(cells.get("id", "")).strip()
+        if number in unreadable:  # the card is not read at all: its other checks would only mislead
+            for message in unreadable[number]:
+                problems.add(path, number, card_id, message)
+            continue
         for i in stray:
             problems.add(path, number, card_id, f"a value in column {i + 1}, which has no field name in row 1")
         schema = schemas.get(_text(cells.get("type", "")).strip(), {})
@@ -99,6 +196,9 @@ def read_deck(path: Path, schemas: Mapping[str, Mapping[str, FieldType]], proble
             except yaml.YAMLError as exc:
                 mark = getattr(exc, "problem", None) or str(exc).splitlines()[0]
                 problems.add(path, number, card_id, f"column {name}: not valid inline YAML ({mark})")
+                continue
+            except CellProblem as exc:
+                problems.add(path, number, card_id, f"column {name}: {exc}")
                 continue
             card.key_lines[name] = number
         cards.append(card)
@@ -119,6 +219,9 @@ def _text(value: Any) -> str:
 
 
 def _typed(value: Any, ftype: FieldType | None, name: str) -> Any:
+    if isinstance(value, (datetime.date, datetime.time, datetime.timedelta)):
+        raise CellProblem(f"the spreadsheet made a date or time of what was typed here ({value}); format the "
+                          "column as Text and type it again (or start the cell with an apostrophe: '6/5)")
     text = _text(value)
     if name in STRUCTURED or (ftype is not None and ftype.kind in STRUCTURED):
         return _plain_yaml(text)

@@ -147,7 +147,14 @@ def _parse(text: str) -> tuple[Any, list[tuple[int, Any]]]:
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else 0
-        raise YamlSyntaxError(line, f"YAML syntax error: {exc.problem or exc}") from None
+        problem = exc.problem or str(exc)
+        hint = ""
+        if "mapping values are not allowed" in problem:
+            hint = ("; a value that holds a colon and a space must be in quotes: "
+                    "text: \"Note: this\"")
+        elif "found character '\\t'" in problem:
+            hint = "; indent with spaces, not tabs"
+        raise YamlSyntaxError(line, f"YAML syntax error: {problem}{hint}") from None
     except yaml.YAMLError as exc:
         raise YamlSyntaxError(0, f"YAML error: {exc}") from None
     finally:
