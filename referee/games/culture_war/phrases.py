@@ -40,7 +40,7 @@ PHRASES: dict[str, Any] = {
     "discard": "{piece} is discarded",
     "discard-hand": "{player} discards {card} from their hand",
     "draw": "{player} draws {count}",
-    "donate": "{from} gives {to} {amount} capital",
+    "donate": "{from} gives {to} {amount} life",
     "gift": _gift,
     "ally": "{players} become allies",
     "unally": "{players} are no longer allies",
