@@ -24,19 +24,31 @@ def battle(board: Board, args: Mapping[str, Any], dice: Callable[[], int]) -> No
     board.f["begun"] = True
     owner = board.pieces[attacker]["owner"]
     foe = defender if direct else board.pieces[defender]["owner"]
-    for _, src, e in effects.statics(board, "attack-tax"):
-        if src["owner"] == foe:
-            amount = int(e["amount"])
-            if board.capital(owner) < amount:
-                raise RuleViolation(f"card text: {src['name']}",
-                                    f"{owner} must pay {amount} capital to attack {foe} ({src['name']}) "
-                                    f"and has {board.capital(owner)}")
-            effects.trace(src.get("card"), "attack-tax")
-            board.take(owner, amount, f"to attack {foe} ({src['name']})")
+    for amount, src in taxes(board, attacker, defender, direct):
+        effects.trace(src.get("card"), "attack-tax")
+        board.take(owner, amount, f"to attack {foe} ({src['name']})")
     if direct:
         strike(board, attacker, defender, dice)
     else:
         fight(board, attacker, defender, dice, counter=args.get("counter", True))
+
+
+def taxes(board: Board, attacker: str, defender: str, direct: bool) -> list[tuple[int, dict[str, Any]]]:
+    """The capital the attacker's owner must pay to attack (attack-tax cards of
+    the defender's), each (amount, card); refused when the coins do not cover them."""
+    owner = board.pieces[attacker]["owner"]
+    foe = defender if direct else board.pieces[defender]["owner"]
+    due, total = [], 0
+    for _, src, e in effects.statics(board, "attack-tax"):
+        if src["owner"] == foe:
+            amount = int(e["amount"])
+            total += amount
+            if board.capital(owner) < total:
+                raise RuleViolation(f"card text: {src['name']}",
+                                    f"{owner} must pay {amount} capital to attack {foe} ({src['name']}) "
+                                    f"and has {board.capital(owner) - total + amount}")
+            due.append((amount, src))
+    return due
 
 
 def window(board: Board, args: Mapping[str, Any], dice: Callable[[], int]) -> None:
@@ -152,13 +164,18 @@ def truce(board: Board, owner: str, foe: str) -> None:
 
 
 def check_battle(rules: Any, state: State, action: Action) -> None:
-    target_of(Board(state), action.args)
+    board = Board(state)
+    taxes(board, *target_of(board, action.args))  # as `battle` itself refuses it
 
 
 def check_window(rules: Any, state: State, action: Action) -> None:
     if state.fields.get(WINDOW):
         raise RuleViolation("after the dice", "a battle already waits to be settled: `referee settle` first")
-    target_of(Board(state), action.args)
+    board = Board(state)
+    attacker, defender, direct = target_of(board, action.args)
+    if direct:  # as `window` itself refuses it
+        raise RuleViolation("after the dice", "an attack straight at LIFE rolls no dice: fight it with `referee battle`")
+    taxes(board, attacker, defender, direct)  # paid when `settle` fights it
 
 
 def check_settle(rules: Any, state: State, action: Action) -> None:

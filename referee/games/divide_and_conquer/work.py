@@ -2,7 +2,7 @@
 back into a State. Only rules code uses it; nothing here touches files."""
 from __future__ import annotations
 
-import copy
+import json
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -25,7 +25,8 @@ class Work:
 
     @classmethod
     def of(cls, state: State) -> "Work":
-        return cls(copy.deepcopy(dict(state.fields)), {p.name: int(p.fields.get("hand", 0)) for p in state.players},
+        return cls(json.loads(json.dumps(dict(state.fields))),  # plain JSON: the fastest deep copy
+                   {p.name: int(p.fields.get("hand", 0)) for p in state.players},
                    [p.name for p in state.players], [], {p.name: int(p.fields.get("drawn", 0)) for p in state.players})
 
     def claim(self, card: dict[str, Any], player: str) -> None:

@@ -1,0 +1,451 @@
+"""Culture War's legal moves (referee/legal.py): every action the rules
+accept now for one player, with the command line that plays it.
+
+What a player may do, by the moment:
+
+    roll-off       `rolloff` (anyone: the table rolls for the first player);
+    a prompt waits its player's answers (`resolve N done|skip`) and what card
+                   text asks of a table: a card discarded from a hand
+                   (`discard-hand`), a piece of one's own taken out of play (`discard`);
+    dice shown     (`battle --window`) Flashes, by anyone, and `settle` by the attacker;
+    otherwise      the player whose turn it is: cards (units, Real Estate,
+                   Mods, Happenings, Operations before the first attack;
+                   Flashes at any time), `seize`, every battle their units
+                   may fight (with and without `--window` and `--no-counter`),
+                   `end-turn`; anyone: Flashes and alliances (`ally`,
+                   `unally`, `donate`, `gift`).
+
+Not listed: the scorekeeper's corrections (`life`, `capital`, `win`,
+`draw`, a `discard` no prompt asked for, `play --cost`), and the payment
+order `--from` (the referee's default pays from the fullest Real Estate
+first, then the bank, which never wastes production). An alliance is
+made pair by pair (`ally ann bo`); a move that changes nothing (`ally` of
+two allies) is not a move.
+
+Hands: with `hands=None` the referee knows only how many cards each hand
+holds, so the cards a hand may hold are listed by what they may be
+("deploy a unit costing up to 3 from your hand", action None, `<CARD>` in
+the command). Real Estate is bought from its own face-up pile, so those
+moves are always concrete. With `hands` (self-play) the same generator
+lists each card in the hand with every target it may take.
+
+Actions that roll until a battle is decided (`rolloff`, `battle`, `window`,
+`settle`) are listed as the CLI builds them before rolling, without
+`rolls`: the CLI checks them with one die and then counts the dice the
+battle takes; `dice_for` does the same for self-play.
+
+Legality stays in `rules.check`: card plays are checked one by one by it
+after a cheap filter that only drops what it refuses anyway (timing,
+cards in hand, coins for the cost); battles are judged by the same
+`target_of` and `taxes` that `check_battle` runs, on one shared board, after the
+checks `rules.check` makes before it (tests/referee/test_legal_culture_war.py
+holds both to `check`).
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any, Callable, Iterable, Mapping, Sequence
+
+from referee import prompts
+from referee.errors import RefereeError
+from referee.games.culture_war import effects, phases
+from referee.games.culture_war.actions import MOD_KINDS, NOW_OF, targets_of
+from referee.games.culture_war.attacks import WINDOW, target_of, taxes
+from referee.games.culture_war.board import PLAIN, Board, feeder
+from referee.games.culture_war.cards import CARD_TYPES, GAME, stats_of
+from referee.legal import CARD_PLACEHOLDER, Hands, Move
+from referee.model import Action, PlayerName, State
+
+TIMED = ("unit", "real-estate", "mod", "happening", "operation")  # own turn, before the first attack
+ROLLING = ("rolloff", "battle", "window", "settle")  # the dice they take are known only by rolling
+VERB = {"unit": "deploy", "real-estate": "buy"}  # the command that plays a card of a type (else `play`)
+TYPE_WORDS = {"unit": "a unit", "mod": "a Mod", "flash": "a Flash", "happening": "a Happening",
+              "operation": "an Operation", "real-estate": "Real Estate"}
+
+
+# ---- the cards ------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=None)
+def card(card_id: str) -> Mapping[str, Any]:
+    """A Culture War card by id, as the stats dict an action carries (cached: read once)."""
+    from referee.games.culture_war.cards import resolve  # lazy: the card index, read only when moves are asked for
+
+    return resolve(card_id)
+
+
+@lru_cache(maxsize=None)
+def estate_cards(deck: str | None) -> tuple[Mapping[str, Any], ...]:
+    """The Real Estate cards of a faction's deck (every faction's when None), in deck order."""
+    from referee.cards.index import load_index, project_root  # lazy: the card index, read only when moves are asked for
+
+    index = load_index(project_root())
+    found = sorted((c for c in index.cards.values() if c.game == GAME and c.type == "real-estate"
+                    and (deck is None or c.deck == deck)), key=lambda c: (c.path, c.line))
+    return tuple(stats_of(c) for c in found)
+
+
+@lru_cache(maxsize=None)
+def deck_cards(deck: str | None) -> tuple[str, ...]:
+    """The ids of a faction deck's printed copies that are shuffled into its
+    draw pile (every copy but Real Estate and the one Base Unit put in play),
+    one id per copy: what self-play deals hands from."""
+    from referee.cards.index import load_index, project_root  # lazy: the card index, read only when moves are asked for
+    from referee.games.culture_war.cards import starting_cards  # lazy: as above
+
+    index = load_index(project_root())
+    found = sorted((c for c in index.cards.values() if c.game == GAME and c.type in CARD_TYPES
+                    and c.type != "real-estate" and (deck is None or c.deck == deck)), key=lambda c: (c.path, c.line))
+    ids = [c.id for c in found for _ in range(max(1, int(c.quantity or 1)))]
+    base = starting_cards(deck)[1] if deck else None
+    if base is not None and base["id"] in ids:
+        ids.remove(base["id"])
+    return tuple(ids)
+
+
+# ---- the moves -------------------------------------------------------------------------------
+
+
+def legal_moves(rules: Any, state: State, player: PlayerName, hands: Hands | None = None) -> list[Move]:
+    """Every move `player` may make now (see the module docstring)."""
+    if state.finished:
+        return []
+    me = state.player(player)
+    if me.eliminated:
+        return []
+    gen = _Gen(rules, state, me.name, hands)
+    return gen.moves()
+
+
+class _Gen:
+    def __init__(self, rules: Any, state: State, name: str, hands: Hands | None):
+        self.rules, self.state, self.name = rules, state, name
+        self.board = Board(state)
+        self.hand: Sequence[str] | None = None
+        if hands is not None and name in hands:
+            self.hand = list(hands[name])
+        self.out: list[Move] = []
+
+    # ---- by moment ----
+
+    def moves(self) -> list[Move]:
+        state, f = self.state, self.board.f
+        waiting = prompts.pending(state)
+        if not f.get("order", {}).get("settled", True):
+            self.rolloff()
+        elif waiting:
+            self.answers(waiting)
+        elif f.get(WINDOW):
+            self.cards(flash_only=True)
+            self.settle()
+        else:
+            self.cards(flash_only=False)
+            if self.name == self.board.active:
+                self.seizes()
+                self.battles()
+            self.alliances()
+            if self.name == self.board.active:
+                self.add(Action("end-turn", {}, PlayerName(self.name)), f"end-turn --by {self.name}")
+        return self.out
+
+    def add(self, action: Action, command: str, kind: str | None = None, text: str | None = None,
+            **details: Any) -> None:
+        self.out.append(Move(action, command, kind or action.name, text or self.words(action), details))
+
+    def words(self, action: Action) -> str:
+        from referee.wording import Words, phrase  # lazy: words only when moves are asked for
+
+        names = {}
+        if "_card" in action.args:
+            names[str(action.args["card"])] = action.args["_card"]["name"]
+        who = str(action.args.get("player") or action.actor or self.name)
+        said = phrase(self.rules.phrases, action.name, Words(action.args, who, names, self.state, self.rules.label))
+        return said[0] if said else action.name
+
+    def ok(self, action: Action) -> bool:
+        try:
+            self.rules.check(self.state, action)
+        except RefereeError:
+            return False
+        return True
+
+    # ---- the roll-off, prompts, the window ----
+
+    def rolloff(self) -> None:
+        action = Action("rolloff", {})
+        if self.ok(_one_die(action)):
+            self.add(action, "rolloff", text="roll off for the first player")
+
+    def answers(self, waiting: Sequence[prompts.Prompt]) -> None:
+        for prompt in waiting:
+            if prompt.player != self.name:
+                continue
+            for answer in prompt.choices or ("done", "skip"):
+                action = Action("resolve", {"prompt": prompt.number, "answer": answer}, PlayerName(self.name))
+                if self.ok(action):
+                    self.add(action, f"resolve {prompt.number} {answer} --by {self.name}",
+                             text=f"{self.name} answers prompt {prompt.number} ({prompt.card}): {answer}")
+        commands = {c for p in waiting for c in p.commands}
+        if "discard-hand" in commands:
+            self.hand_discards()
+        if "discard" in commands:
+            for handle, piece in self.board.owned(self.name):
+                if piece["kind"] in ("unit", "estate", "operation"):
+                    action = Action("discard", {"piece": handle})
+                    if self.ok(action):
+                        self.add(action, f"discard {handle}")
+
+    def hand_discards(self) -> None:
+        me = self.state.player(self.name)
+        if "hand" in me.fields and int(me.fields["hand"]) < 1:
+            return
+        if self.hand is None:
+            self.out.append(Move(None, f"discard-hand {CARD_PLACEHOLDER} --by {self.name}", "discard-hand",
+                                 f"{self.name} discards a card from their hand", {"placeholder": "card in hand"}))
+            return
+        for card_id in dict.fromkeys(self.hand):
+            c = card(card_id)
+            action = Action("discard-hand", {"player": self.name, "card": card_id, "_card": c}, PlayerName(self.name))
+            if self.ok(action):
+                self.add(action, f"discard-hand {card_id} --by {self.name}")
+
+    def settle(self) -> None:
+        window = self.board.f[WINDOW]
+        owner = self.board.pieces.get(str(window["attacker"]), {}).get("owner")
+        if owner == self.name:
+            action = Action("settle", {}, PlayerName(self.name))
+            if self.ok(_one_die(action)):
+                self.add(action, "settle")
+
+    # ---- cards ----
+
+    def cards(self, flash_only: bool) -> None:
+        """Cards from the hand, and Real Estate from its pile."""
+        state, board, name = self.state, self.board, self.name
+        timed = not flash_only and name == board.active and not board.f.get("attacks")
+        kinds = ("flash", *TIMED) if timed else ("flash",)
+        me = state.player(name)
+        held = int(me.fields.get("hand", 1)) if "hand" in me.fields else None
+        if "real-estate" in kinds:
+            self.estates()
+        if held is not None and held < 1:
+            return
+        if self.hand is None:
+            for kind in kinds:
+                if kind != "real-estate":
+                    self.placeholder(kind)
+            return
+        for card_id in dict.fromkeys(self.hand):
+            c = card(card_id)
+            if c["type"] in kinds and c["type"] != "real-estate":
+                self.play(c)
+
+    def capital(self, deck: str | None) -> tuple[int, int]:
+        """(own coins, coins of other factions) for a card of faction `deck`."""
+        mine = foreign = 0
+        for _, coins in self.board.sources(self.name):
+            for f, n in coins.items():
+                if f == PLAIN or deck is None or f == deck:
+                    mine += n
+                else:
+                    foreign += n
+        return mine, foreign
+
+    def affords(self, cost: int, deck: str | None) -> bool:
+        mine, foreign = self.capital(deck)
+        return cost <= 0 or mine + min(foreign, cost // 2) >= cost
+
+    def estates(self) -> None:
+        name = self.name
+        faction = self.state.player(name).faction
+        mixed = self.state.house_rules.get("decks", "faction") != "faction" or not faction
+        cost = effects.estate_cost(self.board, name)
+        for c in estate_cards(None if mixed else faction):
+            if self.affords(cost, c.get("deck")):
+                self.play(c)
+
+    def play(self, c: Mapping[str, Any]) -> None:
+        """Every target a card may take, each checked by the rules."""
+        board, name, kind = self.board, self.name, c["type"]
+        if kind != "real-estate":
+            cost = effects.cost_parts(board, name, kind, int(c.get("cost") or 0))[0]
+            if not self.affords(cost, c.get("deck")):
+                return
+        now = [e for e in effects.read(c.get("effects")) if effects.when_of(e) in NOW_OF.get(kind, ())]
+        for on in self.targets(c, now):
+            args: dict[str, Any] = {"player": name, "card": c["id"], "_card": c}
+            if on is not None:
+                args["on"] = on
+            action = Action("play", args, PlayerName(name))
+            if self.ok(action):
+                verb = VERB.get(kind, "play")
+                by = "" if name == board.active else f" --by {name}"
+                self.add(action, f"{verb} {c['id']}" + (f" --on {on}" if on is not None else "") + by)
+
+    def targets(self, c: Mapping[str, Any], now: list[dict[str, Any]]) -> list[str | None]:
+        """What `--on` may name for this card (None: nothing), as the play step reads it."""
+        board = self.board
+        wanted = targets_of(now)
+        kinds: set[str] = set()
+        if c["type"] == "mod":
+            kinds |= set(MOD_KINDS.get(c.get("target") or "any", MOD_KINDS["any"]))
+        if "player" in wanted:
+            if kinds:  # a Mod naming a player too: one --on cannot be both
+                return []
+            return [n for n in board.live()]
+        if "unit" in wanted:
+            kinds.add("unit")
+        if "estate" in wanted:
+            kinds.add("estate")
+        if not kinds:
+            return [None]
+        handles = [h for h, p in effects.pieces(board) if p["kind"] in kinds]
+        if kinds == {"unit"} and not any(p["kind"] == "unit" for p in board.pieces.values()):
+            return [None]  # a unit target with no unit in play: played for nothing
+        return handles
+
+    def placeholder(self, kind: str) -> None:
+        """A card of `kind` the hand may hold, by what it may cost."""
+        name = self.name
+        faction = self.state.player(name).faction
+        top = 0
+        for printed in range(0, 31):
+            if self.affords(effects.cost_parts(self.board, name, kind, printed)[0], faction):
+                top = printed
+        verb = VERB.get(kind, "play")
+        by = "" if name == self.board.active else f" --by {name}"
+        on = " --on <TARGET>" if kind == "mod" else ""
+        where = {"mod": " on a unit, Real Estate or Operation"}.get(kind, "")
+        text = (f"{name}: {'deploy' if kind == 'unit' else 'play'} {TYPE_WORDS[kind]} costing up to {top} "
+                f"from the hand{where}")
+        self.out.append(Move(None, f"{verb} {CARD_PLACEHOLDER}{on}{by}", "play", text,
+                             {"type": kind, "max_cost": top, "placeholder": "card in hand"}))
+
+    # ---- seizing, battles ----
+
+    def seizes(self) -> None:
+        for handle, piece in effects.pieces(self.board):
+            if piece["kind"] != "unit" or piece["owner"] == self.name:
+                continue
+            if not any(e["kind"] == "for-sale" for e in effects.live_effects(piece)):
+                continue
+            action = Action("seize", {"player": self.name, "piece": handle}, PlayerName(self.name))
+            if self.ok(action):
+                self.add(action, f"seize {handle}")
+
+    def battles(self) -> None:
+        """Every attacker and target `check_battle` accepts: the checks `rules.check`
+        makes before it are made once, then its body (`target_of`, `taxes`) for each pair."""
+        board, name = self.board, self.name
+        mine = [h for h, p in board.owned(name, "unit") if p.get("attacked") != board.turn]
+        if not mine:
+            return
+        probe = Action("battle", {"attacker": mine[0], "defender": name, "rolls": 1}, PlayerName(name))
+        if not self._battle_allowed(probe):
+            return
+        targets = [h for h, p in effects.pieces(board) if p["kind"] == "unit" and p["owner"] != name]
+        targets += [n for n in board.live() if n != name]
+        for attacker in mine:
+            for defender in targets:
+                try:
+                    _, _, direct = target_of(board, {"attacker": attacker, "defender": defender})
+                    taxes(board, attacker, defender, direct)
+                except RefereeError:
+                    continue
+                self.battle(attacker, defender, direct)
+
+    def _battle_allowed(self, probe: Action) -> bool:
+        """The checks `rules.check` makes before `check_battle` (game over, the
+        window, phase, prompts), which no attacker or target changes."""
+        state = self.state
+        if state.winner is not None or state.fields.get("window") or prompts.pending(state):
+            return False
+        try:
+            phases.check_phase(state, probe)
+        except RefereeError:
+            return False
+        return True
+
+    def battle(self, attacker: str, defender: str, direct: bool) -> None:
+        name = PlayerName(self.name)
+        variants: list[tuple[str, dict[str, Any], str]] = [("battle", {}, "")]
+        variants.append(("battle", {"counter": False}, " --no-counter"))
+        if not direct:
+            variants.append(("window", {}, " --window"))
+            variants.append(("window", {"counter": False}, " --window --no-counter"))
+        for action_name, extra, flags in variants:
+            action = Action(action_name, {"attacker": attacker, "defender": defender, **extra}, name)
+            self.add(action, f"battle {attacker} {defender}{flags}", kind="battle",
+                     direct=direct, window=action_name == "window")
+
+    # ---- alliances ----
+
+    def alliances(self) -> None:
+        board, name = self.board, self.name
+        allied = [pair for pair in board.f.get("alliances", []) if name in pair]
+        others = [n for n in board.live() if n != name]
+        for other in others:
+            pair = sorted([name, other])
+            if pair not in board.f.get("alliances", []):
+                self.add(Action("ally", {"players": [name, other]}), f"ally {name} {other}")
+        if allied:
+            self.add(Action("unally", {"players": [name]}), f"unally {name}")
+            for pair in allied:
+                other = pair[0] if pair[1] == name else pair[1]
+                self.add(Action("unally", {"players": [name, other]}), f"unally {name} {other}")
+        if any(board.people[p].eliminated for pair in allied for p in pair):
+            return
+        life, coins = board.life(name), self._coins()
+        me = PlayerName(name)
+        for pair in allied:  # many of these: worded here (as phrases.py words them), not through wording
+            other = pair[0] if pair[1] == name else pair[1]
+            for amount in range(1, life):
+                self.add(Action("donate", {"from": name, "to": other, "amount": amount}, me),
+                         f"donate {name} {other} {amount}", text=f"{name} gives {other} {amount} life")
+            for amount in range(1, sum(coins.values()) + 1):
+                self.add(Action("gift", {"from": name, "to": other, "amount": amount}, me),
+                         f"gift {name} {other} {amount}",
+                         text=f"{name} gives {other} {amount} coin{'' if amount == 1 else 's'}")
+            for faction, held in sorted(coins.items()):
+                for amount in range(1, held + 1):
+                    self.add(Action("gift", {"from": name, "to": other, "amount": amount, "faction": faction}, me),
+                             f"gift {name} {other} {amount} --faction {faction}",
+                             text=f"{name} gives {other} {amount} {faction} coin{'' if amount == 1 else 's'}")
+
+    def _coins(self) -> dict[str, int]:
+        held: dict[str, int] = {}
+        for _, coins in self.board.sources(self.name):
+            for f, n in coins.items():
+                if n > 0:
+                    held[f] = held.get(f, 0) + n
+        return held
+
+
+def _one_die(action: Action) -> Action:
+    """A rolling action as the CLI checks it before rolling (one die)."""
+    return Action(action.name, {**action.args, "rolls": 1}, action.actor, action.cards)
+
+
+# ---- dice, for self-play ------------------------------------------------------------------------
+
+
+def dice_for(rules: Any, state: State, action: Action, die: Callable[[], int]) -> tuple[Action, tuple[int, ...]]:
+    """The action as the table records it and the dice it takes, rolled with
+    `die` (a d6): an action that rolls until decided (a battle, the roll-off)
+    is played out as the CLI does (`rules.count_dice`) and gets its `rolls`;
+    any other takes the dice `rules.dice_needed` names."""
+    if action.name in ROLLING and "rolls" not in action.args:
+        used: list[int] = []
+
+        def counted() -> int:
+            used.append(die())
+            return used[-1]
+
+        rules.count_dice(state, action, counted)
+        return Action(action.name, {**action.args, "rolls": len(used)}, action.actor, action.cards), tuple(used)
+    return action, tuple(die() for _ in rules.dice_needed(state, action))
+
+
+def replay_dice(values: Iterable[int]) -> Callable[[], int]:
+    """Dice handed out in order (a test's or a recorded game's)."""
+    return feeder(values)

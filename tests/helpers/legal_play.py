@@ -1,0 +1,114 @@
+"""Random play through the real rules, for the legal-move agreement tests.
+
+The physical truth is kept here, as self-play will keep it: the printed
+decks shuffled by copy and dealt, each hand's cards known. A step picks a
+player (mostly the one whose turn it is), asks the game's generator for
+their moves with the hands known, plays one at random (uniform over kinds,
+then over moves, so 90 donations do not drown a battle), rolls the dice with
+a seeded generator and applies it with `rules.apply`.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping, Sequence
+
+from referee.legal import Move, legal_moves
+from referee.model import Action, State
+
+Key = tuple
+
+
+def key(action: Action) -> Key:
+    """An action as the log records it, less the card data and the dice count."""
+    def frozen(value: Any) -> Any:
+        if isinstance(value, list):
+            return tuple(frozen(v) for v in value)
+        if isinstance(value, dict):
+            return tuple(sorted((k, frozen(v)) for k, v in value.items() if not k.startswith("_")))
+        return value
+    args = tuple(sorted((k, frozen(v)) for k, v in action.args.items() if not k.startswith("_") and k != "rolls"))
+    return action.name, args, action.actor
+
+
+@dataclass
+class Visit:
+    """One state met in random play, with the hands as they were."""
+
+    state: State
+    hands: dict[str, list[str]]
+    moves: dict[str, list[Move]] = field(default_factory=dict)  # by player, as generated
+    seconds: float = 0.0
+
+
+def pick(rng: random.Random, moves: Sequence[Move]) -> Move:
+    concrete = [m for m in moves if m.action is not None]
+    kinds: dict[str, list[Move]] = {}
+    for m in concrete:
+        kinds.setdefault(m.kind if m.kind != "battle" else m.action.name, []).append(m)  # type: ignore[union-attr]
+    weights = {k: (0.15 if k in ("ally", "unally", "donate", "gift") else 1.0) for k in kinds}
+    kind = rng.choices(list(kinds), [weights[k] for k in kinds])[0]
+    return rng.choice(kinds[kind])
+
+
+def play_out(rules: Any, state: State, hands: dict[str, list[str]], sync: Callable[..., None],
+             dice_for: Callable[..., tuple[Action, tuple[int, ...]]], seed: int, steps: int,
+             choose_player: Callable[[random.Random, State], str], on_visit: Callable[[Visit], None],
+             refused: list | None = None) -> State:
+    """Play up to `steps` random moves from `state`; `on_visit` sees each state met."""
+    import time
+
+    rng = random.Random(seed)
+    die = lambda: rng.randint(1, 6)  # noqa: E731
+    for _ in range(steps):
+        if state.finished:
+            break
+        visit = Visit(state, {k: list(v) for k, v in hands.items()})
+        name = choose_player(rng, state)
+        t = time.process_time()  # CPU time: the machine is shared
+        moves = legal_moves(rules, state, name, hands)
+        visit.seconds = time.process_time() - t
+        visit.moves[name] = moves
+        on_visit(visit)
+        if not any(m.action is not None for m in moves):
+            continue
+        move = pick(rng, moves)
+        try:
+            action, dice = dice_for(rules, state, move.action, die)
+            after = rules.apply(state, action, dice)
+        except Exception as exc:  # checked, yet refused when played: a finding
+            if refused is None:
+                raise
+            refused.append((move, repr(exc)))
+            continue
+        sync(state, after, action, hands, rng)
+        state = after
+    return state
+
+
+def moves_of(visit: Visit, rules: Any, name: str) -> list[Move]:
+    if name not in visit.moves:
+        visit.moves[name] = legal_moves(rules, visit.state, name, visit.hands)
+    return visit.moves[name]
+
+
+def accepted(rules: Any, state: State, action: Action, prepare: Callable[[Action], Action] = lambda a: a) -> bool:
+    from referee.errors import RefereeError
+
+    try:
+        rules.check(state, prepare(action))
+    except RefereeError:
+        return False
+    return True
+
+
+def same_after(rules: Any, state: State, a: Action, b: Action, dice: Sequence[int]) -> bool:
+    """Whether two actions leave the same table (with the same dice)."""
+    try:
+        return rules.apply(state, a, dice) == rules.apply(state, b, dice)
+    except Exception:
+        return False
+
+
+def hands_mapping(hands: Mapping[str, Sequence[str]]) -> dict[str, list[str]]:
+    return {k: list(v) for k, v in hands.items()}

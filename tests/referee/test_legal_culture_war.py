@@ -1,0 +1,322 @@
+"""Culture War's legal moves agree with `rules.check` on random reachable
+states (referee/games/culture_war/legal.py).
+
+Random games are played from setup through the real rules, with the printed
+faction decks shuffled and dealt (the hands known, as in self-play) and seeded
+dice. On every state met:
+(a) every concrete move generated passes `rules.check`;
+(b) every action `rules.check` accepts out of a broad candidate set, built
+    here from the table and not from the generator (every action name x
+    cards in the hand and the Real Estate pile x every piece and player as a
+    target, every attacker x every defender, every amount), is generated; an
+    accepted candidate with an argument the card ignores (`--on` for a card
+    that takes no target) must leave the same table as the generated one;
+(c) every generated move's command line, run through the real CLI commands,
+    records the same action.
+"""
+from __future__ import annotations
+
+import random
+import shlex
+import time
+from dataclasses import replace
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from helpers.legal_play import Visit, accepted, key, moves_of, play_out, same_after
+from referee import prompts
+from referee.games import rules_for
+from referee.games.culture_war import legal
+from referee.games.culture_war.board import Board
+from referee.legal import CARD_PLACEHOLDER, legal_moves
+from referee.model import Action, GameSlug, PlayerName, Setup, State
+
+RULES = rules_for("culture-war")
+FACTIONS = ("anarchy", "community", "technocracy", "conservative", "libertarian")
+NAMES = ("ann", "bo", "cy", "di", "ed")
+CORRECTIONS = ("discard-hand", "discard")  # listed only while a prompt asks for them
+
+
+# ---- the physical table -----------------------------------------------------------------
+
+
+def new_game(seed: int, players: int = 3, seating: bool = False) -> tuple[State, dict[str, list[str]], dict]:
+    rng = random.Random(seed)
+    factions = rng.sample(FACTIONS, players)
+    seats = tuple((NAMES[i], factions[i]) for i in range(players))
+    rules = {"first-player": "seating"} if seating else {}
+    state = RULES.setup(Setup(GameSlug.CULTURE_WAR, seats, seed, house_rules=rules), ())
+    decks, hands = {}, {}
+    for name, faction in seats:
+        deck = list(legal.deck_cards(faction))
+        rng.shuffle(deck)
+        hands[name] = [deck.pop() for _ in range(int(state.player(name).fields["hand"]))]
+        decks[name] = deck
+    return state, hands, decks
+
+
+def syncer(decks: dict[str, list[str]]):
+    """Keep the known hands in step with the counts the rules keep."""
+    def sync(before: State, after: State, action: Action, hands: dict[str, list[str]], rng: random.Random) -> None:
+        if action.name in ("play", "discard-hand") and action.args["_card"]["type"] != "real-estate":
+            hand = hands[before.player(action.args["player"]).name]
+            if action.args["card"] in hand:
+                hand.remove(action.args["card"])
+        old, new = before.fields.get("pieces", {}), after.fields.get("pieces", {})
+        gone = [p for h, p in old.items() if h not in new]
+        fresh: dict[str, list[str]] = {}
+        for pile in ("discards", "removed"):
+            for owner, entries in after.fields.get(pile, {}).items():
+                was = len(before.fields.get(pile, {}).get(owner, []))
+                fresh.setdefault(owner, []).extend(e.get("card") for e in entries[was:])
+        for piece in gone:
+            home = piece.get("home") or piece["owner"]
+            if piece.get("card") in fresh.get(home, []):
+                fresh[home].remove(piece["card"])
+            elif home in hands and not after.player(home).eliminated:
+                hands[home].append(piece["card"])  # back to the hand (a bounce)
+        for p in after.players:
+            count = int(p.fields.get("hand", 0))
+            hand = hands[p.name]
+            while len(hand) < count and decks[p.name]:
+                hand.append(decks[p.name].pop())
+            while len(hand) > count:
+                hand.pop(rng.randrange(len(hand)))
+    return sync
+
+
+def chooser(rng: random.Random, state: State) -> str:
+    waiting = prompts.pending(state)
+    live = [p.name for p in state.players if not p.eliminated]
+    if waiting and rng.random() < 0.7:
+        return waiting[0].player if waiting[0].player in live else rng.choice(live)
+    if rng.random() < 0.85:
+        return state.active_player.name
+    return rng.choice(live)
+
+
+def visits(seed: int, steps: int = 120, players: int = 3, seating: bool = False,
+           refused: list | None = None) -> list[Visit]:
+    state, hands, decks = new_game(seed, players, seating)
+    met: list[Visit] = []
+    play_out(RULES, state, hands, syncer(decks), legal.dice_for, seed, steps, chooser, met.append, refused)
+    return met
+
+
+# ---- the candidates, built from the table (not from the generator) ------------------------------
+
+
+def prepared(action: Action) -> Action:
+    """A rolling action as the CLI checks it, before the dice are counted."""
+    if action.name in legal.ROLLING and "rolls" not in action.args:
+        return Action(action.name, {**action.args, "rolls": 1}, action.actor)
+    return action
+
+
+def candidates(state: State, name: str, hand: list[str]) -> list[Action]:
+    board = Board(state)
+    me = PlayerName(name)
+    players = [p.name for p in state.players]
+    handles = sorted(board.pieces, key=int)
+    units = [h for h in handles if board.pieces[h]["kind"] == "unit"]
+    out: list[Action] = [Action("rolloff", {}), Action("end-turn", {}, me)]
+    window = state.fields.get("window")
+    if window and board.pieces.get(str(window["attacker"]), {}).get("owner") == name:
+        out.append(Action("settle", {}, me))  # the CLI records the attacker's owner, whoever types it
+    cards = [legal.card(c) for c in dict.fromkeys(hand)] + list(legal.estate_cards(None))
+    for c in cards:
+        for on in [None, *handles, *players]:
+            args: dict[str, Any] = {"player": name, "card": c["id"], "_card": c}
+            if on is not None:
+                args["on"] = on
+            out.append(Action("play", args, me))
+    for h in units:
+        out.append(Action("seize", {"player": name, "piece": h}, me))
+    for a in units:  # the player's own attacks (another player's battle is theirs to list)
+        owner = PlayerName(board.pieces[a]["owner"])
+        if owner != name:
+            continue
+        for d in [*units, *players]:
+            for extra in ({}, {"counter": False}):
+                out.append(Action("battle", {"attacker": a, "defender": d, **extra}, owner))
+                out.append(Action("window", {"attacker": a, "defender": d, **extra}, owner))
+    for p in prompts.pending(state):
+        for answer in (*p.choices, "done", "skip", "keep"):
+            out.append(Action("resolve", {"prompt": p.number, "answer": answer}, me))
+    if prompts.pending(state):
+        for c in dict.fromkeys(hand):
+            out.append(Action("discard-hand", {"player": name, "card": c, "_card": legal.card(c)}, me))
+        for h in handles:
+            if board.pieces[h]["owner"] == name:
+                out.append(Action("discard", {"piece": h}))
+    life, capital = board.life(name), board.capital(name)
+    out.append(Action("unally", {"players": [name]}))
+    for other in players:
+        if other == name:
+            continue
+        out.append(Action("ally", {"players": [name, other]}))
+        out.append(Action("unally", {"players": [name, other]}))
+        for amount in sorted({0, 1, 2, life // 2, life - 2, life - 1, life, life + 1}):  # the edges, and one inside
+            out.append(Action("donate", {"from": name, "to": other, "amount": amount}, me))
+        for faction in (None, "plain", *FACTIONS):
+            for amount in range(0, capital + 2):
+                args = {"from": name, "to": other, "amount": amount}
+                if faction:
+                    args["faction"] = faction
+                out.append(Action("gift", args, me))
+    return out
+
+
+def changes_something(state: State, action: Action) -> bool:
+    if action.name != "ally":
+        return True
+    return RULES.apply(state, action, ()) != state
+
+
+def agreement(visit: Visit, name: str, counts: dict[str, int]) -> None:
+    state = visit.state
+    moves = moves_of(visit, RULES, name)
+    generated = {key(m.action): m.action for m in moves if m.action is not None}
+    for action in generated.values():  # (a)
+        assert accepted(RULES, state, action, prepared), f"generated but refused: {action} at {state.turn}"
+        counts["generated"] += 1
+    for action in candidates(state, name, visit.hands.get(name, [])):  # (b)
+        counts["candidates"] += 1
+        if not accepted(RULES, state, action, prepared) or not changes_something(state, action):
+            continue
+        counts["accepted"] += 1
+        if key(action) in generated:
+            continue
+        bare = Action(action.name, {k: v for k, v in action.args.items() if k != "on"}, action.actor)
+        assert action.name == "play" and "on" in action.args and key(bare) in generated, \
+            f"accepted by check but not generated: {key(action)}"
+        assert same_after(RULES, state, action, bare, (3,) * len(RULES.dice_needed(state, bare))), f"--on changed the play: {key(action)}"
+        counts["redundant"] += 1
+
+
+# ---- the tests ----------------------------------------------------------------------------------
+
+
+SLOW = pytest.mark.slow
+
+
+@pytest.mark.parametrize("seed, players, steps", [
+    (1, 2, 30), pytest.param(2, 3, 80, marks=SLOW), pytest.param(3, 4, 80, marks=SLOW),
+    pytest.param(4, 5, 80, marks=SLOW), pytest.param(5, 3, 120, marks=SLOW)])
+def test_generated_moves_and_check_agree_on_random_games(seed, players, steps):
+    counts = {"states": 0, "generated": 0, "candidates": 0, "accepted": 0, "redundant": 0}
+    refused: list = []
+    for i, visit in enumerate(visits(seed, steps=steps, players=players, refused=refused)):
+        if i % 2:
+            continue  # every other state: the test's time goes to the candidates
+        counts["states"] += 1
+        for p in visit.state.players:
+            if not p.eliminated:
+                agreement(visit, p.name, counts)
+    assert counts["generated"] > 20 * steps // 30 and counts["accepted"] > 20 * steps // 30, counts
+    print(f"seed {seed}: {counts}")  # the agreement counts, for the report (pytest -s)
+    assert not refused, f"checked moves the rules refused when played: {refused[:3]}"
+
+
+@SLOW
+def test_the_roll_off_prompts_and_the_dice_window_are_reached():
+    seen: set[str] = set()
+    for seed in range(10, 16):
+        for visit in visits(seed, steps=150):
+            for moves in visit.moves.values():
+                seen |= {m.action.name for m in moves if m.action is not None}
+    assert {"rolloff", "play", "battle", "window", "settle", "end-turn"} <= seen, seen
+
+
+def test_without_hands_card_plays_are_listed_by_what_they_may_cost():
+    state, _, _ = new_game(7, players=2, seating=True)
+    moves = legal_moves(RULES, state, state.active_player.name)
+    placeholders = [m for m in moves if m.action is None]
+    assert {m.details["type"] for m in placeholders} == {"unit", "mod", "flash", "happening", "operation"}
+    unit = next(m for m in placeholders if m.details["type"] == "unit")
+    assert unit.command == f"deploy {CARD_PLACEHOLDER}" and "costing up to 1" in unit.text  # 1 coin at the start
+    other = next(p.name for p in state.players if p.name != state.active_player.name)
+    theirs = [m for m in legal_moves(RULES, state, other) if m.action is None]
+    assert [m.details["type"] for m in theirs] == ["flash"] and theirs[0].command.endswith(f"--by {other}")
+    assert any(m.action is not None and m.action.name == "play" and m.action.args["_card"]["type"] == "real-estate"
+               for m in moves) is False  # the second Real Estate costs 2; 1 coin buys none
+    rich = state.with_player(replace(state.active_player, capital=3))
+    rich = replace(rich, fields={**rich.fields, "banks": {**rich.fields["banks"],
+                                                          rich.active_player.name: {"plain": 2}}})
+    bought = [m for m in legal_moves(RULES, rich, rich.active_player.name)
+              if m.action is not None and m.action.name == "play"]
+    assert bought and all(m.command.startswith("buy ") for m in bought)
+
+
+# ---- (c) the command line ------------------------------------------------------------------------
+
+
+class Captured(Exception):
+    pass
+
+
+def parsed(monkeypatch, state: State, command: str) -> Action:
+    from referee import cli as core_cli
+    from referee import table
+    from referee.games.culture_war import cli as game_cli
+    from referee.games.culture_war import commands
+
+    got: list[Action] = []
+
+    def act(path, name, args, actor=None, cards=(), dice_text=None):
+        got.append(Action(name, {k: v for k, v in args.items() if v is not None}, actor))
+        raise Captured
+
+    monkeypatch.setattr(table, "act", act)
+    monkeypatch.setattr(commands, "_current", lambda path: (state, 1, 0))
+    words = shlex.split(command)
+    found = game_cli.COMMANDS.get(words[0]) or core_cli.cli.commands[words[0]]
+    result = CliRunner().invoke(found, words[1:], obj={})
+    assert got, f"`{command}` recorded nothing: {result.output} {result.exception!r}"
+    return got[0]
+
+
+def test_every_generated_command_line_records_the_generated_action(monkeypatch):
+    checked = 0
+    for seed in (21, 22):
+        for visit in visits(seed, steps=60):
+            for name, moves in list(visit.moves.items()):
+                per_kind: dict[str, int] = {}
+                for move in moves:
+                    if move.action is None:
+                        assert CARD_PLACEHOLDER in move.command
+                        continue
+                    per_kind[move.action.name] = per_kind.get(move.action.name, 0) + 1
+                    if per_kind[move.action.name] > 6:  # 90 donations differ only in the amount
+                        continue
+                    assert key(parsed(monkeypatch, visit.state, move.command)) == key(move.action), move.command
+                    checked += 1
+    assert checked > 200
+
+
+@SLOW
+def test_generation_is_quick_enough_for_self_play():
+    times, sizes = [], []
+    for seed in (31, 32):
+        for visit in visits(seed, steps=120):
+            times.append(visit.seconds)
+            sizes.extend(len(m) for m in visit.moves.values())
+    times.sort()
+    assert times[len(times) // 2] < 0.05, f"median {times[len(times) // 2] * 1000:.1f} ms"
+
+
+if __name__ == "__main__":  # numbers for the report: moves and time per state
+    t0 = time.perf_counter()
+    times, sizes = [], []
+    for seed in range(40, 50):
+        for visit in visits(seed, steps=150):
+            times.append(visit.seconds)
+            sizes.extend(len(m) for m in visit.moves.values())
+    times.sort()
+    sizes.sort()
+    print(f"states {len(times)}; moves median {sizes[len(sizes) // 2]}, p90 {sizes[len(sizes) * 9 // 10]}, "
+          f"max {sizes[-1]}; time median {times[len(times) // 2] * 1000:.2f} ms, p90 "
+          f"{times[len(times) * 9 // 10] * 1000:.2f} ms, max {times[-1] * 1000:.1f} ms "
+          f"(wall {time.perf_counter() - t0:.1f}s)")
