@@ -170,9 +170,11 @@ def candidates(state: State, name: str, hand: list[str]) -> list[Action]:
 
 
 def changes_something(state: State, action: Action) -> bool:
+    """An `ally` of players already allied changes nothing but close a cancel's
+    window (any action does): it is not a move."""
     if action.name != "ally":
         return True
-    return RULES.apply(state, action, ()) != state
+    return RULES.apply(state, action, ()).fields.get("alliances") != state.fields.get("alliances")
 
 
 def agreement(visit: Visit, name: str, counts: dict[str, int]) -> None:
@@ -189,9 +191,13 @@ def agreement(visit: Visit, name: str, counts: dict[str, int]) -> None:
         counts["accepted"] += 1
         if key(action) in generated:
             continue
+        dice = (3,) * len(RULES.dice_needed(state, action))
+        if any(g.name == action.name and same_after(RULES, state, action, g, dice) for g in generated.values()):
+            counts["redundant"] += 1  # another spelling of a generated move (the pair of an alliance in either order)
+            continue
         bare = Action(action.name, {k: v for k, v in action.args.items() if k != "on"}, action.actor)
         assert action.name == "play" and "on" in action.args and key(bare) in generated, \
-            f"accepted by check but not generated: {key(action)}"
+            f"accepted by check but not generated: {key(action)} (phase {RULES.phase(state)}, waiting {[p.get('player') for p in state.fields.get('prompts', [])]})"
         assert same_after(RULES, state, action, bare, (3,) * len(RULES.dice_needed(state, bare))), f"--on changed the play: {key(action)}"
         counts["redundant"] += 1
 

@@ -302,6 +302,8 @@ class _Gen:
         handles = [h for h, p in effects.pieces(board) if p["kind"] in kinds]
         if kinds == {"unit"} and not any(p["kind"] == "unit" for p in board.pieces.values()):
             return [None]  # a unit target with no unit in play: played for nothing
+        if any(effects.when_of(e) == "before-battle" for e in now):
+            return [None, *handles]  # a battle Flash without --on finds its own unit in the battle
         return handles
 
     def placeholder(self, kind: str) -> None:
