@@ -209,8 +209,7 @@ SLOW = pytest.mark.slow
 
 
 @pytest.mark.parametrize("seed, players, steps", [
-    (1, 2, 30), pytest.param(2, 3, 80, marks=SLOW), pytest.param(3, 4, 80, marks=SLOW),
-    pytest.param(4, 5, 80, marks=SLOW), pytest.param(5, 3, 120, marks=SLOW)])
+    (1, 2, 30), pytest.param(3, 4, 40, marks=SLOW)])  # more seeds: python tests/referee/test_legal_culture_war.py
 def test_generated_moves_and_check_agree_on_random_games(seed, players, steps):
     counts = {"states": 0, "generated": 0, "candidates": 0, "accepted": 0, "redundant": 0}
     refused: list = []
@@ -300,17 +299,6 @@ def test_every_generated_command_line_records_the_generated_action(monkeypatch):
                     assert key(parsed(monkeypatch, visit.state, move.command)) == key(move.action), move.command
                     checked += 1
     assert checked > 200
-
-
-@SLOW
-def test_generation_is_quick_enough_for_self_play():
-    times, sizes = [], []
-    for seed in (31, 32):
-        for visit in visits(seed, steps=120):
-            times.append(visit.seconds)
-            sizes.extend(len(m) for m in visit.moves.values())
-    times.sort()
-    assert times[len(times) // 2] < 0.05, f"median {times[len(times) // 2] * 1000:.1f} ms"
 
 
 if __name__ == "__main__":  # numbers for the report: moves and time per state

@@ -196,8 +196,7 @@ SLOW = pytest.mark.slow
 
 
 @pytest.mark.parametrize("seed, players, steps", [
-    (1, 4, 40), pytest.param(2, 5, 120, marks=SLOW), pytest.param(3, 6, 120, marks=SLOW),
-    pytest.param(4, 8, 120, marks=SLOW)])
+    (1, 4, 40), pytest.param(3, 6, 40, marks=SLOW)])
 def test_generated_moves_and_check_agree_on_random_games(seed, players, steps):
     counts = {"states": 0, "generated": 0, "candidates": 0, "accepted": 0, "redundant": 0}
     refused: list = []
@@ -214,8 +213,8 @@ def test_generated_moves_and_check_agree_on_random_games(seed, players, steps):
 def test_whole_games_reach_every_step_and_the_end():
     seen: set[str] = set()
     ended = 0
-    for seed in range(10, 13):
-        met = visits(seed, steps=400)
+    for seed in range(10, 12):
+        met = visits(seed, steps=300)
         ended += met[-1].state.finished or len(met) < 400
         for v in met:
             for moves in v.moves.values():
