@@ -209,21 +209,6 @@ def test_generated_moves_and_check_agree_on_random_games(seed, players, steps):
     assert not refused, f"checked moves the rules refused when played: {refused[:3]}"
 
 
-@SLOW
-def test_whole_games_reach_every_step_and_the_end():
-    seen: set[str] = set()
-    ended = 0
-    for seed in range(10, 12):
-        met = visits(seed, steps=300)
-        ended += met[-1].state.finished or len(met) < 400
-        for v in met:
-            for moves in v.moves.values():
-                seen |= {m.action.name for m in moves if m.action is not None}
-    assert {"event", "unaffiliate", "recruit", "attach", "attack", "team", "call", "raise", "fight",
-            "end-turn"} <= seen, seen
-    assert ended
-
-
 def test_without_hands_plays_from_the_hand_are_placeholders_and_the_rest_concrete():
     state, hands, _ = new_game(5)
     name = state.active_player.name
