@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: pdfs test bench clean pictures browser printtools
+.PHONY: pdfs test fuzz bench clean pictures browser printtools
 
 $(STAMP): pyproject.toml
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "need $(PYTHON) on PATH"; exit 1; }
@@ -38,6 +38,10 @@ printtools:
 test: $(STAMP) browser printtools
 	$(BIN)/ruff check pnp referee tests scripts benchmarks
 	$(BIN)/python -m pytest -q
+
+## The self-play fuzz at full size: 200 games of every game with --check (slow; the suite plays 10)
+fuzz: $(STAMP)
+	FUZZ_GAMES=200 $(BIN)/python -m pytest -q -p no:cacheprovider tests/referee/test_fuzz_*.py
 
 ## Regenerate the README's pictures (docs/images/) from a real build
 pictures: $(STAMP)

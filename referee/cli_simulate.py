@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import sys
 import time
+from pathlib import Path
 
 import click
 
@@ -29,10 +30,13 @@ from referee.cli_common import FILE
 @click.option("--keep", type=(int, str), metavar="N DIR", default=None,
               help="Write the first N games as table exports into DIR (referee replay loads them).")
 @click.option("--house-rule", "house_rules", multiple=True, metavar="KEY=VALUE", help="A house rule for every game.")
+@click.option("--against", metavar="REV-or-DIR",
+              help="A/B: play the same games again on another project folder, or on this project's card sources "
+                   "at a git revision (HEAD, a tag, a commit), and compare.")
 @click.option("--json", "json_path", type=FILE, metavar="FILE", help="Write every game and the figures as JSON.")
 @click.option("--out", "pdf_path", type=FILE, metavar="FILE.pdf", help="Write the balance report as a PDF.")
 def simulate(game, count, players, factions, agents, seed, jobs, turn_cap, budget, check, keep, house_rules,
-             json_path, pdf_path) -> None:
+             against, json_path, pdf_path) -> None:
     """Play GAME against itself in memory through the referee's own rules,
     and report the balance: win rates by faction and seat with 95%
     intervals, first-player advantage, game length and each card's effect.
@@ -41,28 +45,45 @@ def simulate(game, count, players, factions, agents, seed, jobs, turn_cap, budge
     Examples:
       referee simulate petri-dish --games 1000 --jobs 2 --out balance.pdf
       referee simulate culture-war --players 3 --agent greedy --json games.json
+      referee simulate culture-war --games 2000 --jobs 2 --against HEAD --out ab.pdf
     """
-    from pathlib import Path  # lazy: only to name the kept games' folder
-
     from referee.simulate.runner import make_plan  # lazy: self-play loads only for this command
     from referee.simulate.session import simulate as run  # lazy: as above
 
+    from referee.simulate.ab import Workspace  # lazy: as above
+
     keep_n, keep_dir = (keep if keep else (0, None))
     plan = make_plan(game, players, factions, agents, count, seed, jobs, turn_cap, budget, check, keep_n, house_rules)
-    bar = _Bar(sys.stderr)
-    result = run(plan, json_path, pdf_path, Path(keep_dir) if keep_dir else None, progress=bar.show)
-    bar.close()
+    with Workspace() as space:
+        side_b = space.resolve(against, _project_here()) if against else None
+        bar = _Bar(sys.stderr)
+        result = run(plan, json_path, pdf_path, Path(keep_dir) if keep_dir else None, progress=bar.show,
+                     against=side_b)
+        bar.close()
     tally = result.tally
-    click.echo(f"{tally.games} games of {plan.game.value} in {result.seconds:.1f} s "
-               f"({tally.games / result.seconds:.1f} games/s)" if result.seconds else f"{tally.games} games")
+    played = result.games_played
+    click.echo(f"{played} games of {plan.game.value} in {result.seconds:.1f} s "
+               f"({played / result.seconds:.1f} games/s)" if result.seconds else f"{played} games")
     if result.partial:
-        click.echo(f"stopped early: the reports are partial ({tally.games} of {plan.games} games)")
+        click.echo(f"stopped early: the reports are partial ({played} of {plan.games * (2 if against else 1)} games)")
     from referee.simulate.summary import verdict  # lazy: as above
-    for line in verdict(tally):
-        click.echo(f"  {line}")
+    if result.comparison is not None:
+        click.echo(f"A: this project; B: {result.against.label()}")
+        for line in result.comparison.verdict():
+            click.echo(f"  {line}")
+    else:
+        for line in verdict(tally):
+            click.echo(f"  {line}")
     for path in (result.json_path, result.pdf_path, *result.kept):
         if path is not None:
             click.echo(f"wrote {path}")
+
+
+def _project_here() -> Path:
+    """The project the referee reads now (side A), whose git history a revision names."""
+    from referee.cards.index import project_root  # lazy: card sources only when needed
+
+    return project_root()
 
 
 class _Bar:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from enum import Enum
+from pathlib import Path
 from typing import Any, Mapping, Protocol, Sequence
 
 from referee import dice as dicelib
@@ -51,6 +52,7 @@ class GameConfig:
     budget: int = 200  # the search agent's playouts per decision
     check: bool = False  # assert the table's invariants after every action
     keep: bool = False  # keep the actions and dice, to write the game as an export
+    project: str | None = None  # the project whose cards are read (A/B's side B), else the usual one
 
 
 @dataclass(frozen=True)
@@ -144,6 +146,15 @@ def setup_of(config: GameConfig) -> Setup:
 
 def play_game(config: GameConfig) -> GameRecord:
     """Play one game to its end (or the turn cap) and report it."""
+    if config.project is not None:
+        from referee.cards.index import chosen_project  # lazy: only A/B's side B names a project
+
+        with chosen_project(Path(config.project)):
+            return _play_game(config)
+    return _play_game(config)
+
+
+def _play_game(config: GameConfig) -> GameRecord:
     rules = rules_for(config.game)
     setup = setup_of(config)
     position = 0

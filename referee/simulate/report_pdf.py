@@ -151,6 +151,10 @@ def draw(result: SimulationResult, out) -> None:
             story.append(Spacer(1, 2 * mm))
             story.append(Paragraph(escape(f"Almost never played (in under {RARE_SHARE:.0%} of games): "
                                           + ", ".join(sorted(rare))), small))
+    if result.comparison is not None:
+        from referee.simulate.report_ab import ab_story  # lazy: only an A/B run has the page
+        styles = {"body": body, "small": small, "h1": h1, "h2": h2}
+        story += ab_story(result, styles, width, regular, _faction_word(plan.game))
     SimpleDocTemplate(out, pagesize=A4, leftMargin=15 * mm, rightMargin=15 * mm, topMargin=14 * mm,
                       bottomMargin=14 * mm, title=f"{plan.game.game_title} balance report").build(story)
 

@@ -3,9 +3,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from referee.simulate.runner import Plan
 from referee.simulate.summary import Tally
+
+if TYPE_CHECKING:
+    from referee.simulate.ab import Against, Comparison
 
 
 @dataclass(frozen=True)
@@ -32,3 +36,10 @@ class SimulationResult:
     json_path: Path | None
     pdf_path: Path | None
     kept: tuple[Path, ...]
+    against: Against | None = None  # A/B: side B, its tally, and B against A
+    tally_b: Tally | None = None
+    comparison: Comparison | None = None
+
+    @property
+    def games_played(self) -> int:
+        return self.tally.games + (self.tally_b.games if self.tally_b is not None else 0)

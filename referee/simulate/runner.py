@@ -8,6 +8,7 @@ order. Ctrl-C stops the workers and ends the stream: what finished counts.
 """
 from __future__ import annotations
 
+import multiprocessing
 import os
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
@@ -43,6 +44,7 @@ class Plan:
     check: bool = False
     keep: int = 0
     house_rules: tuple[tuple[str, str], ...] = ()
+    project: str | None = None  # A/B's side B: its project folder, played in fresh processes
 
     @property
     def seats(self) -> tuple[Seat, ...]:
@@ -55,7 +57,7 @@ class Plan:
             faction = self.factions[(index + j) % len(self.factions)] if self.factions else None
             seats.append(Seat(f"P{j + 1}", faction, self.agents[j]))
         return GameConfig(self.game, tuple(seats), self.seed + index, self.turn_cap, dict(self.house_rules),
-                          self.budget, self.check, index < self.keep)
+                          self.budget, self.check, index < self.keep, self.project)
 
 
 def check_plan(plan: Plan) -> None:
@@ -84,7 +86,7 @@ def _play_chunk(configs: Sequence[GameConfig]) -> list[GameRecord]:
 def run(plan: Plan, stop: Callable[[], bool] = lambda: False) -> Iterator[GameRecord]:
     """Every game of the plan, each record as soon as it is played."""
     check_plan(plan)
-    if plan.jobs == 1:
+    if plan.jobs == 1 and plan.project is None:
         for i in range(plan.games):
             if stop():
                 return
@@ -92,7 +94,10 @@ def run(plan: Plan, stop: Callable[[], bool] = lambda: False) -> Iterator[GameRe
         return
     chunks = [[plan.config(i) for i in range(start, min(plan.games, start + CHUNK))]
               for start in range(0, plan.games, CHUNK)]
-    pool = ProcessPoolExecutor(max_workers=plan.jobs)
+    # another project's games run in fresh processes (spawned, not forked), so
+    # nothing this process has read of the usual project's cards reaches them
+    context = multiprocessing.get_context("spawn") if plan.project is not None else None
+    pool = ProcessPoolExecutor(max_workers=plan.jobs, mp_context=context)
     pending: set[Future] = set()
     queue = iter(chunks)
     try:

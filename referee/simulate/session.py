@@ -14,14 +14,18 @@ import json
 import os
 import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from referee.errors import RefereeError
 from referee.simulate.play import GameRecord
 from referee.simulate.runner import Plan, check_plan, run
 from referee.simulate.result import Progress, SimulationResult
 from referee.simulate.summary import Tally
+
+if TYPE_CHECKING:
+    from referee.simulate.ab import Against
 
 
 def check_targets(*paths: Path | None) -> None:
@@ -36,10 +40,13 @@ def check_targets(*paths: Path | None) -> None:
 
 def simulate(plan: Plan, json_path: Path | None = None, pdf_path: Path | None = None,
              keep_dir: Path | None = None, progress: Callable[[Progress], None] = lambda p: None,
-             interrupted: Callable[[], bool] = lambda: False) -> SimulationResult:
-    """Play the plan's games and write what was asked for."""
+             interrupted: Callable[[], bool] = lambda: False, against: Against | None = None) -> SimulationResult:
+    """Play the plan's games and write what was asked for; with `against`,
+    play them again on side B's project and compare (see ab.py)."""
     check_plan(plan)
     check_targets(json_path, pdf_path)
+    if against is not None and (plan.keep or keep_dir is not None):
+        raise RefereeError("--keep writes one project's games as table exports; run it without --against")
     if plan.keep and keep_dir is None:
         raise RefereeError("--keep needs a folder to write the games to")
     if keep_dir is not None:
@@ -47,22 +54,37 @@ def simulate(plan: Plan, json_path: Path | None = None, pdf_path: Path | None = 
             raise RefereeError(f"{keep_dir} is not a folder")
         keep_dir.mkdir(parents=True, exist_ok=True)
     tally = Tally(plan.game.value)
+    tally_b = Tally(plan.game.value) if against is not None else None
+    sides = [("A" if against else None, plan, tally)]
+    if against is not None:
+        sides.append(("B", replace(plan, project=str(against.project)), tally_b))
+    total = plan.games * len(sides)
     stream = _Stream(json_path)
     kept: list[Path] = []
     started = time.perf_counter()
     partial = False
+    done = 0
     try:
-        for record in run(plan, stop=interrupted):
-            tally.add(record)
-            stream.add(record)
-            if record.steps and keep_dir is not None:
-                kept.append(write_kept(plan, record, keep_dir))
-            progress(Progress(tally.games, plan.games, time.perf_counter() - started))
+        for side, side_plan, side_tally in sides:
+            for record in run(side_plan, stop=interrupted):
+                side_tally.add(record)
+                stream.add(record, side)
+                if record.steps and keep_dir is not None:
+                    kept.append(write_kept(plan, record, keep_dir))
+                done += 1
+                progress(Progress(done, total, time.perf_counter() - started))
+            if side_tally.games < plan.games:
+                break  # stopped: side B is not started
     except KeyboardInterrupt:
         partial = True
-    partial = partial or tally.games < plan.games
+    partial = partial or done < total
     seconds = time.perf_counter() - started
-    result = SimulationResult(tally, plan, seconds, partial, json_path, pdf_path, tuple(kept))
+    comparison = None
+    if against is not None:
+        from referee.simulate.ab import compare  # lazy: only for A/B
+        comparison = compare(tally, tally_b)
+    result = SimulationResult(tally, plan, seconds, partial, json_path, pdf_path, tuple(kept),
+                              against, tally_b, comparison)
     stream.finish(result)
     if pdf_path is not None:
         from referee.simulate import report_pdf  # lazy: ReportLab only for a PDF report
@@ -78,8 +100,10 @@ def header(result: SimulationResult) -> dict:
         "seed": plan.seed, "jobs": plan.jobs, "turn_cap": plan.turn_cap,
         "seats": [{"name": s.name, "faction": s.faction, "agent": s.agent.value} for s in plan.seats],
         "seconds": round(result.seconds, 3),
-        "games_per_second": round(result.tally.games / result.seconds, 2) if result.seconds else None,
+        "games_per_second": round(result.games_played / result.seconds, 2) if result.seconds else None,
         "summary": result.tally.to_json(),
+        **({"against": result.against.to_json(), "summary_b": result.tally_b.to_json(),
+            "comparison": result.comparison.to_json()} if result.against is not None else {}),
     }
 
 
@@ -95,9 +119,10 @@ class _Stream:
             self.file = os.fdopen(fd, "w+", encoding="utf-8")
             self.name = name
 
-    def add(self, record: GameRecord) -> None:
+    def add(self, record: GameRecord, side: str | None = None) -> None:
         if self.file is not None:
-            self.file.write(json.dumps(record.to_json(), separators=(",", ":")) + "\n")
+            data = record.to_json() if side is None else {"side": side, **record.to_json()}
+            self.file.write(json.dumps(data, separators=(",", ":")) + "\n")
 
     def finish(self, result: SimulationResult) -> None:
         if self.file is None:
