@@ -37,7 +37,7 @@ printtools:
 ## Run the whole test suite
 test: $(STAMP) browser printtools
 	$(BIN)/ruff check pnp referee tests scripts benchmarks
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n auto
 
 ## The self-play fuzz at full size: 200 games of every game with --check (slow; the suite plays 10)
 fuzz: $(STAMP)

@@ -4,7 +4,8 @@
 Builds every game into a temporary folder, then renders into docs/images/:
 one card of every game (face, at 150 dpi, cut at its trim box as the
 manifest gives it), a fronts sheet, the Petri dish board and a rule-sheet
-page. The README shows exactly these files, so they never go stale.
+page; then a self-play balance report's first page (`referee simulate`).
+The README shows exactly these files, so they never go stale.
 """
 from __future__ import annotations
 
@@ -30,6 +31,8 @@ PAGES = [  # (file, game, pdf, page, scale)
     ("board-petri-1.png", "petri-dish", "board-dish-a3.pdf", 1, 0.4),
     ("rules-debate-1.png", "debate", "rules-rules.pdf", 1, 0.55),
 ]
+
+SELFPLAY = ("selfplay-report-1.png", "petri-dish", 400, 0.55)  # (file, game, games, scale)
 
 
 def render(pdf: Path, page: int, scale: float):
@@ -68,7 +71,23 @@ def main() -> int:
             image, _ = render(out / game / pdf, page, scale)
             image.save(images / name, optimize=True)
             print(f"docs/images/{name}: {game}/{pdf} page {page}")
+        name, game, games, scale = SELFPLAY
+        selfplay_report(out / "selfplay.pdf", game, games)
+        image, _ = render(out / "selfplay.pdf", 1, scale)
+        image.save(images / name, optimize=True)
+        print(f"docs/images/{name}: referee simulate {game} --games {games}")
     return 0
+
+
+def selfplay_report(pdf: Path, game: str, games: int) -> None:
+    """A real balance report: every core, fixed seeds."""
+    import os
+
+    from referee.simulate.runner import make_plan
+    from referee.simulate.session import simulate
+
+    plan = make_plan(game, None, (), ("random",), games, seed=1, jobs=os.cpu_count() or 1)
+    simulate(plan, pdf_path=pdf)
 
 
 if __name__ == "__main__":
