@@ -30,8 +30,10 @@ from referee.serve.watch import POLL_S, TableWatch
 
 KEEPALIVE_S = 15.0
 SEND_TIMEOUT_S = 10.0  # a client that takes longer to accept one event is dropped
-STATIC = {"app.js": "text/javascript; charset=utf-8", "app.css": "text/css; charset=utf-8",
-          "index.html": "text/html; charset=utf-8"}
+JS, CSS = "text/javascript; charset=utf-8", "text/css; charset=utf-8"
+STATIC = {"app.js": JS, "app.css": CSS, "controller.js": JS, "controller.css": CSS,
+          "index.html": "text/html; charset=utf-8",
+          "vendor/jsqr/jsQR.js": JS, "vendor/jsqr/LICENSE": "text/plain; charset=utf-8"}  # the only files served
 HEADERS = {
     "Cache-Control": "no-store",
     "Referrer-Policy": "no-referrer",  # a private link never leaves in a Referer header
@@ -42,7 +44,7 @@ HEADERS = {
 
 
 def _static(name: str) -> bytes:
-    return resources.files("referee.serve").joinpath("static", name).read_bytes()
+    return resources.files("referee.serve").joinpath("static", *name.split("/")).read_bytes()
 
 
 class Hub:
@@ -185,7 +187,7 @@ def create_app(watch: TableWatch, tokens: TokenStore, poll_s: float = POLL_S,
     routes = [
         Route("/", page, methods=["GET", "HEAD"]),
         Route("/p/{token}", page, methods=["GET", "HEAD"]),
-        Route("/static/{name}", static, methods=["GET", "HEAD"]),
+        Route("/static/{name:path}", static, methods=["GET", "HEAD"]),
         Route("/api/state", state, methods=["GET", "HEAD"]),
         Route("/api/events", events, methods=["GET"]),
         Route("/api/p/{token}/state", state, methods=["GET", "HEAD"]),
