@@ -311,7 +311,7 @@
   function loadDecoder() {
     if (!decoder) decoder = new Promise(function (ok, fail) {
       var tag = el("script");
-      tag.src = "/static/vendor/jsQR.js";  // jsQR (Apache-2.0), loaded only when a card is scanned
+      tag.src = "/static/vendor/jsqr/jsQR.js";  // jsQR (Apache-2.0), loaded only when a card is scanned
       tag.onload = function () { window.jsQR ? ok(window.jsQR) : fail(new Error("no decoder")); };
       tag.onerror = function () { decoder = null; fail(new Error("the QR decoder did not load")); };
       document.head.appendChild(tag);
