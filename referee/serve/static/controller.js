@@ -15,6 +15,7 @@
   var loading = false, again = false, sending = false;
   var sheet = null;         // the open sheet: {el, move, slots, at, stop}
   var note = null;          // what the last send said: {ok: bool, text}
+  var fresh = 0;            // the table's version after this phone's last move: older move lists are not shown
 
   function el(tag, cls, text) {
     var e = document.createElement(tag);
@@ -55,7 +56,8 @@
     fetch(base + "/moves", { cache: "no-store", headers: { Accept: "application/json" } })
       .then(function (r) { return r.json().then(function (j) { return { ok: r.ok, body: j }; }); })
       .then(function (r) {
-        if (r.ok) moves = r.body;
+        if (r.ok && typeof r.body.version === "number" && r.body.version < fresh) again = true;  // from before our move
+        else if (r.ok) moves = r.body;
         else note = { ok: false, text: r.body.error || "the referee did not list your moves" };
       })
       .catch(function () { note = { ok: false, text: "could not reach the referee; trying again on the next update" }; })
@@ -66,7 +68,12 @@
       });
   }
 
+  var drawn = "";
   function draw() {
+    // unchanged moves are not redrawn: a button under a thumb stays the same button
+    var now = JSON.stringify([moves, note, names, !!sheet]);
+    if (now === drawn && box.firstChild) return;
+    drawn = now;
     box.textContent = "";
     add(box, el("h2", null, "Your moves"));
     if (note) {
@@ -288,7 +295,10 @@
                            body: JSON.stringify(body) })
       .then(function (r) {
         return r.json().catch(function () { return {}; }).then(function (j) {
-          if (r.status === 200) return { ok: true, text: j.echo || "done" };
+          if (r.status === 200) {
+            if (typeof j.version === "number") fresh = j.version;
+            return { ok: true, text: j.echo || "done" };
+          }
           return { ok: false, text: j.error || "the referee refused it (HTTP " + r.status + ")" };
         });
       })
@@ -296,6 +306,7 @@
       .then(function (result) {
         sending = false;
         note = result;
+        moves = null;  // "loading…" until the moves as they are now arrive: no stale button to tap
         close();
         draw();
         refresh();  // 200: the next moves; 409 "no longer possible": the moves as they are now
