@@ -79,6 +79,7 @@
     if (note) {
       var n = el("div", "note " + (note.ok ? "ok" : "bad"));
       n.setAttribute("role", note.ok ? "status" : "alert");
+      add(n, el("b", null, note.ok ? "Sent" : "Not sent"));
       add(box, say(n, note.text));
     }
     if (!moves) { add(box, el("p", "waiting", "loading…")); return; }
