@@ -56,6 +56,10 @@ def words(line: str) -> list[str]:
     return argv
 
 
+def _given(argv: list[str], option: str) -> bool:
+    return any(w == option or w.startswith(option + "=") for w in argv[1:])
+
+
 def command_for(group: click.Group, path: Path, name: str) -> click.Command:
     """The command `name` as the table in `path` offers it to a player
     (`group`: the `referee` group, which knows each game's commands); NotAMove
@@ -76,13 +80,17 @@ def command_for(group: click.Group, path: Path, name: str) -> click.Command:
     return found
 
 
-def plan(group: click.Group, path: Path, line: str) -> table.Planned:
+def plan(group: click.Group, path: Path, line: str, by: str | None = None) -> table.Planned:
     """The Action `line` would play at the table in `path`, read by the CLI's
-    own commands (`group`: the `referee` group); nothing is written. RefereeError if the
+    own commands (`group`: the `referee` group); nothing is written. With
+    `by`, a command that takes `--by` and was given none is read as `by`'s
+    (the CLI would read it as the active player's). RefereeError if the
     line is not a move, does not parse, or names something the table does
     not have (a card, a player) the way the CLI would say it."""
     argv = words(line)
     command = command_for(group, path, argv[0])
+    if by is not None and not _given(argv, "--by") and any("--by" in p.opts for p in command.params):
+        argv += ["--by", by]  # the sender's move: `place c1` from Ben's phone is `place c1 --by Ben`
     root = click.Context(group, info_name="referee", obj={"db": str(path)})
     try:
         with root:

@@ -164,7 +164,7 @@ class Play:
             why = f"the game is over (won by {state.winner})" if state.winner else "the game is over"
             raise PlayError(409 if stale else 422, f"no longer possible: {why}" if stale else why)
         try:
-            planned = cli_parse.plan(self.commands, self.path, command)
+            planned = cli_parse.plan(self.commands, self.path, command, state.player(player).name)
         except cli_parse.NotAMove as exc:
             raise PlayError(400, str(exc)) from None
         except TableError as exc:
