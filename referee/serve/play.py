@@ -21,6 +21,7 @@ Nothing here prints or knows HTTP beyond the status code a refusal carries.
 from __future__ import annotations
 
 import json
+import sqlite3
 import threading
 import time
 from dataclasses import dataclass, replace
@@ -117,6 +118,12 @@ class Play:
         self.on_act = on_act
         self.limit = limit if limit is not None else RateLimit()
         self._lock = threading.Lock()
+        self._held = _hold(path)
+
+    def close(self) -> None:
+        if self._held is not None:
+            self._held.close()
+            self._held = None
 
     # ---- GET /p/<token>/moves ----------------------------------------------------
 
@@ -164,7 +171,7 @@ class Play:
             why = f"the game is over (won by {state.winner})" if state.winner else "the game is over"
             raise PlayError(409 if stale else 422, f"no longer possible: {why}" if stale else why)
         try:
-            planned = cli_parse.plan(self.commands, self.path, command, state.player(player).name)
+            planned = cli_parse.plan(self.commands, self.path, command, state.player(player).name, state.game.value)
         except cli_parse.NotAMove as exc:
             raise PlayError(400, str(exc)) from None
         except TableError as exc:
@@ -192,6 +199,19 @@ class Play:
             return table.status(self.path)
         except RefereeError as exc:
             raise PlayError(503, _scrub(str(exc), self.path)) from None
+
+
+def _hold(path: Path) -> sqlite3.Connection | None:
+    """An idle read-only connection kept open while the table is served: the
+    many short connections of moves and polls then never close the table's
+    last one, which would fold the WAL back and delete it each time (a few
+    milliseconds of every move). It holds no lock and no transaction."""
+    try:
+        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, check_same_thread=False)
+        conn.execute("SELECT COUNT(*) FROM meta").fetchone()  # a read joins the WAL; the transaction ends here
+        return conn
+    except (sqlite3.Error, OSError):
+        return None
 
 
 def _refusal(message: str, stale: bool) -> PlayError:
