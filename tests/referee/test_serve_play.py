@@ -363,47 +363,85 @@ ANN_SECRETS = ["cold-wm-forward-base", "cold-wm-tank-battalion", "cold-wm-proxy-
                "cold-wm-cavalry", "cold-wm-marines", "cold-wm-rock-radio"]
 
 
-def test_cold_war_setup_entered_privately_from_two_phones_leaks_nothing(tmp_path, monkeypatch):
-    """Twins: two tables whose only difference is Ann's face-down cards, both
-    set up from the phones. Everything anyone but Ann reads is identical."""
+def _twin_outputs(tmp_path, monkeypatch, new_line: str, moves: list[tuple[str, str]]) -> tuple[dict, list[str]]:
+    """Set a table up from the phones (each move: the player and the line its
+    phone sends) and collect everything anyone but the first mover reads;
+    also the first mover's own echo."""
     import referee.ledger
-    from helpers.serve_tables import card_name
 
     monkeypatch.setattr(referee.ledger, "now", lambda: "2026-11-26T20:15:02.000Z")
-    outputs = []
-    for n, ann_line in enumerate((ANN_SETUP, OTHER_ANN)):
-        folder = tmp_path / f"twin{n}"
-        folder.mkdir()
-        served = Served(folder, COLD)
-        served.tokens.tokens.update({"Ann": "a" * 32, "Bo": "b" * 32})  # the same links on both twins
-        with served.client:
-            own = served.post("Ann", {"command": _setup_line(ann_line)})
-            assert own.status_code == 200, own.text
-            bo_waiting = served.moves("Bo").json()
-            bo = served.post("Bo", {"command": _setup_line(BO_SETUP)})
-            assert bo.status_code == 200, bo.text
-            out = served.db.parent / "export.json"
-            served.table.run(["export", str(out)])
-            outputs.append({
-                "ann's own echo": own.json()["echo"],
-                "public page": served.client.get("/api/state").text,
-                "bo's page": served.client.get("/api/p/" + "b" * 32 + "/state").text,
-                "bo's moves": json.dumps(bo_waiting) + served.moves("Bo").text,
-                "bo's echo": bo.json()["echo"],
-                "scorekeeper's terminal": "\n".join(e.public_echo for e in served.echoes),
-                "log": served.table.run("log").output,
-                "log --json": served.table.run("log --json").output,
-                "export": out.read_text(encoding="utf-8").replace(str(served.db), "TABLE"),
-                "status": served.table.run("status").output.replace(str(served.db), "TABLE"),
-            })
-    a, b = outputs
-    own_a = a.pop("ann's own echo")
-    own_b = b.pop("ann's own echo")
-    assert own_a != own_b and card_name("cold-wm-forward-base") in own_a  # the owner sees her own cards
-    assert card_name("cold-wm-cavalry") in own_b
+    tmp_path.mkdir()
+    served = Served(tmp_path, new_line)
+    names = list(served.tokens.tokens)
+    served.tokens.tokens.update({name: chr(ord("a") + i) * 32 for i, name in enumerate(names)})  # same links on both
+    with served.client:
+        echoes, others = [], {}
+        for player, line in moves:
+            if player != moves[0][0]:
+                others[f"{player}'s moves before"] = served.moves(player).text
+            got = served.post(player, {"command": _setup_line(line)})
+            assert got.status_code == 200, got.text
+            echoes.append(got.json()["echo"])
+        out = served.db.parent / "export.json"
+        served.table.run(["export", str(out)])
+        first = moves[0][0]
+        seen = {
+            "public page": served.client.get("/api/state").text,
+            "public stream": _first_data(served.client, "/api/events"),
+            "scorekeeper's terminal": "\n".join(e.public_echo for e in served.echoes),
+            "log": served.table.run("log").output,
+            "log --json": served.table.run("log --json").output,
+            "export": out.read_text(encoding="utf-8").replace(str(served.db), "TABLE"),
+            "status": served.table.run("status").output.replace(str(served.db), "TABLE"),
+            **others,
+        }
+        for player, token in served.tokens.tokens.items():
+            if player != first:
+                seen[f"{player}'s page"] = served.client.get(f"/api/p/{token}/state").text
+                seen[f"{player}'s moves"] = served.moves(player).text
+                seen[f"{player}'s echoes"] = "\n".join(e for (p, _), e in zip(moves, echoes) if p == player)
+    return seen, [e for (p, _), e in zip(moves, echoes) if p == first]
+
+
+def _first_data(client, url: str) -> str:
+    with client.stream("GET", url) as response:
+        for line in response.iter_lines():
+            if line.startswith("data: "):
+                return line
+    raise AssertionError("no event")
+
+
+def _same_and_secret(a: dict, b: dict, secrets: list[tuple[str, str | None]]) -> None:
+    assert a.keys() == b.keys()
     for what in a:
         assert a[what] == b[what], f"{what} tells the twins apart"
         low = a[what].lower()
-        for secret in ANN_SECRETS:
-            assert secret not in low and card_name(secret).lower() not in low, (what, secret)
+        for cid, name in secrets:
+            assert cid not in low and (name is None or name.lower() not in low), (what, cid)
+
+
+def test_cold_war_setup_entered_privately_from_two_phones_leaks_nothing(tmp_path, monkeypatch):
+    """Twins: two tables whose only difference is Ann's face-down cards, both
+    set up from the phones. Everything anyone but Ann reads is identical."""
+    from helpers.serve_tables import card_name
+
+    a, own_a = _twin_outputs(tmp_path / "a", monkeypatch, COLD, [("Ann", ANN_SETUP), ("Bo", BO_SETUP)])
+    b, own_b = _twin_outputs(tmp_path / "b", monkeypatch, COLD, [("Ann", OTHER_ANN), ("Bo", BO_SETUP)])
+    assert card_name("cold-wm-forward-base") in own_a[0] and card_name("cold-wm-cavalry") in own_b[0]  # her own
+    _same_and_secret(a, b, [(c, card_name(c)) for c in ANN_SECRETS])
     assert "a face-down card" in a["scorekeeper's terminal"] and "Ann (phone)" in a["log"]
+    assert "start --first Ann" in a["Bo's moves"]  # everyone set up: the table goes on
+
+
+def test_a_debate_deck_entered_from_a_phone_stays_hidden(tmp_path, monkeypatch):
+    """Twins: Ana's hidden 15-card deck differs (three cards), entered from her phone."""
+    from test_hidden_twins import BEN, DECK_A, DECK_B, _debate_secrets
+
+    new = "new debate --player Ana:Lincoln --player Ben:Truman --seed 12 --house-rule starting-crowd=0"
+    ben = ("Ben", "deck Ben " + " ".join(f"deb-{c}" for c in BEN))
+    a, own_a = _twin_outputs(tmp_path / "a", monkeypatch, new, [("Ana", "deck Ana " + " ".join(f"deb-{c}" for c in DECK_A)), ben])
+    b, own_b = _twin_outputs(tmp_path / "b", monkeypatch, new, [("Ana", "deck Ana " + " ".join(f"deb-{c}" for c in DECK_B)), ben])
+    # ids only: a debate card's name is shared by its numbered versions (Ben holds a Slippery Slope too)
+    _same_and_secret(a, b, [(cid, None) for cid, _ in _debate_secrets(0) + _debate_secrets(1)])
+    assert own_a == own_b  # the CLI's own echo of a deck counts it, even for its owner
+    assert "Ana (phone)" in a["log"]
