@@ -192,8 +192,9 @@ def test_forged_requests_change_nothing(petri):
     assert petri.post("Ana", {"command": "place c1"}, headers={"origin": "null"}).status_code == 403
     assert petri.post("Ana", {"command": "place c1"}, headers={"sec-fetch-site": "cross-site"}).status_code == 403
     assert petri.post("Ben", {"command": "place c1 --by Ana"}).status_code == 403  # another player's move
-    assert petri.client.get(f"{ana}/act", params={"command": "place c1"}).status_code == 405  # GET changes nothing
-    assert petri.client.put(f"{ana}/act", json={"command": "place c1"}).status_code == 405
+    for method in ("GET", "PUT", "DELETE", "PATCH"):  # only POST changes anything
+        got = petri.client.request(method, f"{ana}/act", params={"command": "place c1"}, json={"command": "place c1"})
+        assert got.status_code == 405 and got.json()["error"] and got.headers["allow"] == "POST"
     assert petri.seen() == before
     own = petri.post("Ana", {"command": "place c1"}, headers={"origin": "http://testserver"})
     assert own.status_code == 200  # the page's own origin is taken
@@ -249,6 +250,20 @@ def test_each_token_is_rate_limited(tmp_path):
         assert served.post("Ana", {"command": "place c1"}).status_code == 200  # each token its own bucket
         clock[0] += 0.25  # ~5 a second
         assert served.post("Ben", {"command": "place c2 --by Ben"}).status_code == 200
+
+
+def test_an_internal_error_is_one_json_line_without_a_traceback(tmp_path, monkeypatch):
+    served = Served(tmp_path, PETRI)
+    served.client = TestClient(served.client.app, raise_server_exceptions=False)
+
+    def broken(*args):
+        raise ValueError("/secret/path/table.db exploded")
+
+    monkeypatch.setattr(served.play, "act", broken)
+    with served.client:
+        got = served.post("Ana", {"command": "place c1"})
+    assert got.status_code == 500 and set(got.json()) == {"error"}
+    assert "Traceback" not in got.text and "/secret" not in got.text
 
 
 def test_an_oversized_body_is_refused_without_reading_it_all(petri):
