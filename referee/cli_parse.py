@@ -56,10 +56,21 @@ def words(line: str) -> list[str]:
     return argv
 
 
-def command_for(group: click.Group, path: Path, name: str) -> click.Command:
+def _given(argv: list[str], option: str) -> bool:
+    return any(w == option or w.startswith(option + "=") for w in argv[1:])
+
+
+_FOUND: dict[tuple[int, str, str], click.Command] = {}  # (group, game, name): a game's commands never change
+
+
+def command_for(group: click.Group, path: Path, name: str, game: str | None = None) -> click.Command:
     """The command `name` as the table in `path` offers it to a player
-    (`group`: the `referee` group, which knows each game's commands); NotAMove
+    (`group`: the `referee` group, which knows each game's commands; `game`:
+    the table's, when known, to look each command up once); NotAMove
     otherwise."""
+    known = _FOUND.get((id(group), game, name)) if game is not None else None
+    if known is not None:
+        return known
     if name in group.commands:
         if name in PLAYER_COMMANDS:
             return group.commands[name]
@@ -73,16 +84,23 @@ def command_for(group: click.Group, path: Path, name: str) -> click.Command:
         raise NotAMove(f"unknown command {name!r}: this table has no such move")
     if name in NOT_MOVES:
         raise NotAMove(f"`{name}` is not a move a player sends (it reads the table, or it is the scorekeeper's)")
+    if game is not None:
+        _FOUND[(id(group), game, name)] = found
     return found
 
 
-def plan(group: click.Group, path: Path, line: str) -> table.Planned:
+def plan(group: click.Group, path: Path, line: str, by: str | None = None,
+         game: str | None = None) -> table.Planned:
     """The Action `line` would play at the table in `path`, read by the CLI's
-    own commands (`group`: the `referee` group); nothing is written. RefereeError if the
+    own commands (`group`: the `referee` group); nothing is written. With
+    `by`, a command that takes `--by` and was given none is read as `by`'s
+    (the CLI would read it as the active player's). RefereeError if the
     line is not a move, does not parse, or names something the table does
     not have (a card, a player) the way the CLI would say it."""
     argv = words(line)
-    command = command_for(group, path, argv[0])
+    command = command_for(group, path, argv[0], game)
+    if by is not None and not _given(argv, "--by") and any("--by" in p.opts for p in command.params):
+        argv += ["--by", by]  # the sender's move: `place c1` from Ben's phone is `place c1 --by Ben`
     root = click.Context(group, info_name="referee", obj={"db": str(path)})
     try:
         with root:

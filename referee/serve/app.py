@@ -1,7 +1,7 @@
 """The web application: one page, its JSON and its Server-Sent Events.
 
 Every route but one only reads: `POST /p/TOKEN/act` plays a move as that
-token's player, only when the app has a Play (`serve --play`; see play.py
+token's player, only when the app has a Play (`serve --play`; see play_http.py, play.py
 and docs). `/` and `/api/state` and `/api/events` show the
 public view; `/p/TOKEN` and `/api/p/TOKEN/...` one player's private view,
 for a token from the TokenStore (anything else is a 404). The event stream
@@ -24,12 +24,11 @@ from typing import AsyncIterator, Callable, Sequence
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.concurrency import run_in_threadpool
-from starlette.responses import JSONResponse, PlainTextResponse, Response, StreamingResponse
+from starlette.responses import PlainTextResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from referee.errors import RefereeError
-from referee.serve.play import MAX_BODY, Play, PlayError
+from referee.serve.play import Play
+from referee.serve.play_http import internal_error, play_routes
 from referee.serve.tokens import TokenStore
 from referee.serve.watch import POLL_S, TableWatch
 
@@ -194,44 +193,6 @@ def create_app(watch: TableWatch, tokens: TokenStore, poll_s: float = POLL_S,
         hub: Hub = request.app.state.hub
         return EventStream(hub, build, keepalive_s, request.headers.get("last-event-id"), send_timeout_s)
 
-    def error(status: int, message: str) -> Response:
-        return JSONResponse({"error": message}, status_code=status, headers=HEADERS)
-
-    async def moves(request: Request) -> Response:
-        who = player(request)
-        if who is None:
-            return error(404, "no such private link")
-        if play is None:
-            return error(403, READ_ONLY)
-        try:
-            found = await run_in_threadpool(play.moves, who)
-        except PlayError as exc:
-            return error(exc.status, str(exc))
-        except RefereeError as exc:
-            return error(422, str(exc))
-        return JSONResponse(found, headers=HEADERS)
-
-    async def act(request: Request) -> Response:
-        if play is None:
-            return error(403, READ_ONLY)
-        refused = foreign(request)
-        if refused:
-            return error(403, refused)
-        who = player(request)
-        if who is None:
-            return error(404, "no such private link")
-        try:
-            body = await read_limited(request, MAX_BODY)
-            acted = await run_in_threadpool(play.act, who, body)
-        except PlayError as exc:
-            return error(exc.status, str(exc))
-        except RefereeError as exc:
-            return error(422, str(exc))
-        hub: Hub | None = getattr(request.app.state, "hub", None)
-        if hub is not None:
-            await hub.poke()  # every open page hears of it now, not at the next poll
-        return JSONResponse(acted.to_json(), headers=HEADERS)
-
     async def health(request: Request) -> Response:
         return PlainTextResponse("ok", headers=HEADERS)
 
@@ -244,8 +205,7 @@ def create_app(watch: TableWatch, tokens: TokenStore, poll_s: float = POLL_S,
         Route("/api/p/{token}/state", state, methods=["GET", "HEAD"]),
         Route("/api/p/{token}/events", events, methods=["GET"]),
         Route("/healthz", health, methods=["GET", "HEAD"]),
-        Route("/p/{token}/moves", moves, methods=["GET", "HEAD"]),
-        Route("/p/{token}/act", act, methods=["POST"]),
+        *play_routes(play, player, HEADERS),
     ]
     middleware = []
     if hosts is not None:
@@ -254,50 +214,9 @@ def create_app(watch: TableWatch, tokens: TokenStore, poll_s: float = POLL_S,
 
         middleware.append(Middleware(TrustedHostMiddleware, allowed_hosts=list(hosts)))
     app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware,
-                    exception_handlers={Exception: _internal_error})
+                    exception_handlers={Exception: internal_error})
     app.state.close = lambda: [hub.close() for hub in hubs]  # the server's Ctrl-C: end every stream
     return app
-
-
-READ_ONLY = "this table is served read-only; start it with referee serve --play"
-
-
-async def _internal_error(request: Request, exc: Exception) -> Response:
-    """A bug: one JSON line for the browser, never a traceback."""
-    return JSONResponse({"error": f"the referee hit an internal error ({type(exc).__name__})"},
-                        status_code=500, headers=HEADERS)
-
-
-def foreign(request: Request) -> str | None:
-    """Why a POST is refused as coming from another site, or None. A browser
-    always sends `Origin` with a POST: it must be this server's own (the
-    scheme and the Host the request was sent to, itself checked against the
-    served names). A client that sends no Origin is not a browser page (a
-    script, curl): it cannot carry a visitor's credentials, and it still needs
-    the token. `Sec-Fetch-Site`, when sent, must say same-origin."""
-    origin = request.headers.get("origin")
-    site = request.headers.get("sec-fetch-site")
-    if site is not None and site not in ("same-origin", "none"):
-        return "a move must come from this table's own page"
-    if origin is None:
-        return None
-    own = f"{request.url.scheme}://{request.headers.get('host', '')}"
-    if origin.rstrip("/").lower() != own.lower():
-        return "a move must come from this table's own page (another site's request is refused)"
-    return None
-
-
-async def read_limited(request: Request, limit: int) -> bytes:
-    """The request's body, refused (PlayError 413) as soon as it passes `limit` bytes."""
-    declared = request.headers.get("content-length")
-    if declared is not None and declared.isdigit() and int(declared) > limit:
-        raise PlayError(413, f"the request is larger than {limit // 1024} KiB")
-    body = b""
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > limit:
-            raise PlayError(413, f"the request is larger than {limit // 1024} KiB")
-    return body
 
 
 async def _stream(hub: Hub, build: Callable[[], str], keepalive_s: float, stop: asyncio.Event,

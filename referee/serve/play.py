@@ -21,6 +21,7 @@ Nothing here prints or knows HTTP beyond the status code a refusal carries.
 from __future__ import annotations
 
 import json
+import sqlite3
 import threading
 import time
 from dataclasses import dataclass, replace
@@ -117,6 +118,12 @@ class Play:
         self.on_act = on_act
         self.limit = limit if limit is not None else RateLimit()
         self._lock = threading.Lock()
+        self._held = _hold(path)
+
+    def close(self) -> None:
+        if self._held is not None:
+            self._held.close()
+            self._held = None
 
     # ---- GET /p/<token>/moves ----------------------------------------------------
 
@@ -130,7 +137,7 @@ class Play:
             item: dict[str, Any] = {"kind": move.kind, "text": move.text, "command": move.command,
                                     "details": _plain(move.details)}
             if legal.CARD_PLACEHOLDER in move.command:
-                item["cards"] = usable_cards(state, view.player, move.details)
+                item["cards"] = usable_cards(state, view.player, move.kind, move.details)
             out.append(item)
         return {"player": view.player, "version": status.log_length, "waiting": waiting(state, view, bool(out)),
                 "moves": out}
@@ -164,7 +171,7 @@ class Play:
             why = f"the game is over (won by {state.winner})" if state.winner else "the game is over"
             raise PlayError(409 if stale else 422, f"no longer possible: {why}" if stale else why)
         try:
-            planned = cli_parse.plan(self.commands, self.path, command)
+            planned = cli_parse.plan(self.commands, self.path, command, state.player(player).name, state.game.value)
         except cli_parse.NotAMove as exc:
             raise PlayError(400, str(exc)) from None
         except TableError as exc:
@@ -192,6 +199,19 @@ class Play:
             return table.status(self.path)
         except RefereeError as exc:
             raise PlayError(503, _scrub(str(exc), self.path)) from None
+
+
+def _hold(path: Path) -> sqlite3.Connection | None:
+    """An idle read-only connection kept open while the table is served: the
+    many short connections of moves and polls then never close the table's
+    last one, which would fold the WAL back and delete it each time (a few
+    milliseconds of every move). It holds no lock and no transaction."""
+    try:
+        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, check_same_thread=False)
+        conn.execute("SELECT COUNT(*) FROM meta").fetchone()  # a read joins the WAL; the transaction ends here
+        return conn
+    except (sqlite3.Error, OSError):
+        return None
 
 
 def _refusal(message: str, stale: bool) -> PlayError:
@@ -244,14 +264,21 @@ def _plain(value: Any) -> Any:
 
 
 NEUTRAL_DECKS = ("shared", "devices", "arguments")  # decks every player draws from
+NEVER_HELD = {"reference", "leader", "potus", "token", "coin"}  # card types no hand holds
+KIND_TYPES = {  # (game, move kind) -> the card types its <CARD> may be, where the move's details do not say
+    ("cold-war", "attack"): {"military"}, ("cold-war", "special"): {"special"},
+    ("debate", "argue"): {"argument"}, ("debate", "device"): {"rhetorical-device"},
+    ("divide-and-conquer", "event"): {"event"}, ("divide-and-conquer", "recruit"): {"group"},
+    ("divide-and-conquer", "unaffiliate"): {"group"}, ("divide-and-conquer", "attach"): {"asset", "deficit"},
+}
 
 
-def usable_cards(state: State, player: str, details: Mapping[str, Any]) -> list[dict[str, str]]:
+def usable_cards(state: State, player: str, kind: str, details: Mapping[str, Any]) -> list[dict[str, str]]:
     """The printed cards `player` may put where a move says `<CARD>`: the
     cards of the table's game from the player's own deck (their faction) or
-    a deck every player shares, narrowed by the move's card type when it
-    names one. The referee does not see hands, so this is what the hand may
-    hold, not what it holds."""
+    a deck every player shares, of the types the move takes (its details'
+    `type`, else the kind's), within its `max_cost`. The referee does not see
+    hands, so this is what the hand may hold, not what it holds."""
     from referee.cards.index import load_index, project_root  # lazy: the card index, only for a move with a card
 
     try:
@@ -260,17 +287,18 @@ def usable_cards(state: State, player: str, details: Mapping[str, Any]) -> list[
         return []
     game = state.game.value
     faction = (state.player(player).faction or "").lower()
-    cards = [c for c in index.cards.values() if c.game == game and c.deck != "reference"]
+    cards = [c for c in index.cards.values() if c.game == game and c.type not in NEVER_HELD]
     own = [c for c in cards if c.deck.lower() == faction]
     if own:
         cards = own + [c for c in cards if c.deck.lower() in NEUTRAL_DECKS]
     else:
-        factions = {(p.faction or "").lower() for p in state.players}
-        cards = [c for c in cards if c.deck.lower() in NEUTRAL_DECKS or c.deck.lower() not in _faction_decks(game)
-                 or c.deck.lower() in factions]
-    wanted = _types(details)
+        cards = [c for c in cards if c.deck.lower() in NEUTRAL_DECKS or c.deck.lower() not in _faction_decks(game)]
+    wanted = _types(details) or KIND_TYPES.get((game, kind), set())
     if wanted:
-        cards = [c for c in cards if c.type in wanted] or cards
+        cards = [c for c in cards if c.type in wanted]
+    top = details.get("max_cost")
+    if isinstance(top, int):
+        cards = [c for c in cards if not isinstance(c.fields.get("cost"), int) or c.fields["cost"] <= top]
     return [{"id": c.id, "name": c.name, "code": str(c.fields.get("code") or "")} for c in cards]
 
 
@@ -280,11 +308,9 @@ def _faction_decks(game: str) -> set[str]:
 
 
 def _types(details: Mapping[str, Any]) -> set[str]:
-    found: set[str] = set()
-    for key in ("type", "types", "card_type", "card_types"):
-        value = details.get(key)
-        if isinstance(value, str):
-            found.add(value)
-        elif isinstance(value, (list, tuple)):
-            found |= {str(v) for v in value}
-    return found
+    value = details.get("type")
+    if isinstance(value, str):
+        return {value}
+    if isinstance(value, (list, tuple)):
+        return {str(v) for v in value}
+    return set()
