@@ -5,7 +5,8 @@ viewport) and the command line play one Cold War table at once through the
 real `referee serve --play`: both setups are entered from the phones with
 their face-down cards (cards picked by typed code, by name, and one by
 scanning its printed QR code with a fake camera that films it), a few turns
-are played from the phones and from the CLI, a stale move is refused with
+are played from the phones (a card placed face down as Propaganda through
+the confirmation's toggle) and from the CLI, a stale move is refused with
 "no longer possible", and neither the other phone, the public page nor the
 scorekeeper's output ever shows a face-down card. The controller is checked
 for a phone's sake: touch targets of 44 px or more, no sideways scrolling
@@ -47,9 +48,10 @@ BO_SETUP = {"cards": ["cold-vk-marshal", "cold-vk-orbit-dog", "cold-vk-fortress-
             "discard": ["cold-vk-five-year-plan", "cold-vk-metro-palace", "cold-vk-ideologist"]}
 ANN_PLACES, BO_PLACES = "cold-wm-airborne", "cold-vk-interceptors"  # Military Power: placed face down
 ANN_DISCARDS, BO_DISCARDS = "cold-wm-cavalry", "cold-vk-motor-rifles"  # face up: a turn discards one card
+BO_PROPAGANDA = "cold-vk-state-ballet"  # Science & Culture placed face down as Propaganda (the confirm's toggle)
 SECRET = {  # what each player's phone put face down
     "Ann": ["cold-wm-forward-base", "cold-wm-tank-battalion", "cold-wm-proxy-war", ANN_PLACES],
-    BO: ["cold-vk-fortress-line", "cold-vk-tank-column", "cold-vk-air-defence", BO_PLACES],
+    BO: ["cold-vk-fortress-line", "cold-vk-tank-column", "cold-vk-air-defence", BO_PLACES, BO_PROPAGANDA],
 }
 
 
@@ -189,7 +191,9 @@ def note(driver, timeout: float = 10) -> tuple[bool, str]:
     """What the last send said: (accepted, its text)."""
     said = wait_for(driver, lambda d: d.execute_script(  # read at once: the list redraws on every update
         "var n = document.querySelector('#play .note'); return n && [n.className, n.innerText]"), timeout)
-    return "ok" in said[0].split(), said[1]
+    heading, _, text = said[1].partition("\n")  # "Sent" or "Not sent", then what the referee said
+    assert heading == ("Sent" if "ok" in said[0].split() else "Not sent"), said
+    return "ok" in said[0].split(), text
 
 
 def pick_by_code(driver, card_id: str) -> None:
@@ -325,6 +329,12 @@ def test_two_phones_and_the_cli_play_cold_war_and_keep_their_secrets(tmp_path, p
         tap_move(bo, "place <CARD>")
         fits_a_phone(bo)
         pick_by_code(bo, BO_PLACES)
+        ok, echo = send(bo)
+        assert ok, echo
+        tap_move(bo, "place <CARD>")
+        pick_by_code(bo, BO_PROPAGANDA)
+        wait_for(bo, lambda d: d.find_element("css selector", ".sheet .option"), 5).click()
+        assert bo.find_element("css selector", ".sheet .command").text.endswith("--propaganda")
         ok, echo = send(bo)
         assert ok, echo
         tap_move(bo, "discard <CARD>")

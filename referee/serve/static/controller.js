@@ -264,10 +264,12 @@
     var keep = slots.length ? slots : null;
     var s = open("confirm", "Send this move?");
     sheet = { el: s, move: mv, slots: slots };
-    var words = say(el("p", "say"), mv.text);
-    add(s, words);
-    var parts = mv.command.split(HOLE), command = parts[0];
-    slots.forEach(function (slot, i) { command += slot.value + parts[i + 1]; });
+    // a move's words may offer one option, "(--propaganda: face down in Military)": a toggle here
+    var option = /\s*\((--[a-z][a-z-]*): ([^)]+)\)/.exec(mv.text), chosen = false;
+    add(s, say(el("p", "say"), option ? mv.text.replace(option[0], "") : mv.text));
+    var parts = mv.command.split(HOLE), base = parts[0];
+    slots.forEach(function (slot, i) { base += slot.value + parts[i + 1]; });
+    var command = base;
     if (slots.length) {
       var ul = el("ul", "chosen");
       slots.forEach(function (slot) {
@@ -276,7 +278,20 @@
       });
       add(s, ul);
     }
-    add(s, el("code", "command", "referee " + command));
+    var line = el("code", "command", "referee " + command);
+    if (option) {
+      var toggle = button("option", null, function () {
+        chosen = !chosen;
+        command = base + (chosen ? " " + option[1] : "");
+        toggle.setAttribute("aria-pressed", String(chosen));
+        toggle.firstChild.textContent = chosen ? "✓" : "";
+        line.textContent = "referee " + command;
+      });
+      toggle.setAttribute("aria-pressed", "false");
+      toggle.dataset.option = option[1];
+      add(s, add(toggle, el("span", "box"), el("span", null, option[2])));
+    }
+    add(s, line);
     var send = button("send", "Send", function () { post(command, send); });
     var foot = el("div", "foot");
     if (keep) add(foot, button("back", "Change cards", function () { picker(mv, keep); }));
