@@ -12,10 +12,11 @@
   var HOLE = "<CARD>";
   var names = [];           // the players' names: isolated (<bdi>) wherever a move's words name them
   var moves = null;         // the last answer of /moves
-  var loading = false, again = false, sending = false;
+  var loading = false, again = false, sending = false, stale = 0;
   var sheet = null;         // the open sheet: {el, move, slots, at, stop}
   var note = null;          // what the last send said: {ok: bool, text}
   var fresh = 0;            // the table's version after this phone's last move: older move lists are not shown
+  var seen = 0;             // the newest table version this page has heard of
 
   function el(tag, cls, text) {
     var e = document.createElement(tag);
@@ -45,6 +46,7 @@
     });
     return parent;
   }
+  var OPTION = /\s*\((--[a-z][a-z-]*): ([^)]+)\)/;  // a move's words offering one option: "(--propaganda: face down in Military)"
   function kindWords(kind) { return String(kind).replace(/[_-]+/g, " "); }
   function holes(command) { return command.split(HOLE).length - 1; }
 
@@ -56,11 +58,15 @@
     fetch(base + "/moves", { cache: "no-store", headers: { Accept: "application/json" } })
       .then(function (r) { return r.json().then(function (j) { return { ok: r.ok, body: j }; }); })
       .then(function (r) {
-        if (r.ok && typeof r.body.version === "number" && r.body.version < fresh) again = true;  // from before our move
-        else if (r.ok) moves = r.body;
-        else note = { ok: false, text: r.body.error || "the referee did not list your moves" };
+        if (r.ok && typeof r.body.version === "number" && r.body.version < fresh && stale++ < 20) again = true;  // from before our move
+        else if (r.ok) {
+          moves = r.body;
+          stale = 0;
+          if (note && note.fetch) note = null;
+        }
+        else note = { ok: false, fetch: true, text: r.body.error || "the referee did not list your moves" };
       })
-      .catch(function () { note = { ok: false, text: "could not reach the referee; trying again on the next update" }; })
+      .catch(function () { note = { ok: false, fetch: true, text: "could not reach the referee; trying again on the next update" }; })
       .then(function () {
         loading = false;
         draw();
@@ -105,7 +111,8 @@
       add(g, el("h3", null, kindWords(kind) + " (" + groups[kind].length + ")"));
       groups[kind].forEach(function (mv) {
         var b = button("move", null, function () { choose(mv); });
-        say(b, mv.text);
+        var option = OPTION.exec(mv.text);
+        say(b, option ? mv.text.replace(option[0], " (or " + option[2] + ")") : mv.text);
         if (holes(mv.command)) add(b, el("span", "hint", "choose cards…"));
         b.dataset.command = mv.command;
         add(g, b);
@@ -265,7 +272,7 @@
     var s = open("confirm", "Send this move?");
     sheet = { el: s, move: mv, slots: slots };
     // a move's words may offer one option, "(--propaganda: face down in Military)": a toggle here
-    var option = /\s*\((--[a-z][a-z-]*): ([^)]+)\)/.exec(mv.text), chosen = false;
+    var option = OPTION.exec(mv.text), chosen = false;
     add(s, say(el("p", "say"), option ? mv.text.replace(option[0], "") : mv.text));
     var parts = mv.command.split(HOLE), base = parts[0];
     slots.forEach(function (slot, i) { base += slot.value + parts[i + 1]; });
@@ -313,9 +320,9 @@
         return r.json().catch(function () { return {}; }).then(function (j) {
           if (r.status === 200) {
             if (typeof j.version === "number") fresh = j.version;
-            return { ok: true, text: j.echo || "done" };
+            return { ok: true, text: j.echo || "done", seq: fresh };
           }
-          return { ok: false, text: j.error || "the referee refused it (HTTP " + r.status + ")" };
+          return { ok: false, text: j.error || "the referee refused it (HTTP " + r.status + ")" };  // kept until the next tap
         });
       })
       .catch(function () { return { ok: false, text: "could not reach the referee: nothing was sent" }; })
@@ -397,6 +404,8 @@
 
   document.addEventListener("table", function (e) {
     var d = e.detail;
+    seen = Math.max(seen, d.seq || 0);
+    if (note && note.seq !== undefined && seen > note.seq) note = null;  // the table moved on: the answer is old news
     names = (d.players || []).map(function (p) { return p.name; });
     if (!d.play) { close(); box.hidden = true; return; }
     box.hidden = false;
