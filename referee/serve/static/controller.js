@@ -332,6 +332,7 @@
         moves = null;  // "loading…" until the moves as they are now arrive: no stale button to tap
         close();
         draw();
+        window.scrollTo(0, 0);  // the answer, at the top of the page
         refresh();  // 200: the next moves; 409 "no longer possible": the moves as they are now
       });
   }
