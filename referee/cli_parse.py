@@ -31,7 +31,7 @@ MAX_LINE = 2000  # characters: a command line from a page is short
 PLAYER_COMMANDS = frozenset({"end-turn", "next", "resolve"})
 # A game's commands that only read the table, or correct it by hand (the scorekeeper's).
 NOT_MOVES = frozenset({"odds", "legal", "board", "perft", "hand", "fortitude"})
-FORBIDDEN_OPTIONS = ("--db", "--project", "--help", "-h")
+FORBIDDEN_OPTIONS = ("--db", "--project", "--help", "-h", "--preview")  # another table, or output instead of a move
 
 
 class NotAMove(RefereeError):

@@ -20,6 +20,7 @@ Nothing here prints or knows HTTP beyond the status code a refusal carries.
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
 import threading
@@ -159,7 +160,8 @@ class Play:
                 except _Moved:
                     continue
                 if self.on_act is not None:
-                    self.on_act(acted)
+                    with contextlib.suppress(OSError, ValueError):  # a closed terminal never undoes a played move
+                        self.on_act(acted)
                 return acted
         raise PlayError(503, "the table kept changing while this move was read; send it again")
 
@@ -177,7 +179,7 @@ class Play:
         except TableError as exc:
             raise PlayError(503, _scrub(str(exc), self.path)) from None
         except RefereeError as exc:
-            raise _refusal(str(exc), stale) from None
+            raise _refusal(_scrub(str(exc), self.path), stale) from None
         action = _as_player(state, planned.action, player)
 
         def guard(last: Event, before: State, checked: Action) -> None:
@@ -191,14 +193,23 @@ class Play:
         except TableError as exc:
             raise PlayError(503, _scrub(str(exc), self.path)) from None
         except RefereeError as exc:
-            raise _refusal(str(exc), stale) from None
-        return Acted(state.player(player).name, render.act(own), render.act(shown), own.event.seq)
+            raise _refusal(_scrub(str(exc), self.path), stale) from None
+        return Acted(state.player(player).name, _echo(own), _echo(shown), own.event.seq)
 
     def _status(self):
         try:
             return table.status(self.path)
         except RefereeError as exc:
             raise PlayError(503, _scrub(str(exc), self.path)) from None
+
+
+def _echo(result: Any) -> str:
+    """The CLI's echo of a played move; the move is in the log already, so a
+    failure to word it never turns into a refusal."""
+    try:
+        return render.act(result)
+    except Exception:  # wording only: the bare row
+        return f"#{result.event.seq} {result.event.action}"
 
 
 def _hold(path: Path) -> sqlite3.Connection | None:

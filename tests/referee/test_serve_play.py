@@ -460,3 +460,78 @@ def test_a_debate_deck_entered_from_a_phone_stays_hidden(tmp_path, monkeypatch):
     _same_and_secret(a, b, [(cid, None) for cid, _ in _debate_secrets(0) + _debate_secrets(1)])
     assert own_a == own_b  # the CLI's own echo of a deck counts it, even for its owner
     assert "Ana (phone)" in a["log"]
+
+
+# ---- the command ------------------------------------------------------------------------
+
+
+def test_serve_play_gives_the_app_its_moves_and_without_it_none(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from referee.serve import server
+
+    table = Table(tmp_path / "t.db")
+    table.run(PETRI)
+    apps = []
+    monkeypatch.setattr(server, "run", lambda app, sock, closing: apps.append(app))
+    for flags in (["--play"], []):
+        result = CliRunner().invoke(cli, ["--db", str(table.db), "serve", "--port", "0", "--no-qr", *flags])
+        assert result.exit_code == 0, result.output
+        assert ("--play: each private link plays" in result.output) == bool(flags)
+    links = json.loads(table.run("links --json").output)["players"]
+    with TestClient(apps[0]) as played, TestClient(apps[1]) as read_only:
+        assert played.post(f"{links['Ana']}/act", json={"command": "place c1"},
+                           headers={"host": "127.0.0.1"}).status_code == 200
+        assert read_only.post(f"{links['Ben']}/act", json={"command": "place d1"},
+                              headers={"host": "127.0.0.1"}).status_code == 403
+
+
+@pytest.mark.slow
+def test_a_real_server_echoes_a_phone_move_on_the_terminal_and_every_page(tmp_path):
+    import os
+    import urllib.request
+
+    from conftest import ROOT
+
+    table = Table(tmp_path / "t.db")
+    table.run(PETRI)
+    links = json.loads(table.run("links --json").output)["players"]
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"}
+    proc = subprocess.Popen([sys.executable, "-m", "referee", "--db", str(table.db), "serve", "--play", "--port", "0",
+                             "--no-qr"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        port = int(proc.stdout.readline().split("http://127.0.0.1:")[1].split("/")[0])
+        base = f"http://127.0.0.1:{port}"
+        for _ in range(200):
+            try:
+                urllib.request.urlopen(f"{base}/healthz", timeout=1).close()
+                break
+            except OSError:
+                time.sleep(0.05)
+        seen: list[str] = []
+
+        def listen() -> None:
+            try:
+                with urllib.request.urlopen(f"{base}/api{links['Ben']}/events", timeout=20) as r:
+                    for line in r:
+                        seen.append(line.decode())
+            except (OSError, ValueError):
+                pass
+
+        threading.Thread(target=listen, daemon=True).start()
+        while not any(line.startswith("data: ") for line in seen):
+            time.sleep(0.02)
+        request = urllib.request.Request(f"{base}{links['Ana']}/act", data=json.dumps({"command": "place c1"}).encode(),
+                                         headers={"Content-Type": "application/json", "Origin": base}, method="POST")
+        with urllib.request.urlopen(request, timeout=20) as r:
+            assert r.status == 200 and json.loads(r.read())["version"] == 2
+        deadline = time.time() + 10
+        while not any('"seq":2' in line for line in seen) and time.time() < deadline:
+            time.sleep(0.02)
+        assert any('"seq":2' in line for line in seen)  # Ben's page heard of it
+        proc.send_signal(2)
+        out, err = proc.communicate(timeout=15)
+    finally:
+        proc.kill()
+    assert "Ana (phone): #2 Ana places a cell at c1" in out
+    assert "Traceback" not in err
