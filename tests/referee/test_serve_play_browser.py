@@ -7,8 +7,10 @@ their face-down cards (cards picked by typed code, by name, and one by
 scanning its printed QR code with a fake camera that films it), a few turns
 are played from the phones (a card placed face down as Propaganda through
 the confirmation's toggle) and from the CLI, a stale move is refused with
-"no longer possible", and neither the other phone, the public page nor the
-scorekeeper's output ever shows a face-down card. The controller is checked
+"no longer possible", a card already on the table and a typed probe for
+another player's face-down card are refused (saying nothing of where it
+lies), and neither the other phone, the public page nor the scorekeeper's
+output ever shows a face-down card. The controller is checked
 for a phone's sake: touch targets of 44 px or more, no sideways scrolling
 with a long player name, and readable contrast.
 
@@ -326,6 +328,17 @@ def test_two_phones_and_the_cli_play_cold_war_and_keep_their_secrets(tmp_path, p
         pick_by_name(ann, ANN_DISCARDS)
         assert send(ann)[0]
         assert play(ann, "end-turn --by Ann")[0]
+        # refusals: a card already on the table (422), and a probe for where Ann's face-down card is
+        tap_move(bo, "place <CARD>")
+        pick_by_code(bo, "cold-vk-fortress-line")
+        ok, refused = send(bo)
+        assert not ok and "printed cop" in refused and not refused.startswith("no longer possible"), refused
+        tap_move(bo, "place <CARD>")
+        bo.find_element("id", "pick-find").send_keys(cards()["cold-wm-forward-base"].fields["code"])
+        wait_for(bo, lambda d: d.find_element("css selector", ".sheet .pick.typed"), 5).click()  # not Bo's card: typed
+        ok, refused = send(bo)
+        assert not ok and "own deck" in refused, refused
+        assert "table" not in refused and not re.search(r"\bM\d\b", refused), refused  # where it lies stays hidden
         tap_move(bo, "place <CARD>")
         fits_a_phone(bo)
         pick_by_code(bo, BO_PLACES)
@@ -364,7 +377,8 @@ def test_two_phones_and_the_cli_play_cold_war_and_keep_their_secrets(tmp_path, p
         said += cli(t.db, "log")
         for player in SECRET:
             assert not [w for w in secret_words(player) if w.lower() in said.lower()], player
-        assert console_errors(bo) == []
+        # no script error; the refused sends are the only failed requests (Chromium logs each)
+        assert [e for e in console_errors(bo) if "/act - Failed to load resource" not in e["message"]] == []
         for driver in phones:
             driver.get("about:blank")  # their event streams close before the server stops
     served_text = "\n".join(served).lower()

@@ -230,7 +230,13 @@
         b.dataset.card = c.id;
         add(list, b);
       });
-      if (!shown.length) add(list, el("p", "waiting", "no card of yours for this move matches “" + input.value.trim() + "”"));
+      var typed = input.value.trim();
+      if (!shown.length && /^[A-Za-z0-9][A-Za-z0-9:-]{1,79}$/.test(typed)) {
+        // not in the list (or the referee has no card list): the typed code or id goes as it is, and the rules judge it
+        var use = button("pick typed", null, function () { found({ id: typed, name: typed, code: "" }, typed); });
+        add(use, add(el("span", "cn"), document.createTextNode("Use “"), el("bdi", null, typed), document.createTextNode("” as typed")));
+        add(list, use);
+      } else if (!shown.length) add(list, el("p", "waiting", "no card of yours for this move matches “" + typed + "”"));
     }
     // a card chosen for the slot in hand; `value` goes into the command (its id, or the scanned copy's QR text)
     function found(c, value) {
@@ -388,6 +394,7 @@
               if (qr && qr.data && qr.data !== last) {
                 last = qr.data;
                 var p = payload(qr.data), c = p && cards.filter(function (x) { return x.id === p.id; })[0];
+                if (!c && p && !cards.length) c = { id: p.id, name: p.id, code: "" };  // no card list: the rules judge it
                 if (c) { mine.stop(); return found(c, p.copy ? p.text : c.id); }
                 said.textContent = p ? "that card (" + p.id + ") is not one you may use for this move"
                                      : "that QR code is not a printed card's";
