@@ -415,6 +415,7 @@
     seen = Math.max(seen, d.seq || 0);
     if (note && note.seq !== undefined && seen > note.seq) note = null;  // the table moved on: the answer is old news
     names = (d.players || []).map(function (p) { return p.name; });
+    document.body.classList.toggle("playing", !!d.play);
     if (!d.play) { close(); box.hidden = true; return; }
     box.hidden = false;
     refresh();
