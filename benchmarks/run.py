@@ -453,6 +453,10 @@ def main() -> None:
 
         for line in selfplay.main():
             add(line)
+        import play_latency  # benchmarks/play_latency.py: figure 9, a phone's move to another page (issue 26)
+
+        for line in play_latency.main():
+            add(line)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     print(f"\nload average {os.getloadavg()[0]:.2f} at the end\n")

@@ -9,7 +9,7 @@ import io
 
 import click
 
-from referee.cli_common import db_option, db_path
+from referee.cli_common import db_option, db_path, emit
 from referee.errors import RefereeError
 
 LAN_WARNING = ("warning: --lan serves the table to every device on this network; anyone who can reach "
@@ -42,21 +42,30 @@ def _qr(text: str) -> str:
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="TCP port to listen on.")
 @click.option("--lan", is_flag=True, help="Listen on every network interface (0.0.0.0), so phones on the same network can open it.")
 @click.option("--no-qr", is_flag=True, help="Print the links without QR codes.")
+@click.option("--play", is_flag=True,
+              help="Each private link becomes that player's controller: their legal moves as buttons, "
+                   "played through the same rules as typed commands.")
 @db_option
-def serve(port, lan, no_qr) -> None:
-    """Serve the table as a web page that follows every change, read-only.
+def serve(port, lan, no_qr, play) -> None:
+    """Serve the table as a web page that follows every change.
 
     The public page shows what everyone at the table may see; each player
     also gets a private link (printed, with a QR code to scan) that shows
-    their own hidden cards too. Nothing on the page changes the table.
+    their own hidden cards too. Without --play nothing on the page changes
+    the table; with --play each player makes their own moves from their
+    private page (logged as "Ann (phone)" and echoed here; a face-down card
+    is echoed as "a face-down card"). The scorekeeper can still type
+    anything, and `referee undo` undoes a phone's move like any other.
 
     \b
     Examples:
       referee serve
+      referee serve --play --lan        (phones on this network play their own moves)
       referee serve --port 8080 --lan --db finals.db
     """
     from referee.serve import server  # lazy: sockets and the web server load only when `serve` runs
     from referee.serve.app import create_app  # lazy: Starlette
+    from referee.serve.play import Play  # lazy: with the app
     from referee.serve.tokens import TokenStore  # lazy: with the app
     from referee.serve.watch import TableWatch  # lazy: with the app
 
@@ -80,7 +89,10 @@ def serve(port, lan, no_qr) -> None:
         if not no_qr:
             click.echo(_qr(link))
     click.echo(f"tokens kept in {tokens.path}; Ctrl-C stops the server")
-    app = create_app(watch, tokens, hosts=_hosts(shown_host, lan))
+    if play:
+        click.echo("--play: each private link plays that player's moves; they are echoed here")
+    player_moves = Play(path, click.get_current_context().find_root().command, on_act=_echo) if play else None
+    app = create_app(watch, tokens, hosts=_hosts(shown_host, lan), play=player_moves)
     server.run(app, sock, closing=app.state.close)  # open pages do not hold Ctrl-C up
 
 
@@ -95,5 +107,42 @@ def _hosts(shown_host: str, lan: bool) -> list[str]:
     return hosts
 
 
+def _echo(acted) -> None:
+    """A phone's move on the scorekeeper's terminal, as every player may see it."""
+    head, _, rest = acted.public_echo.partition("\n")
+    click.echo(f"{acted.player} (phone): {head}" + (f"\n{rest}" if rest else ""))
+
+
+@click.command()
+@click.option("--json", "as_json", is_flag=True, help='Print {"players": {"Ann": "/p/TOKEN", ...}} for scripts.')
+@click.option("--rotate", metavar="PLAYER", help="Replace PLAYER's link (a lost phone): the old one stops working at once.")
+@db_option
+def links(as_json, rotate) -> None:
+    """Print each player's private link (the path after the server's address).
+
+    The tokens are kept beside the table (TABLE.serve-tokens.json, readable
+    by you only), never in the log or an export. A running `referee serve`
+    notices --rotate at once.
+
+    \b
+    Examples:
+      referee links
+      referee links --json
+      referee links --rotate Ann
+    """
+    from referee.serve.links import private_links  # lazy: only `links` reads the tokens
+
+    found = private_links(db_path(), rotate)
+    if as_json:
+        emit({"players": found})
+        return
+    if rotate:
+        name = next((n for n in found if n.lower() == rotate.strip().lower()), rotate)
+        click.echo(f"{name}'s old link no longer works; the new one is below")
+    for name, link in found.items():
+        click.echo(f"{name}: {link}")
+
+
 def register(group: click.Group) -> None:
     group.add_command(serve)
+    group.add_command(links)

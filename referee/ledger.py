@@ -11,12 +11,12 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import dataclass, replace
 from datetime import datetime, timezone
-from typing import Sequence
+from typing import Callable, Sequence
 
 from referee import copy_register, dice as dicelib
 from referee.errors import NothingToDo, RuleViolation
 from referee.games import GameRules
-from referee.model import Action, Event, EventKind, Seq, Setup, State
+from referee.model import VIA, Action, Event, EventKind, Seq, Setup, State, rules_args
 from referee.store import db
 from referee.store import events as log
 
@@ -80,13 +80,29 @@ def _seed(conn: sqlite3.Connection) -> int:
     return int(log.meta(conn)["seed"])
 
 
+# Called inside an action's write transaction with the log's last row, the
+# state it meets and the action (actor spelled as the table spells it), before
+# the rules judge it: raising refuses the action and nothing is written.
+Guard = Callable[[Event, State, Action], None]
+
+
 def perform(conn: sqlite3.Connection, rules: GameRules, action: Action,
-            entered: Sequence[int] | None = None, stamp: Stamp = Stamp()) -> Outcome:
-    """Check an action against the rules and, if allowed, apply and record it."""
+            entered: Sequence[int] | None = None, stamp: Stamp = Stamp(),
+            guard: Guard | None = None) -> Outcome:
+    """Check an action against the rules and, if allowed, apply and record it.
+
+    An action whose args carry the `VIA` marker (a phone's) is judged without
+    it; the logged event keeps it. `guard` (see Guard) adds the caller's own
+    checks to the same transaction."""
+    via = action.args.get(VIA)
+    if VIA in action.args:
+        action = replace(action, args=rules_args(action.args))
     with db.write(conn):
         last, before = _current(conn, rules)
         if action.actor is not None:  # record the actor as the table spells the name
             action = replace(action, actor=before.player(action.actor).name)
+        if guard is not None:
+            guard(last, before, action)
         try:
             rules.check(before, action)
         except RuleViolation as refusal:  # a count of copies refused: say which named copy is where
@@ -97,8 +113,9 @@ def perform(conn: sqlite3.Connection, rules: GameRules, action: Action,
         if action.args.get(copy_register.ARG):
             copy_register.refuse_twice(rules, before, action, after)  # a new action only: an old log still loads
         seq = Seq(last.seq + 1)
+        logged = {**action.args, VIA: via} if via else dict(action.args)
         event = log.insert(conn, Event(
-            seq, stamp.time or now(), action.actor, EventKind.ACTION, action.name, dict(action.args),
+            seq, stamp.time or now(), action.actor, EventKind.ACTION, action.name, logged,
             rolled, dict(action.cards), last.head, seq, None, None, None, last.depth + 1, rng,
             after.turn, after.active_player.name,
         ))

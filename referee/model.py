@@ -184,6 +184,27 @@ class State:
         )
 
 
+# The key of an event's args that says how the action reached the referee
+# ("phone": from a player's private page under `referee serve --play`). It is
+# the log's data, not the rules': the ledger takes it off before the rules
+# see the action (`rules_args`) and stores it with the event's args.
+VIA = "_via"
+VIA_PHONE = "phone"
+
+
+def rules_args(args: Mapping[str, Any]) -> dict[str, Any]:
+    """An event's args as the rules see them: without the `VIA` marker."""
+    return {k: v for k, v in args.items() if k != VIA}
+
+
+def actor_label(event: Event) -> str | None:
+    """The actor as the log shows it: "Ann", or "Ann (phone)" for a move sent from Ann's phone."""
+    if event.actor is None:
+        return None
+    via = event.args.get(VIA) if isinstance(event.args, Mapping) else None
+    return f"{event.actor} ({via})" if via else event.actor
+
+
 @dataclass(frozen=True)
 class Action:
     """One thing a scorekeeper asks the rules to do.

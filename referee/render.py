@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 from referee import prompts
 from referee.copies import where_text
 from referee.games import rules_for, visible_state
-from referee.model import SCOREKEEPER, Event, EventKind, State
+from referee.model import SCOREKEEPER, Event, EventKind, State, actor_label
 from referee.store.events import action_of
 
 if TYPE_CHECKING:  # only for annotations: keeps startup light
@@ -352,7 +352,7 @@ def log(view: LogView) -> str:
             lines.append(f"-- turn {now[0]}: {now[1]} --")
             heading = now
         text = log_line(e, entry.target, rules, entry.before, entry.after)
-        rows.append([f"#{e.seq}", e.time[11:19], e.actor or SCOREKEEPER, text, "undone" if entry.undone else ""])
+        rows.append([f"#{e.seq}", e.time[11:19], actor_label(e) or SCOREKEEPER, text, "undone" if entry.undone else ""])
         previous = e
     lines += table(rows, {0})
     return "\n".join(lines)

@@ -10,6 +10,7 @@ import os
 import re
 import sqlite3
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
@@ -240,9 +241,49 @@ def act(path: Path, name: str, args: dict[str, object], actor: str | None = None
             PlayerName(actor) if actor is not None else None,
             {u.card_id: u.revision for u in uses},
         )
+        if _PLANNING.get():
+            raise Planned(path, action, entered, tuple(u.warning for u in uses if u.warning))
         outcome = ledger.perform(conn, rules, action, entered)
     warnings = tuple(u.warning for u in uses if u.warning)
     return results.ActResult(public_event(rules, outcome.event), outcome.before, outcome.after, warnings)
+
+
+def perform(path: Path, action: Action, entered: Sequence[int] | None = None,
+            guard: Callable | None = None, warnings: Sequence[str] = ()) -> tuple[ActResult, ActResult]:
+    """Check and apply an Action already built (a `Planned` one), in one write
+    transaction with `guard` (ledger.Guard). Returns the result as the log
+    and every other player see it, and as the actor sees it (their own
+    face-down cards named)."""
+    from referee import ledger, results  # lazy: the ledger and results are not needed to read a table
+    with opened(path) as (conn, rules):
+        outcome = ledger.perform(conn, rules, action, entered, guard=guard)
+    shown = results.ActResult(public_event(rules, outcome.event), outcome.before, outcome.after, tuple(warnings))
+    return shown, replace(shown, event=outcome.event)
+
+
+class Planned(Exception):
+    """Not an error: what `act` raises instead of acting while `planning()` is
+    on. It carries the Action a command line would play, exactly as the CLI
+    builds it, so a caller (a phone's command under `referee serve --play`)
+    can play it its own way; nothing was written."""
+
+    def __init__(self, path: Path, action: Action, entered: Sequence[int] | None, warnings: tuple[str, ...]):
+        super().__init__(action.name)
+        self.path, self.action, self.entered, self.warnings = path, action, entered, warnings
+
+
+_PLANNING: ContextVar[bool] = ContextVar("referee_planning", default=False)
+
+
+@contextmanager
+def planning() -> Iterator[None]:
+    """While on (in this thread or task), `act` builds its Action and raises
+    Planned with it instead of playing it."""
+    token = _PLANNING.set(True)
+    try:
+        yield
+    finally:
+        _PLANNING.reset(token)
 
 
 def _cards(codes: Sequence[str], game: GameSlug) -> list[CardUse]:

@@ -1,6 +1,8 @@
 """The web application: one page, its JSON and its Server-Sent Events.
 
-Every route only reads. `/` and `/api/state` and `/api/events` show the
+Every route but one only reads: `POST /p/TOKEN/act` plays a move as that
+token's player, only when the app has a Play (`serve --play`; see play_http.py, play.py
+and docs). `/` and `/api/state` and `/api/events` show the
 public view; `/p/TOKEN` and `/api/p/TOKEN/...` one player's private view,
 for a token from the TokenStore (anything else is a 404). The event stream
 sends the latest snapshot whenever the table changes (a slow client gets
@@ -25,13 +27,17 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response, StreamingResponse
 from starlette.routing import Route
 
+from referee.serve.play import Play
+from referee.serve.play_http import internal_error, play_routes
 from referee.serve.tokens import TokenStore
 from referee.serve.watch import POLL_S, TableWatch
 
 KEEPALIVE_S = 15.0
 SEND_TIMEOUT_S = 10.0  # a client that takes longer to accept one event is dropped
-STATIC = {"app.js": "text/javascript; charset=utf-8", "app.css": "text/css; charset=utf-8",
-          "index.html": "text/html; charset=utf-8"}
+JS, CSS = "text/javascript; charset=utf-8", "text/css; charset=utf-8"
+STATIC = {"app.js": JS, "app.css": CSS, "controller.js": JS, "controller.css": CSS,
+          "index.html": "text/html; charset=utf-8",
+          "vendor/jsqr/jsQR.js": JS, "vendor/jsqr/LICENSE": "text/plain; charset=utf-8"}  # the only files served
 HEADERS = {
     "Cache-Control": "no-store",
     "Referrer-Policy": "no-referrer",  # a private link never leaves in a Referer header
@@ -42,7 +48,7 @@ HEADERS = {
 
 
 def _static(name: str) -> bytes:
-    return resources.files("referee.serve").joinpath("static", name).read_bytes()
+    return resources.files("referee.serve").joinpath("static", *name.split("/")).read_bytes()
 
 
 class Hub:
@@ -55,6 +61,7 @@ class Hub:
         self.closing = asyncio.Event()  # set when the server stops: every stream ends
         self.run_id = secrets.token_hex(4)  # event ids of an earlier run never match this one's
         self.loop = asyncio.get_running_loop()
+        self._polling = asyncio.Lock()  # one poll at a time: a phone's poke and the timer
 
     def close(self) -> None:
         """Tell every stream to end (callable from a signal handler)."""
@@ -66,13 +73,18 @@ class Hub:
     async def run(self) -> None:
         while True:
             await asyncio.sleep(self.poll_s)
+            await self.poke()
+
+    async def poke(self) -> None:
+        """Look at the table now (a poll, or at once after a phone's move)."""
+        async with self._polling:
             try:
                 changed = await asyncio.to_thread(self.watch.poll)
             except Exception:  # never let the watcher die; try again next tick
                 changed = False
-            if changed:
-                old, self._changed = self._changed, asyncio.Event()
-                old.set()
+        if changed:
+            old, self._changed = self._changed, asyncio.Event()
+            old.set()
 
     async def wait(self, version: int, timeout: float, stop: asyncio.Event) -> None:
         """Until the table changes, `stop` or the server's closing is set, or `timeout`."""
@@ -121,8 +133,10 @@ class EventStream(StreamingResponse):
 
 def create_app(watch: TableWatch, tokens: TokenStore, poll_s: float = POLL_S,
                keepalive_s: float = KEEPALIVE_S, hosts: Sequence[str] | None = None,
-               send_timeout_s: float = SEND_TIMEOUT_S) -> Starlette:
-    """The app; `hosts`: the host names the page is served as (None: any, for tests)."""
+               send_timeout_s: float = SEND_TIMEOUT_S, play: Play | None = None) -> Starlette:
+    """The app; `hosts`: the host names the page is served as (None: any, for
+    tests); `play`: the play API (`serve --play`), None for a read-only table."""
+    watch.play = play is not None
     watch.poll()  # the first snapshot, before any page asks for it
     hubs: list[Hub] = []
 
@@ -185,12 +199,13 @@ def create_app(watch: TableWatch, tokens: TokenStore, poll_s: float = POLL_S,
     routes = [
         Route("/", page, methods=["GET", "HEAD"]),
         Route("/p/{token}", page, methods=["GET", "HEAD"]),
-        Route("/static/{name}", static, methods=["GET", "HEAD"]),
+        Route("/static/{name:path}", static, methods=["GET", "HEAD"]),
         Route("/api/state", state, methods=["GET", "HEAD"]),
         Route("/api/events", events, methods=["GET"]),
         Route("/api/p/{token}/state", state, methods=["GET", "HEAD"]),
         Route("/api/p/{token}/events", events, methods=["GET"]),
         Route("/healthz", health, methods=["GET", "HEAD"]),
+        *play_routes(play, player, HEADERS),
     ]
     middleware = []
     if hosts is not None:
@@ -198,7 +213,8 @@ def create_app(watch: TableWatch, tokens: TokenStore, poll_s: float = POLL_S,
         from starlette.middleware.trustedhost import TrustedHostMiddleware  # lazy: as above
 
         middleware.append(Middleware(TrustedHostMiddleware, allowed_hosts=list(hosts)))
-    app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware)
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware,
+                    exception_handlers={Exception: internal_error})
     app.state.close = lambda: [hub.close() for hub in hubs]  # the server's Ctrl-C: end every stream
     return app
 

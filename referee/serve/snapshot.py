@@ -21,7 +21,7 @@ from referee import render
 from referee.cards.index import load_index, project_root
 from referee.errors import CardError, TableError
 from referee.games import GameRules, rules_for, visible_state
-from referee.model import Event, GameSlug, State
+from referee.model import VIA, Event, GameSlug, State, actor_label
 from referee.public import public_event
 from referee.store import db
 from referee.store import events as log
@@ -241,7 +241,8 @@ def _common(table: TableNow, s: State) -> dict[str, Any]:
         "fields": _plain(dict(s.fields)),
         "lines": list(lines),
         "prompts": list(waiting),
-        "log": [{"seq": e.seq, "actor": e.actor, "turn": e.turn, "undone": undone, "text": named(s.game.value, text)}
+        "log": [{"seq": e.seq, "actor": actor_label(e), "turn": e.turn, "undone": undone,
+                 "text": named(s.game.value, text), **({"via": e.args[VIA]} if VIA in e.args else {})}
                 for (e, undone, target), text in zip(table.recent, table.texts or _plain_texts(table))],
     }
 

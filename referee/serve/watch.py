@@ -33,6 +33,7 @@ class TableWatch:
         self._public = dumps({"error": "the table has not been read yet"})
         self._private: dict[str, str] = {}
         self._lock = threading.Lock()
+        self.play = False  # `serve --play`: private pages offer moves (their snapshot says so)
 
     def poll(self) -> bool:
         """Read the table again if it changed; True if the snapshots changed."""
@@ -81,7 +82,7 @@ class TableWatch:
         if error is not None or table is None:
             return dumps({"error": error or "the table has not been read yet"})
         try:
-            text = dumps(snapshot.private(table, player))
+            text = dumps({**snapshot.private(table, player), "play": self.play})
         except RefereeError as exc:  # e.g. the player is not at this table any more
             text = dumps({"error": str(exc)})
         with self._lock:

@@ -17,7 +17,7 @@ import sqlite3
 from typing import Any
 
 from referee.games import GameRules
-from referee.model import Action, Event, EventKind, PlayerName, Seq, Setup, State
+from referee.model import Action, Event, EventKind, PlayerName, Seq, Setup, State, rules_args
 
 SNAPSHOT_EVERY = 32
 STATE_FORMAT = "state-1"
@@ -92,7 +92,7 @@ def in_effect(conn: sqlite3.Connection, head: int) -> set[int]:
 
 def action_of(event: Event) -> Action:
     actor = PlayerName(event.actor) if event.actor is not None else None
-    return Action(event.action, dict(event.args), actor, dict(event.cards))
+    return Action(event.action, rules_args(event.args), actor, dict(event.cards))
 
 
 def snapshot_key(rules: GameRules) -> str:

@@ -302,7 +302,7 @@
     prompts.hidden = !(d.prompts || []).length;
     var log = document.getElementById("log");
     log.textContent = "";
-    d.log.forEach(function (e) {
+    d.log.slice().reverse().forEach(function (e) {  // newest first, right under the "Latest" heading
       var li = el("li", e.undone ? "undone" : null);
       li.value = e.seq;
       add(li, el("span", "who", (e.actor || "scorekeeper") + ": "), document.createTextNode(e.text));
@@ -312,6 +312,7 @@
     status.textContent = "live · event #" + d.seq;
     status.className = "status";
     document.body.dataset.seq = d.seq;
+    document.dispatchEvent(new CustomEvent("table", { detail: d }));  // controller.js follows the table too
   }
 
   fetch(api + "/state").then(function (r) { return r.json(); }).then(render).catch(function () {});

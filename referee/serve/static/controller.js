@@ -1,0 +1,423 @@
+// referee serve --play: a private page becomes its player's controller.
+// It lists the player's legal moves now (GET /p/<token>/moves, again on every table update), lets the
+// player pick the cards a move takes (by name, by the printed 5-character code, or by scanning the
+// card's QR code with the camera where the browser allows it), asks before sending, and sends the
+// command line (POST /p/<token>/act). Built with DOM calls and textContent only, like app.js.
+(function () {
+  "use strict";
+  var m = location.pathname.match(/^\/p\/([A-Za-z0-9_-]+)$/);
+  var box = document.getElementById("play");
+  if (!m || !box) return;
+  var base = "/p/" + m[1];
+  var HOLE = "<CARD>";
+  var names = [];           // the players' names: isolated (<bdi>) wherever a move's words name them
+  var moves = null;         // the last answer of /moves
+  var loading = false, again = false, sending = false, stale = 0;
+  var sheet = null;         // the open sheet: {el, move, slots, at, stop}
+  var note = null;          // what the last send said: {ok: bool, text}
+  var fresh = 0;            // the table's version after this phone's last move: older move lists are not shown
+  var seen = 0;             // the newest table version this page has heard of
+
+  function el(tag, cls, text) {
+    var e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined && text !== null) e.textContent = String(text);
+    return e;
+  }
+  function add(parent) {
+    for (var i = 1; i < arguments.length; i++) if (arguments[i]) parent.appendChild(arguments[i]);
+    return parent;
+  }
+  function button(cls, text, onclick) {
+    var b = el("button", cls, text);
+    b.type = "button";
+    b.addEventListener("click", onclick);
+    return b;
+  }
+  // `text` into `parent`, each player's name in its own <bdi> (a right-to-left name cannot reorder the rest)
+  function say(parent, text) {
+    text = String(text);
+    var known = names.filter(function (n) { return n && text.indexOf(n) >= 0; });
+    if (!known.length) return add(parent, document.createTextNode(text));
+    known.sort(function (a, b) { return b.length - a.length; });
+    var pattern = new RegExp("(" + known.map(function (n) { return n.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"); }).join("|") + ")");
+    text.split(pattern).forEach(function (piece, i) {
+      if (piece) add(parent, i % 2 ? el("bdi", null, piece) : document.createTextNode(piece));
+    });
+    return parent;
+  }
+  var OPTION = /\s*\((--[a-z][a-z-]*): ([^)]+)\)/;  // a move's words offering one option: "(--propaganda: face down in Military)"
+  function kindWords(kind) { return String(kind).replace(/[_-]+/g, " "); }
+  function holes(command) { return command.split(HOLE).length - 1; }
+
+  // ---- the moves --------------------------------------------------------------------
+
+  function refresh() {
+    if (loading) { again = true; return; }
+    loading = true;
+    fetch(base + "/moves", { cache: "no-store", headers: { Accept: "application/json" } })
+      .then(function (r) { return r.json().then(function (j) { return { ok: r.ok, body: j }; }); })
+      .then(function (r) {
+        if (r.ok && typeof r.body.version === "number" && r.body.version < fresh && stale++ < 20) again = true;  // from before our move
+        else if (r.ok) {
+          moves = r.body;
+          stale = 0;
+          if (note && note.fetch) note = null;
+        }
+        else note = { ok: false, fetch: true, text: r.body.error || "the referee did not list your moves" };
+      })
+      .catch(function () { note = { ok: false, fetch: true, text: "could not reach the referee; trying again on the next update" }; })
+      .then(function () {
+        loading = false;
+        draw();
+        if (again) { again = false; refresh(); }
+      });
+  }
+
+  var drawn = "";
+  function draw() {
+    // unchanged moves are not redrawn: a button under a thumb stays the same button
+    var now = JSON.stringify([moves, note, names, !!sheet]);
+    if (now === drawn && box.firstChild) return;
+    drawn = now;
+    box.textContent = "";
+    add(box, el("h2", null, "Your moves"));
+    if (note) {
+      var n = el("div", "note " + (note.ok ? "ok" : "bad"));
+      n.setAttribute("role", note.ok ? "status" : "alert");
+      add(n, el("b", null, note.ok ? "Sent" : "Not sent"));
+      add(box, say(n, note.text));
+    }
+    if (!moves) { add(box, el("p", "waiting", "loading…")); return; }
+    box.dataset.version = moves.version;
+    var list = moves.moves || [];
+    if (sheet && !list.some(function (mv) { return mv.command === sheet.move.command; })) {
+      close();
+      note = { ok: false, text: "that move is no longer possible: the table moved on" };
+      return draw();
+    }
+    if (!list.length) {
+      add(box, say(el("p", "waiting"), moves.waiting ? "waiting: " + moves.waiting : "waiting"));
+      return;
+    }
+    var groups = {}, order = [];
+    list.forEach(function (mv) {
+      if (!groups[mv.kind]) { groups[mv.kind] = []; order.push(mv.kind); }
+      groups[mv.kind].push(mv);
+    });
+    order.forEach(function (kind) {
+      var g = el("section", "kind");
+      g.dataset.kind = kind;
+      add(g, el("h3", null, kindWords(kind) + " (" + groups[kind].length + ")"));
+      groups[kind].forEach(function (mv) {
+        var b = button("move", null, function () { choose(mv); });
+        var option = OPTION.exec(mv.text);
+        say(b, option ? mv.text.replace(option[0], " (or " + option[2] + ")") : mv.text);
+        if (holes(mv.command)) add(b, el("span", "hint", "choose cards…"));
+        b.dataset.command = mv.command;
+        add(g, b);
+      });
+      add(box, g);
+    });
+  }
+
+  function choose(mv) {
+    note = null;
+    if (holes(mv.command)) picker(mv);
+    else confirm(mv, []);
+  }
+
+  // ---- sheets: the picker and the confirmation -------------------------------------------
+
+  function open(cls, title) {
+    close();
+    var s = el("div", "sheet " + cls);
+    s.setAttribute("role", "dialog");
+    s.setAttribute("aria-modal", "true");
+    var h = el("h2", null, title);
+    h.tabIndex = -1;
+    h.id = "sheet-title";
+    s.setAttribute("aria-labelledby", h.id);
+    add(s, h);
+    document.body.appendChild(s);
+    document.body.classList.add("sheet-open");
+    return s;
+  }
+  function close() {
+    if (!sheet) return;
+    if (sheet.stop) sheet.stop();
+    sheet.el.remove();
+    sheet = null;
+    document.body.classList.remove("sheet-open");
+  }
+  document.addEventListener("keydown", function (e) { if (e.key === "Escape" && sheet) { close(); draw(); } });
+
+  // The slots of a move's <CARD>s, each named by the option before it ("discard 2") or "card 3".
+  function slotsOf(command) {
+    var words = command.split(/\s+/), count = {}, out = [];
+    words.forEach(function (w, i) {
+      if (w !== HOLE) return;
+      var prev = words[i - 1] || "";
+      var label = prev.indexOf("--") === 0 ? prev.slice(2) : "card";
+      count[label] = (count[label] || 0) + 1;
+      out.push({ label: label, n: count[label], card: null, value: null });
+    });
+    out.forEach(function (s) { s.name = count[s.label] > 1 ? s.label + " " + s.n : s.label; });
+    return out;
+  }
+
+  var LOOKALIKE = { O: "Q", "0": "Q", I: "J", "1": "J", L: "K" };
+  function codeOf(text) { return String(text).trim().toUpperCase(); }
+  function lookalike(text) { return codeOf(text).replace(/[O0I1L]/g, function (c) { return LOOKALIKE[c]; }); }
+  // A printed QR code's card id (and copy): PNP:CARD-ID:REVISION[:COPY], or an older PNP:GAME:CARD-ID:REVISION
+  function payload(text) {
+    var t = codeOf(text), p = t.match(/^PNP:([A-Z0-9-]+):([0-9A-F]{6})(?::([0-9]{1,3}))?$/);
+    if (p) return { id: p[1].toLowerCase(), copy: p[3] ? parseInt(p[3], 10) : null, text: t };
+    p = t.match(/^PNP:([A-Z0-9-]+):([A-Z0-9-]+):([0-9A-F]{6})$/);
+    return p ? { id: p[2].toLowerCase(), copy: null, text: t } : null;
+  }
+
+  function picker(mv, slots) {
+    var s = open("picker", null);
+    var h = s.querySelector("h2");
+    say(h, mv.text);
+    var me = sheet = { el: s, move: mv, slots: slots || slotsOf(mv.command), at: 0 };
+    var cards = mv.cards || [];
+    var chips = el("div", "slots");
+    var label = el("label", "find", "Name or 5-character code");
+    var input = el("input");
+    input.type = "text";
+    input.id = "pick-find";
+    label.htmlFor = input.id;
+    ["autocomplete", "autocorrect", "autocapitalize"].forEach(function (a) { input.setAttribute(a, "off"); });
+    input.spellcheck = false;
+    input.setAttribute("enterkeyhint", "done");
+    var said = el("p", "said");
+    said.setAttribute("aria-live", "polite");
+    var list = el("div", "picks");
+    var tools = el("div", "tools");
+    if (canScan()) add(tools, button("scan", "Scan the card's QR code", function () { scan(said, found); }));
+    var foot = add(el("div", "foot"), button("cancel", "Cancel", function () { close(); draw(); }));
+    add(s, chips, label, input, tools, said, list, foot);
+
+    function first() {
+      for (var i = 0; i < me.slots.length; i++) if (!me.slots[i].card) return i;
+      return -1;
+    }
+    function drawSlots() {
+      chips.textContent = "";
+      me.slots.forEach(function (slot, i) {
+        var c = button("slot" + (i === me.at ? " at" : "") + (slot.card ? " full" : ""), null, function () {
+          me.at = i; drawSlots(); said.textContent = "";
+        });
+        add(c, el("span", "k", slot.name), slot.card ? add(el("span", "v"), el("bdi", null, slot.card.name)) : el("span", "v", "—"));
+        c.setAttribute("aria-pressed", i === me.at ? "true" : "false");
+        add(chips, c);
+      });
+    }
+    function drawList() {
+      var q = input.value.trim().toLowerCase(), code = codeOf(input.value);
+      list.textContent = "";
+      var shown = cards.filter(function (c) {
+        return !q || String(c.name).toLowerCase().indexOf(q) >= 0 || String(c.code || "").indexOf(code) === 0 ||
+          String(c.id).indexOf(q) >= 0;
+      });
+      shown.forEach(function (c) {
+        var b = button("pick", null, function () { found(c, c.id); });
+        var times = me.slots.filter(function (o) { return o.card && o.card.id === c.id; }).length;
+        add(b, add(el("span", "cn"), el("bdi", null, c.name)), times ? el("span", "n", "✓" + (times > 1 ? times : "")) : null,
+            el("span", "code", c.code || ""));
+        b.dataset.card = c.id;
+        add(list, b);
+      });
+      var typed = input.value.trim();
+      if (!shown.length && /^[A-Za-z0-9][A-Za-z0-9:-]{1,79}$/.test(typed)) {
+        // not in the list (or the referee has no card list): the typed code or id goes as it is, and the rules judge it
+        var use = button("pick typed", null, function () { found({ id: typed, name: typed, code: "" }, typed); });
+        add(use, add(el("span", "cn"), document.createTextNode("Use “"), el("bdi", null, typed), document.createTextNode("” as typed")));
+        add(list, use);
+      } else if (!shown.length) add(list, el("p", "waiting", "no card of yours for this move matches “" + typed + "”"));
+    }
+    // a card chosen for the slot in hand; `value` goes into the command (its id, or the scanned copy's QR text)
+    function found(c, value) {
+      if (sheet !== me) return;  // closed meanwhile
+      var slot = me.slots[me.at];
+      var twice = me.slots.some(function (o) { return o !== slot && o.value === value && /^PNP:/.test(value); });
+      if (twice) { said.textContent = "that printed copy is already chosen: scan another card"; return; }
+      slot.card = c;
+      slot.value = value;
+      said.textContent = slot.name + ": " + c.name;
+      input.value = "";
+      var next = first();
+      if (next < 0) return confirm(mv, me.slots);
+      me.at = next;
+      drawSlots();
+      drawList();
+    }
+    input.addEventListener("input", function () {
+      var text = input.value, scanned = payload(text), exact = null;
+      if (scanned) {
+        exact = cards.filter(function (c) { return c.id === scanned.id; })[0];
+        if (exact) return found(exact, scanned.copy ? scanned.text : exact.id);
+      }
+      if (codeOf(text).length >= 2) {
+        var want = [codeOf(text), lookalike(text)];
+        exact = cards.filter(function (c) { return c.code && want.indexOf(String(c.code).toUpperCase()) >= 0; })[0];
+        if (exact && codeOf(text).length === String(exact.code).length) return found(exact, exact.id);
+      }
+      drawList();
+    });
+    me.at = Math.max(0, first());
+    drawSlots();
+    drawList();
+    h.focus();
+  }
+
+  function confirm(mv, slots) {
+    var keep = slots.length ? slots : null;
+    var s = open("confirm", "Send this move?");
+    sheet = { el: s, move: mv, slots: slots };
+    // a move's words may offer one option, "(--propaganda: face down in Military)": a toggle here
+    var option = OPTION.exec(mv.text), chosen = false;
+    add(s, say(el("p", "say"), option ? mv.text.replace(option[0], "") : mv.text));
+    var parts = mv.command.split(HOLE), base = parts[0];
+    slots.forEach(function (slot, i) { base += slot.value + parts[i + 1]; });
+    var command = base;
+    if (slots.length) {
+      var ul = el("ul", "chosen");
+      slots.forEach(function (slot) {
+        add(ul, add(el("li"), el("span", "k", slot.name + ": "), el("bdi", null, slot.card.name),
+                    el("span", "code", " " + (slot.card.code || ""))));
+      });
+      add(s, ul);
+    }
+    var line = el("code", "command", "referee " + command);
+    if (option) {
+      var toggle = button("option", null, function () {
+        chosen = !chosen;
+        command = base + (chosen ? " " + option[1] : "");
+        toggle.setAttribute("aria-pressed", String(chosen));
+        toggle.firstChild.textContent = chosen ? "✓" : "";
+        line.textContent = "referee " + command;
+      });
+      toggle.setAttribute("aria-pressed", "false");
+      toggle.dataset.option = option[1];
+      add(s, add(toggle, el("span", "box"), el("span", null, option[2])));
+    }
+    add(s, line);
+    var send = button("send", "Send", function () { post(command, send); });
+    var foot = el("div", "foot");
+    if (keep) add(foot, button("back", "Change cards", function () { picker(mv, keep); }));
+    add(foot, button("cancel", "Cancel", function () { close(); draw(); }), send);
+    add(s, foot);
+    s.querySelector("h2").focus();
+  }
+
+  function post(command, send) {
+    if (sending) return;  // a double tap sends once
+    sending = true;
+    send.disabled = true;
+    send.textContent = "Sending…";
+    var body = { command: command };
+    if (moves && typeof moves.version === "number") body.version = moves.version;
+    fetch(base + "/act", { method: "POST", cache: "no-store", headers: { "Content-Type": "application/json" },
+                           body: JSON.stringify(body) })
+      .then(function (r) {
+        return r.json().catch(function () { return {}; }).then(function (j) {
+          if (r.status === 200) {
+            if (typeof j.version === "number") fresh = j.version;
+            return { ok: true, text: j.echo || "done", seq: fresh };
+          }
+          return { ok: false, text: j.error || "the referee refused it (HTTP " + r.status + ")" };  // kept until the next tap
+        });
+      })
+      .catch(function () { return { ok: false, text: "could not reach the referee: nothing was sent" }; })
+      .then(function (result) {
+        sending = false;
+        note = result;
+        moves = null;  // "loading…" until the moves as they are now arrive: no stale button to tap
+        close();
+        draw();
+        window.scrollTo(0, 0);  // the answer, at the top of the page
+        refresh();  // 200: the next moves; 409 "no longer possible": the moves as they are now
+      });
+  }
+
+  // ---- the camera: a printed card's QR code ----------------------------------------------
+
+  function canScan() {
+    return !!(window.isSecureContext && navigator.mediaDevices && navigator.mediaDevices.getUserMedia);
+  }
+  var decoder = null;
+  function loadDecoder() {
+    if (!decoder) decoder = new Promise(function (ok, fail) {
+      var tag = el("script");
+      tag.src = "/static/vendor/jsqr/jsQR.js";  // jsQR (Apache-2.0), loaded only when a card is scanned
+      tag.onload = function () { window.jsQR ? ok(window.jsQR) : fail(new Error("no decoder")); };
+      tag.onerror = function () { decoder = null; fail(new Error("the QR decoder did not load")); };
+      document.head.appendChild(tag);
+    });
+    return decoder;
+  }
+  function scan(said, found) {
+    if (!sheet || sheet.stop) return;
+    var mine = sheet, cards = sheet.move.cards || [];
+    var view = el("div", "camera");
+    var video = el("video");
+    video.setAttribute("playsinline", "");
+    video.muted = true;
+    var canvas = el("canvas"), ctx = canvas.getContext("2d", { willReadFrequently: true });
+    var stream = null, timer = null, last = "";
+    mine.stop = function () {
+      clearTimeout(timer);
+      if (stream) stream.getTracks().forEach(function (t) { t.stop(); });
+      view.remove();
+      mine.stop = null;
+    };
+    add(view, video, button("cancel", "Stop the camera", function () { if (mine.stop) mine.stop(); }));
+    said.parentNode.insertBefore(view, said);
+    said.textContent = "starting the camera…";
+    Promise.all([loadDecoder(), navigator.mediaDevices.getUserMedia({ video: { facingMode: { ideal: "environment" } }, audio: false })])
+      .then(function (got) {
+        stream = got[1];
+        if (!mine.stop) { stream.getTracks().forEach(function (t) { t.stop(); }); return; }
+        video.srcObject = stream;
+        return video.play().then(function () {
+          said.textContent = "hold the card's QR code in the frame";
+          (function tick() {
+            if (!mine.stop) return;
+            if (video.videoWidth) {
+              var w = Math.min(640, video.videoWidth), h = Math.round(video.videoHeight * w / video.videoWidth);
+              canvas.width = w; canvas.height = h;
+              ctx.drawImage(video, 0, 0, w, h);
+              var qr = got[0](ctx.getImageData(0, 0, w, h).data, w, h, { inversionAttempts: "dontInvert" });
+              if (qr && qr.data && qr.data !== last) {
+                last = qr.data;
+                var p = payload(qr.data), c = p && cards.filter(function (x) { return x.id === p.id; })[0];
+                if (!c && p && !cards.length) c = { id: p.id, name: p.id, code: "" };  // no card list: the rules judge it
+                if (c) { mine.stop(); return found(c, p.copy ? p.text : c.id); }
+                said.textContent = p ? "that card (" + p.id + ") is not one you may use for this move"
+                                     : "that QR code is not a printed card's";
+              }
+            }
+            timer = setTimeout(tick, 120);
+          })();
+        });
+      })
+      .catch(function (e) {
+        if (mine.stop) mine.stop();
+        said.textContent = "no camera (" + (e && e.name ? e.name : "refused") + "): type the card's 5-character code instead";
+      });
+  }
+
+  document.addEventListener("table", function (e) {
+    var d = e.detail;
+    seen = Math.max(seen, d.seq || 0);
+    if (note && note.seq !== undefined && seen > note.seq) note = null;  // the table moved on: the answer is old news
+    names = (d.players || []).map(function (p) { return p.name; });
+    document.body.classList.toggle("playing", !!d.play);
+    if (!d.play) { close(); box.hidden = true; return; }
+    box.hidden = false;
+    refresh();
+  });
+})();
