@@ -218,7 +218,9 @@ def report(out) -> None:
     """
     from referee.report_pdf import write_report  # lazy: ReportLab loads only for a report
 
-    click.echo(str(write_report(db_path(), out)))
+    written = write_report(db_path(), out)
+    click.echo(str(written.path))
+    warn(written.warnings)
 
 
 @click.command()

@@ -1,21 +1,22 @@
 """Drawing a MatchReport (referee/report.py) as a PDF with ReportLab alone:
 platypus for the text and tables, reportlab.graphics LinePlot for the charts.
 
-The project's Roboto Condensed is embedded when it can be found (so any name
-prints), else ReportLab's Helvetica is used. `draw` writes only the file it
-is given; `write_report` builds a table's report and draws it into a
-temporary file beside the PDF, then renames it into place.
+The project's Roboto Condensed is embedded, and every text goes through
+referee/pdf_text.py's Ink, so a name in any script prints (Arabic joined and
+right to left, Chinese, emoji ...; a character no font has prints as U+FFFD
+and the report says so). `draw` writes only the file it is given;
+`write_report` builds a table's report and draws it into memory, then
+`write_pdf` puts it in place at once.
 """
 from __future__ import annotations
 
 import io
+from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO
-from xml.sax.saxutils import escape
+from typing import BinaryIO, Callable
 
-from reportlab.graphics.charts.legends import LineLegend
 from reportlab.graphics.charts.lineplots import LinePlot
-from reportlab.graphics.shapes import Drawing, String
+from reportlab.graphics.shapes import Drawing, Line
 from reportlab.graphics.widgets.markers import makeMarker
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4
@@ -24,7 +25,8 @@ from reportlab.lib.units import mm
 from reportlab.platypus import KeepTogether, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
 from pnp.write import replace_file
-from referee.errors import RefereeError, TableError
+from referee.errors import RefereeError
+from referee.pdf_text import Ink, fonts
 from referee.report import MatchReport, build, chance_text, default_out
 
 PALETTE = (colors.HexColor("#1f77b4"), colors.HexColor("#d62728"), colors.HexColor("#2ca02c"),
@@ -33,24 +35,10 @@ PALETTE = (colors.HexColor("#1f77b4"), colors.HexColor("#d62728"), colors.HexCol
 CROWD = colors.HexColor("#555555")
 
 
-def _fonts() -> tuple[str, str]:
-    """(regular, bold): Roboto Condensed from pnp's assets, embedded; else Helvetica."""
-    from reportlab.pdfbase import pdfmetrics  # lazy: font registration, only when a report is drawn
-    from reportlab.pdfbase.ttfonts import TTFError, TTFont  # lazy: as above
-
-    folder = Path(__file__).resolve().parents[1] / "pnp" / "assets" / "fonts"
-    names = ("RobotoCondensed-Regular", "RobotoCondensed-Bold")
-    try:
-        for name in names:
-            if name not in pdfmetrics.getRegisteredFontNames():
-                pdfmetrics.registerFont(TTFont(name, str(folder / f"{name}.ttf")))
-    except (TTFError, OSError):
-        return "Helvetica", "Helvetica-Bold"
-    return names
-
-
-def draw(report: MatchReport, out: Path | BinaryIO) -> None:
-    regular, bold = _fonts()
+def draw(report: MatchReport, out: Path | BinaryIO) -> tuple[str, ...]:
+    """Draw `report` into `out`; returns the warnings (characters no font has)."""
+    regular, bold = fonts()
+    ink = Ink(regular, names=tuple(name for name, _ in report.players))
     body = ParagraphStyle("body", fontName=regular, fontSize=9.5, leading=12)
     small = ParagraphStyle("small", parent=body, fontSize=8.5, leading=10.5)
     h1 = ParagraphStyle("h1", parent=body, fontName=bold, fontSize=17, leading=21, spaceAfter=2 * mm)
@@ -58,10 +46,14 @@ def draw(report: MatchReport, out: Path | BinaryIO) -> None:
                         spaceAfter=1.5 * mm)
 
     def para(text: str, style: ParagraphStyle = body) -> Paragraph:
-        return Paragraph(text, style)
+        """A paragraph of plain `text`, each character in a font that has it."""
+        return Paragraph(ink.markup(text, style.fontName), style)
+
+    def labelled(label: str, text: str) -> Paragraph:
+        return Paragraph(f"<b>{label}:</b> {ink.markup(text)}", body)
 
     def table(rows: list[list], widths: list[float], header: bool = True) -> Table:
-        cells = [[c if isinstance(c, Paragraph) else para(escape(str(c)), small) for c in row] for row in rows]
+        cells = [[c if isinstance(c, Paragraph) else para(str(c), small) for c in row] for row in rows]
         t = Table(cells, colWidths=widths, repeatRows=1 if header else 0)
         style = [("VALIGN", (0, 0), (-1, -1), "TOP"), ("GRID", (0, 0), (-1, -1), 0.25, colors.grey),
                  ("TOPPADDING", (0, 0), (-1, -1), 1.5), ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5)]
@@ -71,8 +63,8 @@ def draw(report: MatchReport, out: Path | BinaryIO) -> None:
         return t
 
     width = A4[0] - 30 * mm
-    story: list = [para(escape(f"{report.title}: match report"), h1)]
-    story.append(para(escape(f"Table {report.path.name}; {report.events} events in the log, "
+    story: list = [para(f"{report.title}: match report", h1)]
+    story.append(para((f"Table {report.path.name}; {report.events} events in the log, "
                              f"{report.actions} actions in effect"
                              + (f" ({report.undone} undone)" if report.undone else "")
                              + f"; turn {report.turn}, round {report.round}; "
@@ -82,11 +74,12 @@ def draw(report: MatchReport, out: Path | BinaryIO) -> None:
     story.append(para("Players and result", h2))
     word = report.faction_word
     players = "; ".join(f"{n}" + (f" ({word} {f})" if f else "") for n, f in report.players)
-    story.append(para(f"<b>Players:</b> {escape(players)}"))
+    story.append(labelled("Players", players))
     winner = report.winner if report.winner else "no winner yet"
-    story.append(para(f"<b>Winner:</b> {escape(winner)}"))
+    story.append(labelled("Winner", winner))
     if report.result not in (winner, f"{winner} wins"):
-        story.append(para(f"<b>Result:</b> {escape(report.result)}"))
+        story.append(labelled("Result", report.result))
+    notes_at = len(story)  # where a note on characters no font has goes, once all is set
     story.append(Spacer(1, 2 * mm))
     rows = [["Place", "Player", "Standing", "Out"]]
     rows += [[s.place, s.player + (f" ({s.faction})" if s.faction else ""), s.value, "eliminated" if s.eliminated else ""]
@@ -94,7 +87,7 @@ def draw(report: MatchReport, out: Path | BinaryIO) -> None:
     story.append(table(rows, [14 * mm, 45 * mm, width - 84 * mm, 25 * mm]))
 
     for chart in report.charts:
-        story.append(KeepTogether([para(escape(chart.title), h2), _chart_drawing(chart, width, regular)]))
+        story.append(KeepTogether([para(chart.title, h2), _chart_drawing(chart, width, ink)]))
 
     story.append(para("Battles and attacks", h2))
     if report.fights:
@@ -105,12 +98,12 @@ def draw(report: MatchReport, out: Path | BinaryIO) -> None:
     else:
         story.append(para("None were fought."))
     for note in report.notes:
-        story.append(para(escape(note), small))
+        story.append(para(note, small))
     story.append(para("Luck", h2))
     story.append(para("For each player: the sum of their chances to win each contest decided by dice (what they "
                       "could expect), against the contests they won.", small))
     for luck in report.luck:
-        story.append(para(escape(luck.text())))
+        story.append(para(luck.text()))
 
     story.append(para("Key moments", h2))
     if report.moments:
@@ -129,9 +122,12 @@ def draw(report: MatchReport, out: Path | BinaryIO) -> None:
     else:
         story.append(para("This game has no house rules."))
 
+    if ink.note():
+        story.insert(notes_at, para(ink.note(), small))
     doc = SimpleDocTemplate(out if not isinstance(out, Path) else str(out), pagesize=A4, leftMargin=15 * mm, rightMargin=15 * mm, topMargin=15 * mm,
                             bottomMargin=15 * mm, title=f"{report.title}: match report", author="referee")
     doc.build(story, onFirstPage=_footer(regular), onLaterPages=_footer(regular))
+    return ink.warnings()
 
 
 def _footer(font: str):
@@ -143,7 +139,8 @@ def _footer(font: str):
     return paint
 
 
-def _chart_drawing(chart, width: float, font: str) -> Drawing:
+def _chart_drawing(chart, width: float, ink: Ink) -> Drawing:
+    font = ink.font
     height = 62 * mm
     d = Drawing(width, height)
     plot = LinePlot()
@@ -175,47 +172,44 @@ def _chart_drawing(chart, width: float, font: str) -> Drawing:
         plot.lines[i].strokeWidth = 1.4
         plot.lines[i].symbol = makeMarker("FilledCircle", size=3.2, fillColor=colour, strokeColor=colour)
     d.add(plot)
-    d.add(String(plot.x + plot.width / 2, 1.5 * mm, "turn (0: the table as set up)", fontName=font, fontSize=7,
-                 textAnchor="middle"))
-    legend = LineLegend()
-    legend.x, legend.y = plot.x + plot.width + 6 * mm, plot.y + plot.height
-    legend.fontName, legend.fontSize = font, 8
-    legend.alignment = "right"
-    legend.columnMaximum = max(1, len(series))
-    room = width - legend.x - 8 * mm  # the legend's swatch and gap, then the text up to the page's margin
-    legend.colorNamePairs = [(CROWD if s.label == "crowd" else PALETTE[i % len(PALETTE)],
-                              _fit(f"{s.label}: {s.points[-1][1]}", font, 8, room)) for i, s in enumerate(series)]
-    d.add(legend)
+    d.add(ink.string(plot.x + plot.width / 2, 1.5 * mm, "turn (0: the table as set up)", 7, "middle"))
+    # the legend: a swatch of each line, then its label, set run by run so a name in any script prints
+    x, top = plot.x + plot.width + 6 * mm, plot.y + plot.height
+    room = width - x - 8 * mm  # the text from after the swatch and gap up to the page's margin
+    for i, s in enumerate(series):
+        colour = CROWD if s.label == "crowd" else PALETTE[i % len(PALETTE)]
+        y = top - (i + 1) * 4.2 * mm
+        d.add(Line(x, y + 1 * mm, x + 5 * mm, y + 1 * mm, strokeColor=colour, strokeWidth=1.4))
+        d.add(ink.string(x + 8 * mm, y, ink.fit(f"{s.label}: {s.points[-1][1]}", 8, room), 8))
     return d
 
 
-def _fit(text: str, font: str, size: float, room: float) -> str:
-    """`text` shortened with an ellipsis in its middle until it fits `room` points
-    (a long name keeps its start and its number)."""
-    from reportlab.pdfbase.pdfmetrics import stringWidth  # lazy: with the drawing
-
-    if stringWidth(text, font, size) <= room:
-        return text
-    name, sep, number = text.rpartition(": ")
-    while name and stringWidth(f"{name}\u2026{sep}{number}", font, size) > room:
-        name = name[:-1]
-    return f"{name}\u2026{sep}{number}"
+@dataclass(frozen=True)
+class Written:
+    """A report written: where, and what it warns of (characters no font has)."""
+    path: Path
+    warnings: tuple[str, ...] = ()
 
 
-def write_report(path: Path, out: Path | None = None) -> Path:
+def write_pdf(out: Path, draw_into: Callable[[BinaryIO], tuple[str, ...]], what: str = "the report") -> Written:
+    """Draw a PDF in memory with `draw_into`, then replace `out` with it at
+    once, so a failure never leaves half a PDF."""
+    pdf = io.BytesIO()
+    warnings = draw_into(pdf)
+    try:
+        replace_file(out, pdf.getvalue())
+    except OSError as exc:
+        raise RefereeError(f"cannot write {what} {out}: {exc.strerror or exc}") from None
+    return Written(out, warnings)
+
+
+def write_report(path: Path, out: Path | None = None) -> Written:
     """Build the report of the table at `path` and write it as a PDF to `out`
-    (default: beside the table, `table-report.pdf`) all at once, so a failure
-    never leaves half a PDF. Returns `out`."""
+    (default: beside the table, `table-report.pdf`)."""
     report = build(path)
     out = Path(out) if out is not None else default_out(path)
     if out.is_dir():
         raise RefereeError(f"{out} is a folder; name the report file, e.g. --out {out / default_out(path).name}")
     if not out.parent.is_dir():
         raise RefereeError(f"cannot write {out}: folder {out.parent} does not exist")
-    pdf = io.BytesIO()
-    draw(report, pdf)
-    try:
-        replace_file(out, pdf.getvalue())
-    except OSError as exc:
-        raise TableError(f"cannot write the report {out}: {exc.strerror or exc}") from None
-    return out
+    return write_pdf(out, lambda pdf: draw(report, pdf))

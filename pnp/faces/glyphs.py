@@ -19,16 +19,22 @@ from pnp.project import PACKAGE_FONTS
 
 FALLBACK_FOLDER = PACKAGE_FONTS / "fallback"
 FALLBACKS = ("NotoSansSymbols2-Regular", "NotoSansSymbols-Regular")  # tried in this order
+# The match reports print players' names in any script: the symbols, then
+# Arabic (shaped by referee/pdf_text.py before it comes here), Hebrew, emoji
+# (Noto Emoji, monochrome outlines) and Chinese, Japanese and Korean (Droid
+# Sans Fallback, Apache 2.0). Cards keep FALLBACKS: their text is not shaped.
+SCRIPT_FALLBACKS = FALLBACKS + ("NotoSansArabic-Regular", "NotoSansHebrew-Regular", "NotoEmoji-Regular",
+                                "DroidSansFallback")
 _IGNORED = frozenset("\n\r\t\u00ad\u200b\u200c\u200d\ufe0e\ufe0f")  # line breaks, soft hyphen, joiners, variation selectors
 
 
 class MissingGlyph(ValueError):
     """A character that neither the text's font nor any fallback font can print."""
 
-    def __init__(self, char: str, font: str):
+    def __init__(self, char: str, font: str, fallbacks: tuple[str, ...] = FALLBACKS):
         self.char, self.font = char, font
         super().__init__(f"character {describe(char)} is in no embedded font ({font}, nor the fallbacks "
-                         f"{' and '.join(FALLBACKS)}); write it another way, or bring a font that has it "
+                         f"{' and '.join(fallbacks)}); write it another way, or bring a font that has it "
                          "in templates/fonts/")
 
 
@@ -60,17 +66,17 @@ def _covers_ascii(font: str) -> bool:
     return cmap is None or all(c in cmap for c in range(32, 127))
 
 
-def font_for(char: str, font: str) -> str:
-    """The font that prints `char`: `font` itself, else the first fallback that
-    has it. Raises MissingGlyph when none has it."""
+def font_for(char: str, font: str, fallbacks: tuple[str, ...] = FALLBACKS) -> str:
+    """The font that prints `char`: `font` itself, else the first of
+    `fallbacks` that has it. Raises MissingGlyph when none has it."""
     cmap = _cmap(font)
     if cmap is None or ord(char) in cmap or char in _IGNORED:
         return font
-    for name in FALLBACKS:
+    for name in fallbacks:
         _fallback(name)
         if ord(char) in _cmap(name):
             return name
-    raise MissingGlyph(char, font)
+    raise MissingGlyph(char, font, fallbacks)
 
 
 @lru_cache(maxsize=16384)

@@ -67,11 +67,3 @@ def colour(value: object) -> str:
     close = difflib.get_close_matches(text.lower(), list(CSS_NAMES), n=1)
     hint = f"; did you mean {close[0]}?" if close else ""
     raise ColourError(f"colour {value!r} is not a colour: write {FORMS}{hint}")
-
-
-def is_colour(value: object) -> bool:
-    try:
-        colour(value)
-    except ColourError:
-        return False
-    return True

@@ -3,36 +3,36 @@ with its interval on both sides, the p-value of the difference, and the
 cards that moved most (see ab.py)."""
 from __future__ import annotations
 
-from xml.sax.saxutils import escape
+from typing import Callable
 
 from reportlab.lib.units import mm
-from reportlab.platypus import PageBreak, Paragraph
+from reportlab.platypus import PageBreak
 
 from referee.simulate.ab import biggest_card_changes
 from referee.simulate.result import SimulationResult
 
 
-def ab_story(result: SimulationResult, styles: dict, width: float, font: str, word: str) -> list:
+def ab_story(result: SimulationResult, styles: dict, width: float, ink, para: Callable, word: str) -> list:
     from referee.simulate.report_pdf import _pct, _table, rate_chart  # lazy: the report's own drawing helpers
 
     comparison, against = result.comparison, result.against
     assert comparison is not None and against is not None and result.tally_b is not None
     body, small, h1, h2 = styles["body"], styles["small"], styles["h1"], styles["h2"]
     fair = result.tally.figures()["fair"]
-    story: list = [PageBreak(), Paragraph("A/B: what the edit did", h1)]
-    story.append(Paragraph(escape(f"A: this project ({result.tally.games} games). B: {against.label()} "
-                                  f"({result.tally_b.games} games). The same seeds, seats, agents and "
-                                  f"{word}s on both sides; the rules code is the same."), small))
-    story.append(Paragraph("Verdict", h2))
+    story: list = [PageBreak(), para("A/B: what the edit did", h1)]
+    story.append(para(f"A: this project ({result.tally.games} games). B: {against.label()} "
+                      f"({result.tally_b.games} games). The same seeds, seats, agents and "
+                      f"{word}s on both sides; the rules code is the same.", small))
+    story.append(para("Verdict", h2))
     for line in comparison.verdict():
-        story.append(Paragraph("&bull; " + escape(line), body))
+        story.append(para("\u2022 " + line, body))
     rows = []
     for name, d in comparison.factions.items():
         rows += [(f"{name} A", d.a), (f"{name} B", d.b)]
     if rows:
-        story.append(Paragraph(escape(f"Win rate by {word}, A then B (whiskers: 95% interval)"), h2))
-        story.append(rate_chart(rows, fair, width, font))
-    story.append(Paragraph("Side by side", h2))
+        story.append(para(f"Win rate by {word}, A then B (whiskers: 95% interval)", h2))
+        story.append(rate_chart(rows, fair, width, ink))
+    story.append(para("Side by side", h2))
     table = [["", "A", "B", "p (B against A)"]]
     for name, d in comparison.factions.items():
         table.append([name, _pct(d.a), _pct(d.b), _p(d)])
@@ -42,15 +42,16 @@ def ab_story(result: SimulationResult, styles: dict, width: float, font: str, wo
     table.append(["moved first", _pct(f.a), _pct(f.b), _p(f)])
     table.append(["mean turns", str(comparison.turns[0]), str(comparison.turns[1]), ""])
     table.append(["mean actions", str(comparison.actions[0]), str(comparison.actions[1]), ""])
-    story.append(_table(table, [50 * mm, 48 * mm, 48 * mm, 24 * mm], small))
+    story.append(_table([[para(str(c), small) for c in row] for row in table], [50 * mm, 48 * mm, 48 * mm, 24 * mm]))
     moved = [(c, v) for c, v in biggest_card_changes(comparison) if v["win"].a.n or v["win"].b.n]
     if moved:
-        story.append(Paragraph("The cards that moved most", h2))
+        story.append(para("The cards that moved most", h2))
         rows_t = [["card", "plays a game A", "B", "win when played A", "B", "p"]]
         for card, v in moved:
             a, b = v["plays_per_game"]
             rows_t.append([card, f"{a:.2f}", f"{b:.2f}", _pct(v["win"].a), _pct(v["win"].b), _p(v["win"])])
-        story.append(_table(rows_t, [46 * mm, 20 * mm, 14 * mm, 36 * mm, 36 * mm, 18 * mm], small))
+        story.append(_table([[para(str(c), small) for c in row] for row in rows_t],
+                            [46 * mm, 20 * mm, 14 * mm, 36 * mm, 36 * mm, 18 * mm]))
     return story
 
 

@@ -9,9 +9,7 @@ when played, and those never or almost never played.
 """
 from __future__ import annotations
 
-import io
 from pathlib import Path
-from xml.sax.saxutils import escape
 
 from reportlab.graphics.shapes import Drawing, Line, Rect, String
 from reportlab.lib import colors
@@ -20,9 +18,8 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
-from pnp.write import replace_file
-from referee.errors import RefereeError
-from referee.report_pdf import _fonts
+from referee.pdf_text import Ink, fonts
+from referee.report_pdf import Written, write_pdf
 from referee.simulate.result import SimulationResult
 from referee.simulate.stats import Rate
 from referee.simulate.summary import RARE_SHARE
@@ -33,22 +30,18 @@ LOW = colors.HexColor("#1f77b4")
 FAIR = colors.HexColor("#555555")
 
 
-def write(result: SimulationResult, path: Path) -> None:
-    buffer = io.BytesIO()
-    draw(result, buffer)
-    try:
-        replace_file(path, buffer.getvalue())
-    except OSError as exc:
-        raise RefereeError(f"cannot write {path}: {exc.strerror or exc}") from None
+def write(result: SimulationResult, path: Path) -> Written:
+    return write_pdf(path, lambda pdf: draw(result, pdf), "the balance report")
 
 
-def rate_chart(rows: list[tuple[str, Rate]], fair: float, width: float, font: str) -> Drawing:
+def rate_chart(rows: list[tuple[str, Rate]], fair: float, width: float, ink: Ink) -> Drawing:
     """Horizontal bars of win rates with their 95% intervals, and the fair
     share as a dashed line; a bar whose interval misses the line is coloured."""
     label_w, row_h = 42 * mm, 7 * mm
     plot_w = width - label_w - 28 * mm
     height = row_h * len(rows) + 9 * mm
     d = Drawing(width, height)
+    font = ink.font
     top = height - 3 * mm
     for tick in (0, 0.25, 0.5, 0.75, 1.0):
         x = label_w + plot_w * tick
@@ -57,7 +50,7 @@ def rate_chart(rows: list[tuple[str, Rate]], fair: float, width: float, font: st
     for i, (label, rate) in enumerate(rows):
         y = top - (i + 1) * row_h + 1.5 * mm
         colour = BAR if not rate.excludes(fair) else (HIGH if rate.value > fair else LOW)
-        d.add(String(label_w - 2 * mm, y + 1.2 * mm, _clip(label, 28), fontName=font, fontSize=8, textAnchor="end"))
+        d.add(ink.string(label_w - 2 * mm, y + 1.2 * mm, _clip(label, 28), 8, "end"))
         d.add(Rect(label_w, y, plot_w * rate.value, row_h - 3 * mm, fillColor=colour, strokeColor=None))
         mid = y + (row_h - 3 * mm) / 2
         d.add(Line(label_w + plot_w * rate.low, mid, label_w + plot_w * rate.high, mid, strokeWidth=1.2))
@@ -98,8 +91,15 @@ def histogram(counts: dict[int, int], width: float, font: str, what: str) -> Dra
     return d
 
 
-def draw(result: SimulationResult, out) -> None:
-    regular, bold = _fonts()
+def draw(result: SimulationResult, out) -> tuple[str, ...]:
+    """Draw the balance report into `out`; returns the warnings (characters no font has)."""
+    regular, bold = fonts()
+    ink = Ink(regular, names=tuple(seat.name for seat in result.plan.seats))
+
+    def para(text: str, style: ParagraphStyle) -> Paragraph:
+        """A paragraph of plain `text`, each character in a font that has it."""
+        return Paragraph(ink.markup(text, style.fontName), style)
+
     body = ParagraphStyle("body", fontName=regular, fontSize=9.5, leading=12)
     small = ParagraphStyle("small", parent=body, fontSize=8.5, leading=10.5)
     h1 = ParagraphStyle("h1", parent=body, fontName=bold, fontSize=17, leading=21, spaceAfter=2 * mm)
@@ -111,33 +111,33 @@ def draw(result: SimulationResult, out) -> None:
     width = A4[0] - 30 * mm
     from referee.simulate.summary import verdict  # lazy: the summary is loaded by the session already
 
-    story: list = [Paragraph(escape(f"{plan.game.game_title}: balance report"), h1)]
+    story: list = [para(f"{plan.game.game_title}: balance report", h1)]
     agents = ", ".join(sorted({s.agent.value for s in plan.seats}))
     note = (f"{tally.games} games" + (f" of {plan.games} asked (PARTIAL: stopped early)" if result.partial else "")
             + f", {len(plan.seats)} players, agents: {agents}; seeds {plan.seed} to {plan.seed + plan.games - 1};"
             f" turn cap {plan.turn_cap}; {result.seconds:.1f} s ({tally.games / result.seconds:.1f} games/s)."
             if result.seconds else "")
-    story.append(Paragraph(escape(note), small))
-    story.append(Paragraph("Verdict", h2))
+    story.append(para(note, small))
+    story.append(para("Verdict", h2))
     for line in verdict(tally):
-        story.append(Paragraph("&bull; " + escape(line), body))
-    story.append(Paragraph(escape(f"Win rate by {_faction_word(plan.game)} (bars: rate; whiskers: 95% interval; "
-                                  "dashed: the fair share)"), h2))
+        story.append(para("\u2022 " + line, body))
+    story.append(para(f"Win rate by {_faction_word(plan.game)} (bars: rate; whiskers: 95% interval; "
+                      "dashed: the fair share)", h2))
     rows = [(name, rate) for name, rate in figures["factions"].items()]
     if rows:
-        story.append(rate_chart(rows, fair, width, regular))
-    story.append(Paragraph("Win rate by seat, and the first player", h2))
+        story.append(rate_chart(rows, fair, width, ink))
+    story.append(para("Win rate by seat, and the first player", h2))
     seat_rows = [(f"seat {int(i) + 1}", r) for i, r in figures["seats"].items()] + [("moved first", figures["first"])]
-    story.append(rate_chart(seat_rows, fair, width, regular))
-    story.append(Paragraph("Game length", h2))
+    story.append(rate_chart(seat_rows, fair, width, ink))
+    story.append(para("Game length", h2))
     outcomes = tally.outcomes
-    story.append(Paragraph(escape(f"{outcomes['win']} won, {outcomes['draw']} drawn, {outcomes['capped']} capped at "
-                                  f"turn {plan.turn_cap}, {outcomes['jam']} jammed."), small))
+    story.append(para(f"{outcomes['win']} won, {outcomes['draw']} drawn, {outcomes['capped']} capped at "
+                      f"turn {plan.turn_cap}, {outcomes['jam']} jammed.", small))
     story.append(histogram(dict(tally.turns), width, regular, "turns"))
     story.append(histogram(dict(tally.actions), width, regular, "actions"))
     cards = figures["cards"]
     if cards:
-        story.append(Paragraph("Cards", h2))
+        story.append(para("Cards", h2))
         ranked = sorted(cards.items(), key=lambda kv: kv[1]["test"].delta, reverse=True)
         header = ["card", "plays", "win when played", "win when not", "p"]
         rows_t = [header] + [
@@ -145,22 +145,25 @@ def draw(result: SimulationResult, out) -> None:
              f"{d['test'].p_value:.3f}" + (" *" if d["test"].significant else "")]
             for card, d in (ranked[:12] + ranked[-12:] if len(ranked) > 24 else ranked)
         ]
-        story.append(_table(rows_t, [60 * mm, 15 * mm, 38 * mm, 38 * mm, 18 * mm], small))
+        story.append(_table([[para(str(c), small) for c in row] for row in rows_t],
+                           [60 * mm, 15 * mm, 38 * mm, 38 * mm, 18 * mm]))
         rare = [c for c, d in cards.items() if tally.games and d["plays"] < RARE_SHARE * tally.games]
         if rare:
             story.append(Spacer(1, 2 * mm))
-            story.append(Paragraph(escape(f"Almost never played (in under {RARE_SHARE:.0%} of games): "
-                                          + ", ".join(sorted(rare))), small))
+            story.append(para(f"Almost never played (in under {RARE_SHARE:.0%} of games): "
+                              + ", ".join(sorted(rare)), small))
+    if ink.note():
+        story.insert(2, para(ink.note(), small))
     if result.comparison is not None:
         from referee.simulate.report_ab import ab_story  # lazy: only an A/B run has the page
         styles = {"body": body, "small": small, "h1": h1, "h2": h2}
-        story += ab_story(result, styles, width, regular, _faction_word(plan.game))
+        story += ab_story(result, styles, width, ink, para, _faction_word(plan.game))
     SimpleDocTemplate(out, pagesize=A4, leftMargin=15 * mm, rightMargin=15 * mm, topMargin=14 * mm,
                       bottomMargin=14 * mm, title=f"{plan.game.game_title} balance report").build(story)
+    return ink.warnings()
 
 
-def _table(rows: list[list], widths: list[float], style: ParagraphStyle) -> Table:
-    cells = [[Paragraph(escape(str(c)), style) for c in row] for row in rows]
+def _table(cells: list[list[Paragraph]], widths: list[float]) -> Table:
     t = Table(cells, colWidths=widths, repeatRows=1)
     t.setStyle(TableStyle([("GRID", (0, 0), (-1, -1), 0.25, colors.grey),
                            ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#e8e8e8")),

@@ -9,10 +9,16 @@ a seeded generator and applies it with `rules.apply`.
 """
 from __future__ import annotations
 
+import importlib
 import random
+import shlex
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
+from click.testing import CliRunner
+
+from referee import cli as core_cli
+from referee import table
 from referee.legal import Move, legal_moves
 from referee.model import Action, State
 
@@ -112,3 +118,31 @@ def same_after(rules: Any, state: State, a: Action, b: Action, dice: Sequence[in
 
 def hands_mapping(hands: Mapping[str, Sequence[str]]) -> dict[str, list[str]]:
     return {k: list(v) for k, v in hands.items()}
+
+
+class Captured(Exception):
+    """Raised by the stand-in for `table.act`: the command got as far as recording."""
+
+
+def parsed(monkeypatch, game: str, command: str, **state_of: Callable[..., Any]) -> Action:
+    """The Action the command line `command` records, parsed by the CLI of
+    `game` (its package name, `culture_war`) with `table.act` caught before it
+    writes. `state_of` replaces the functions of the game's `commands` module
+    that read the table (`_current=lambda path: (state, 1, 0)`), so the
+    command sees the state under test."""
+    game_cli = importlib.import_module(f"referee.games.{game}.cli")
+    commands = importlib.import_module(f"referee.games.{game}.commands")
+    got: list[Action] = []
+
+    def act(path, name, args, actor=None, cards=(), dice_text=None):
+        got.append(Action(name, {k: v for k, v in args.items() if v is not None}, actor))
+        raise Captured
+
+    monkeypatch.setattr(table, "act", act)
+    for name, stand_in in state_of.items():
+        monkeypatch.setattr(commands, name, stand_in)
+    words = shlex.split(command)
+    found = game_cli.COMMANDS.get(words[0]) or core_cli.cli.commands[words[0]]
+    result = CliRunner().invoke(found, words[1:], obj={})
+    assert got, f"`{command}` recorded nothing: {result.output} {result.exception!r}"
+    return got[0]

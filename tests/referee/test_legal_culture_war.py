@@ -17,15 +17,14 @@ dice. On every state met:
 from __future__ import annotations
 
 import random
-import shlex
 import time
 from dataclasses import replace
 from typing import Any
 
 import pytest
-from click.testing import CliRunner
 
 from helpers.legal_play import Visit, accepted, key, moves_of, play_out, same_after
+from helpers.legal_play import parsed as parse_command
 from referee import prompts
 from referee.games import rules_for
 from referee.games.culture_war import legal
@@ -258,29 +257,8 @@ def test_without_hands_card_plays_are_listed_by_what_they_may_cost():
 # ---- (c) the command line ------------------------------------------------------------------------
 
 
-class Captured(Exception):
-    pass
-
-
 def parsed(monkeypatch, state: State, command: str) -> Action:
-    from referee import cli as core_cli
-    from referee import table
-    from referee.games.culture_war import cli as game_cli
-    from referee.games.culture_war import commands
-
-    got: list[Action] = []
-
-    def act(path, name, args, actor=None, cards=(), dice_text=None):
-        got.append(Action(name, {k: v for k, v in args.items() if v is not None}, actor))
-        raise Captured
-
-    monkeypatch.setattr(table, "act", act)
-    monkeypatch.setattr(commands, "_current", lambda path: (state, 1, 0))
-    words = shlex.split(command)
-    found = game_cli.COMMANDS.get(words[0]) or core_cli.cli.commands[words[0]]
-    result = CliRunner().invoke(found, words[1:], obj={})
-    assert got, f"`{command}` recorded nothing: {result.output} {result.exception!r}"
-    return got[0]
+    return parse_command(monkeypatch, "culture_war", command, _current=lambda path: (state, 1, 0))
 
 
 def test_every_generated_command_line_records_the_generated_action(monkeypatch):

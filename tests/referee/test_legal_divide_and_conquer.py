@@ -19,15 +19,14 @@ dice. On the states met:
 from __future__ import annotations
 
 import random
-import shlex
 import time
 from itertools import combinations, product
 from typing import Any
 
 import pytest
-from click.testing import CliRunner
 
 from helpers.legal_play import Visit, accepted, key, moves_of, play_out, same_after
+from helpers.legal_play import parsed as parse_command
 from referee import prompts
 from referee.games import rules_for
 from referee.games.divide_and_conquer import legal
@@ -225,29 +224,8 @@ def test_without_hands_plays_from_the_hand_are_placeholders_and_the_rest_concret
 # ---- (c) the command line ------------------------------------------------------------------------
 
 
-class Captured(Exception):
-    pass
-
-
 def parsed(monkeypatch, state: State, command: str) -> Action:
-    from referee import cli as core_cli
-    from referee import table
-    from referee.games.divide_and_conquer import cli as game_cli
-    from referee.games.divide_and_conquer import commands
-
-    got: list[Action] = []
-
-    def act(path, name, args, actor=None, cards=(), dice_text=None):
-        got.append(Action(name, {k: v for k, v in args.items() if v is not None}, actor))
-        raise Captured
-
-    monkeypatch.setattr(table, "act", act)
-    monkeypatch.setattr(commands, "_state", lambda path: state)
-    words = shlex.split(command)
-    found = game_cli.COMMANDS.get(words[0]) or core_cli.cli.commands[words[0]]
-    result = CliRunner().invoke(found, words[1:], obj={})
-    assert got, f"`{command}` recorded nothing: {result.output} {result.exception!r}"
-    return got[0]
+    return parse_command(monkeypatch, "divide_and_conquer", command, _state=lambda path: state)
 
 
 def test_every_generated_command_line_records_the_generated_action(monkeypatch):

@@ -4,7 +4,9 @@
 - `actions`, `attacks`, `alliances`, `turns`: the actions, as steps on a `board`
   (a working copy of the table): cards, battles, alliances, the roll-off and the turn;
 - `phases`: the turn's phases and what each allows; `zones`: hands, decks and discard piles;
-- `effects`: what cards in play do all the time; `handlers`: each effect kind at its moment;
+- `effects`: what cards in play do all the time; `handlers`: each effect kind at its moment (the
+  kinds in `stat_changes` and `life_and_capital`, who acts and when in `effect_context`), and
+  the moments (attacks, deaths, "would die" saves); `turn_effects`: a turn's start and end;
 - `battle`: one battle's dice; `odds`: exact battle odds; `house_rules`, `cards`: settings and card data;
 - `view`: the words (status, changes, odds);
 - `commands`: the table-level functions behind the game's CLI commands; `cli`: those commands;

@@ -10,10 +10,10 @@ from typing import Any, Callable, Mapping
 
 from referee.errors import RefereeError, RuleViolation
 from referee.games.culture_war import effects
-from referee.games.culture_war import handlers as fx
 from referee.games.culture_war.actions import order_ready
 from referee.games.culture_war.battle import end_if_broken, fight, strike, target_refusal, unit_refusal
 from referee.games.culture_war.board import Board, DiceShortage, feeder
+from referee.games.culture_war.turn_effects import attack_banned
 from referee.model import Action, State
 
 WINDOW = "window"  # state field: a battle whose dice are shown and which waits for `settle`
@@ -155,7 +155,7 @@ def target_of(board: Board, args: Mapping[str, Any]) -> tuple[str, str, bool]:
 
 
 def truce(board: Board, owner: str, foe: str) -> None:
-    source = fx.attack_banned(board, owner, foe)
+    source = attack_banned(board, owner, foe)
     if source:
         raise RuleViolation(f"card text: {source}", f"{owner} cannot attack {foe} now ({source})")
 

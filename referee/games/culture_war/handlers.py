@@ -1,72 +1,36 @@
-"""Culture War effects that happen: one handler per effect kind of
-card_sources/culture-war/effects.yaml, run at the kind's trigger.
+"""Culture War effects that happen: `run(board, effects, ctx)` carries out a
+list of effects for one card, each through its kind's handler (HANDLERS,
+one per effect kind of card_sources/culture-war/effects.yaml). `ctx`
+(effect_context.py) says whose card it is and what the moment is about (the
+unit that attacks or dies, the player or unit named with --on, the dice).
+Static kinds (stats, cost, trait ...) are read by `effects` whenever the
+rules ask; their handler only records timed changes when a card makes them
+at a moment. `applied: false` kinds become prompts (`board.asks`, turned
+into referee/prompts.py prompts when the board is frozen).
 
-`run(board, effects, ctx)` carries out a list of effects for one card; `ctx`
-says whose card it is and what the moment is about (the unit that attacks or
-dies, the player or unit named with --on, the dice). Static kinds (stats,
-cost, trait ...) are read by `effects` whenever the rules ask; their handler
-here only records timed changes when a card makes them at a moment.
-`applied: false` kinds become prompts (`board.asks`, turned into
-referee/prompts.py prompts when the board is frozen).
-
-The trigger helpers below find which cards in play have effects for a
-moment: a turn's start or end, a unit's attack, kill, death.
+The kinds live by what they touch: stat_changes.py (stats for a while),
+life_and_capital.py (LIFE, capital, cards, control, prompts); here are the
+kinds that run other effects or destroy (if, roll, destroy, survive), and
+the moments that find which cards in play have effects: a unit's attack,
+kill or death, and the "would die" saves. A turn's start and end are in
+turn_effects.py.
 """
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Mapping
 
 from referee.errors import RuleViolation
-from referee.games.culture_war import zones
 from referee.games.culture_war.board import Board, coins_total
-from referee.games.culture_war.effects import (capacity, card_type, live_effects, production, read, shielded, trace,
-                                                when_of)
+from referee.games.culture_war.effect_context import Ctx, Dice, guarded
+from referee.games.culture_war.effects import live_effects, read, trace, when_of
+from referee.games.culture_war.life_and_capital import (_discard, _draw, _gain, _gain_per, _lose, _no_income,
+                                                         _pay_or_destroy, _pay_or_discard, _prompt, _refund, _steal,
+                                                         _take_control, _truce, _win, change_control)
+from referee.games.culture_war.stat_changes import _attack_fails, _bounce, _static, _stats, _timed_unit
 
-Dice = Callable[[], int]
-
-
-@dataclass
-class Ctx:
-    owner: str
-    source: Mapping[str, Any]                 # the card: name, card (id), deck
-    this: str | None = None                   # handle of the piece the effect is on
-    mod: Mapping[str, Any] | None = None      # the Mod the effect is on
-    host: str | None = None                   # the piece that Mod is attached to
-    that_player: str | None = None            # the other player of the moment
-    target_player: str | None = None          # a player named with --on
-    target: str | None = None                 # a piece named with --on
-    unit: str | None = None                   # the unit the moment is about
-    dice: Dice | None = None
-    battle: dict[str, Any] = field(default_factory=dict)   # saved / failed flags of a battle
-    moment: str = "played"
-
-    @property
-    def name(self) -> str:
-        return self.source.get("name") or "?"
-
-    @property
-    def type(self) -> str | None:
-        """The card type of the source: unit, real-estate, operation, mod, flash or happening."""
-        return "mod" if self.mod is not None else card_type(self.source)
-
-    @property
-    def card_id(self) -> str | None:
-        """The card's id: a piece or Mod keeps it as `card`, a card being played as `id`."""
-        return self.source.get("card") or self.source.get("id")
-
-
-def guarded(board: Board, handle: str | None, ctx: Ctx, targeted: bool = True) -> bool:
-    """True, with a note, when a protection keeps this card off piece `handle`
-    (effects.shielded: the one rule every kind that touches a piece asks)."""
-    if handle is None or handle not in board.pieces:
-        return False
-    guard = shielded(board, handle, ctx.owner, ctx.type, targeted)
-    if guard:
-        board.notes.append(f"{ctx.name} does not affect {board.label(handle)}: {guard[1]}")
-        trace(ctx.card_id, "protected")
-    return guard is not None
+__all__ = ["Ctx", "Dice", "HANDLERS", "change_control", "run", "dies", "saved", "after_death", "on_piece",
+           "on_mods", "on_side", "of_dead", "rolls_in", "save_key", "save_sources"]
 
 
 def run(board: Board, effects: list[Mapping[str, Any]], ctx: Ctx) -> None:
@@ -77,70 +41,7 @@ def run(board: Board, effects: list[Mapping[str, Any]], ctx: Ctx) -> None:
         trace(ctx.card_id, e["kind"])
 
 
-# ---- stats and timed changes ------------------------------------------------------------
-
-UNIT_WHO = ("target-unit", "target-enemy", "target-cyber", "your-unit", "enemy-unit")
-
-
-def _stats(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
-    who = e.get("who")
-    if ctx.moment == "static":
-        return
-    duration = e.get("duration") or ("battle" if who == "this" or ctx.moment == "battle" else "turn")
-    changes = [(s, int(e[s])) for s in ("atk", "def") if e.get(s)]
-    if who in ("your-units", "enemy-units"):
-        scope = "own-units" if who == "your-units" else "enemy-units"
-        for stat, amount in changes:
-            board.f["timed"].append({"stat": stat, "amount": amount, "scope": scope, "player": ctx.owner,
-                                     "until": "turn", "source": ctx.name, "type": ctx.type})
-        side = f"{ctx.owner}'s units" if who == "your-units" else f"units of {ctx.owner}'s opponents"
-        board.notes.append(f"{side} get {_changes(changes)} until the end of the turn ({ctx.name})")
-        return
-    handle = ctx.this if who == "this" else ctx.target
-    if handle is None or handle not in board.pieces or guarded(board, handle, ctx, who != "this"):
-        return
-    unit = board.pieces[handle]
-    for stat, amount in changes:
-        if duration == "game":
-            unit.setdefault("adj", {})
-            unit["adj"][stat] = unit["adj"].get(stat, 0) + amount
-        else:
-            board.f["timed"].append({"stat": stat, "amount": amount, "scope": "unit", "handle": handle,
-                                     "until": duration, "source": ctx.name})
-    word = {"game": "for the rest of the game", "battle": "for this battle" if ctx.moment == "battle"
-            or board.f.get("window") else "for its next battle this turn", "turn": "until the end of the turn"}[duration]
-    board.notes.append(f"{board.label(handle)} gets {_changes(changes)} {word} ({ctx.name})")
-
-
-def _changes(changes: list[tuple[str, int]]) -> str:
-    return " and ".join(f"{a:+d} {s.upper()}" for s, a in changes)
-
-
-def _static(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
-    """Kinds read by `effects` while the card is in play: nothing to do at a moment."""
-
-
-def _timed_unit(key: str, **extra: Any) -> Callable[[Board, Mapping[str, Any], Ctx], None]:
-    def handler(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
-        if ctx.moment == "static" or (e.get("who") == "this"):
-            return
-        if ctx.target is None or ctx.target not in board.pieces or guarded(board, ctx.target, ctx):
-            return
-        entry = {"stat": key, "amount": 0, "scope": "unit", "handle": ctx.target, "until": "battle",
-                 "source": ctx.name, **{k: e.get(k, v) for k, v in extra.items()}}
-        board.f["timed"].append(entry)
-        when = "this battle" if board.f.get("window") else "its next battle this turn"
-        board.notes.append(f"{board.label(ctx.target)}: {ctx.name} holds for {when}")
-    return handler
-
-
-def _bounce(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
-    if ctx.target in board.pieces and not guarded(board, ctx.target, ctx):
-        zones.return_to_hand(board, ctx.target)
-
-
-def _attack_fails(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
-    ctx.battle["failed"] = True
+# ---- kinds that run other effects, or destroy ------------------------------------------------
 
 
 def _survive(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
@@ -158,105 +59,6 @@ def _survive(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
     if e.get("weaken") and ctx.unit in board.pieces:
         adj = board.pieces[ctx.unit].setdefault("adj", {})
         adj["def"] = adj.get("def", 0) + int(e["weaken"])
-
-
-# ---- life, capital, cards --------------------------------------------------------------------
-
-
-def players(board: Board, who: str | None, ctx: Ctx) -> list[str]:
-    live = board.live()
-    pick = {None: [ctx.owner], "you": [ctx.owner], "each-opponent": [n for n in live if n != ctx.owner],
-            "each-player": live, "that-player": [ctx.that_player], "attacking-player": [ctx.that_player],
-            "target-player": [ctx.target_player]}[who]
-    return [n for n in pick if n in live]
-
-
-def _gain(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
-    _add(board, ctx, ctx.owner, e["what"], int(e["amount"]))
-
-
-def _add(board: Board, ctx: Ctx, who: str, what: str, amount: int) -> None:
-    if what == "life":
-        board.change_life(who, amount, ctx.name)
-    else:
-        board.gain(who, amount, ctx.source.get("deck"), ctx.name)
-
-
-def _lose(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
-    for who in players(board, e.get("who"), ctx):
-        if e["what"] == "life":
-            board.change_life(who, -int(e["amount"]), ctx.name)
-        else:
-            take(board, who, int(e["amount"]), ctx.name, e.get("source"), ctx)
-
-
-def take(board: Board, who: str, amount: int, why: str, source: str | None = None,
-         ctx: Ctx | None = None) -> dict[str, int]:
-    """Coins lost: from Real Estate only when the card says so, else Real Estate first, then the bank.
-    Coins on a Real Estate the card may not affect (effects.shielded) stay where they are."""
-    kept = set()
-    for handle, _ in board.owned(who, "estate"):
-        if ctx is not None and guarded(board, handle, ctx, targeted=False):
-            kept.add(handle)
-    if source != "real-estate":
-        return board.take(who, amount, why, skip=kept)
-    taken: dict[str, int] = {}
-    left = amount
-    for _, estate in sorted(((h, p) for h, p in board.owned(who, "estate") if h not in kept),
-                            key=lambda hp: -coins_total(hp[1]["coins"])):
-        for f in sorted(estate["coins"]):
-            n = min(left, estate["coins"][f])
-            estate["coins"][f] -= n
-            taken[f] = taken.get(f, 0) + n
-            left -= n
-        estate["coins"] = {f: n for f, n in estate["coins"].items() if n > 0}
-    if taken:
-        board.notes.append(f"{who} loses {coins_total(taken)} capital from Real Estate ({why})")
-    return taken
-
-
-def _gain_per(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
-    count = len(board.owned(ctx.owner, "unit" if e["per"] == "unit" else "estate"))
-    if count:
-        _add(board, ctx, ctx.owner, e["what"], int(e["amount"]) * count)
-    else:
-        board.notes.append(f"{ctx.name}: {ctx.owner} has none to count, so gains nothing")
-
-
-def _steal(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
-    victim = ctx.target_player if e["who"] == "target-player" else ctx.that_player
-    if not victim or victim == ctx.owner or victim not in board.live():
-        return
-    taken = take(board, victim, int(e["amount"]), f"taken by {ctx.name}", e.get("source"), ctx)
-    board.put(ctx.owner, taken)
-    if taken:
-        board.notes.append(f"{ctx.owner} gains {coins_total(taken)} capital to the bank ({ctx.name})")
-
-
-def _refund(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
-    cost = int(ctx.battle.get("refund") or 0)
-    if cost:
-        board.gain(ctx.owner, cost, ctx.source.get("deck"), ctx.name)
-
-
-def _pay_or_discard(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
-    amount = int(e["amount"])
-    handle = ctx.this if e["who"] == "you" else ctx.host
-    if handle is None or handle not in board.pieces:
-        return
-    payer = board.pieces[handle]["owner"]
-    if guarded(board, handle, ctx, targeted=False):
-        return
-    if board.capital(payer) >= amount:
-        board.take(payer, amount, f"upkeep of #{handle} {board.pieces[handle]['name']} ({ctx.name})")
-    else:
-        board.remove(handle, f"{payer} cannot pay {amount} ({ctx.name})")
-
-
-def _draw(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
-    who = board.live() if e.get("who") == "each-player" else [ctx.owner]
-    for name in who:
-        zones.draw_on_board(board, name, int(e["amount"]), ctx.name)
 
 
 def _if(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
@@ -296,6 +98,11 @@ def _roll(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
         run(board, read(effs), ctx)
 
 
+def rolls_in(effects: list[Mapping[str, Any]]) -> int:
+    """How many dice these effects roll (one a `roll`)."""
+    return sum(1 for e in effects if e["kind"] == "roll")
+
+
 def _destroy_self(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
     word = "destroyed" if e["kind"] == "destroy-self" else "discarded"
     if ctx.mod is not None:
@@ -331,106 +138,6 @@ def _destroy(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
         cost = int(board.pieces[ctx.target].get("cost") or 0)
         if dies(board, ctx.target, ctx.name, None, ctx.dice) is not None:  # a card may keep it alive: no refund
             ctx.battle["refund"] = cost
-
-
-def _take_control(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
-    if ctx.target in board.pieces and not guarded(board, ctx.target, ctx):
-        change_control(board, ctx.target, ctx.owner, ctx.name)
-
-
-def change_control(board: Board, handle: str, to: str, why: str) -> None:
-    piece = board.pieces[handle]
-    piece.setdefault("home", piece["owner"])
-    old = piece["owner"]
-    piece["owner"] = to
-    piece["attacked"] = board.turn
-    board.f["timed"] = [t for t in board.f["timed"] if t.get("handle") != handle]
-    board.notes.append(f"{to} takes control of {old}'s #{handle} {piece['name']} ({why})")
-
-
-def _truce(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
-    board.f.setdefault("truce", []).append({"player": ctx.owner, "who": e["who"], "source": ctx.name})
-    board.notes.append(f"{ctx.name}: " + ("no player may attack until the start of "
-                                          f"{ctx.owner}'s next turn" if e["who"] == "everyone" else
-                                          f"{ctx.owner}'s units neither attack nor can be attacked until "
-                                          f"{ctx.owner}'s next turn"))
-
-
-def _no_income(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
-    if e["who"] == "this":
-        if ctx.this in board.pieces:
-            board.f.setdefault("no_income", []).append(f"#{ctx.this}")
-            board.notes.append(f"{board.label(ctx.this)} produces nothing at the start of "  # type: ignore[arg-type]
-                               f"{ctx.owner}'s next turn ({ctx.name})")
-        return
-    for name in players(board, "each-opponent", ctx):
-        board.f.setdefault("no_income", []).append(name)
-        board.f.setdefault("no_income_by", {})[name] = [ctx.owner, ctx.type, ctx.name]
-    board.notes.append(f"each opponent of {ctx.owner} collects no capital at the start of their next turn")
-
-
-def _win(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
-    if board.life(ctx.owner) >= int(e["n"]):
-        board.f["won_by"] = ctx.owner
-        board.notes.append(f"{ctx.owner} wins the game ({ctx.name})")
-
-
-WORDS = {"capital": "Capital", "life": "LIFE", "atk": "ATK", "def": "DEF", "dice": "die", "cyber": "Cyber",
-         "hero": "Hero"}
-
-
-def words(text: str) -> str:
-    """Card text for a prompt: the printed icons ({capital}, {life} ...) in words."""
-    return re.sub(r"\{(\w+)\}", lambda m: WORDS.get(m.group(1), m.group(1)), text)
-
-
-def _prompt(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
-    text = words(str(e["text"]))
-    board.asks.append({"player": ctx.owner, "card_id": ctx.card_id or "", "card": ctx.name,
-                       "moment": ctx.moment, "text": text[:1].upper() + text[1:]})
-
-
-def _discard(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
-    """Cards leave a hand: the player answers with the cards (their ids), and
-    the referee takes them off the hand count into the discard pile
-    (answers.py). A random discard no one names is answered `done`."""
-    who = e.get("who") or "you"
-    for name in players(board, who, ctx):
-        fields = board.people[name].fields
-        hand = int(fields["hand"]) if "hand" in fields else None
-        n = int(e["amount"]) if hand is None else min(int(e["amount"]), hand)
-        if n == 0:
-            board.notes.append(f"{name} has no cards in hand to discard ({ctx.name})")
-            continue
-        how = " at random" if e.get("random") else ""
-        cards = f"{n} card" + ("s" if n > 1 else "")
-        ids = ",".join(["CARD"] * n)
-        enter = f"referee resolve {{n}} {ids}" + (f" (the card{'s' if n > 1 else ''} {name} discarded), "
-                                                  "or referee resolve {n} done if no one names them"
-                                                  if hand is not None else "")
-        if hand is None:
-            enter = "referee resolve {n} done"  # the referee keeps no hand for this player
-        board.asks.append({"player": name, "card_id": ctx.card_id or "", "card": ctx.name, "moment": ctx.moment,
-                           "text": f"{name} discards {cards}{how} ({ctx.name})", "enter": enter, "commands": (),
-                           "data": {"discard": {"player": name, "count": n, "counted": hand is not None},
-                                    "free": True}})
-
-
-def _pay_or_destroy(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
-    """Pay or lose one of your other units: the answer is `pay` or the unit's handle (answers.py)."""
-    amount = int(e["amount"])
-    others = [h for h, _ in board.owned(ctx.owner, "unit") if h != ctx.this]
-    if not others:
-        board.notes.append(f"{ctx.name}: {ctx.owner} has no other unit, so nothing happens")
-        return
-    choices = (["pay"] if board.capital(ctx.owner) >= amount else []) + others
-    units = ", ".join(f"{h} ({board.pieces[h]['name']})" for h in others)
-    board.asks.append({"player": ctx.owner, "card_id": ctx.card_id or "", "card": ctx.name, "moment": ctx.moment,
-                       "text": (f"{ctx.owner} pays {amount} Capital or destroys one of their other units, "
-                                f"losing no LIFE for it: {units}" + ("" if "pay" in choices else
-                                                                     f" ({ctx.owner} cannot pay {amount})")),
-                       "enter": "referee resolve {n} " + "|".join(choices), "commands": (), "choices": choices,
-                       "data": {"pay-or-destroy": {"player": ctx.owner, "amount": amount}}})
 
 
 HANDLERS: dict[str, Callable[[Board, Mapping[str, Any], Ctx], None]] = {
@@ -572,107 +279,3 @@ def after_death(board: Board, piece: Mapping[str, Any], handle: str, that_player
             run(board, effects, Ctx(mod.get("by") or owner, mod, moment="on death", dice=dice))
     if owner in board.live():
         on_side(board, owner, "own-death", that_player=that_player, unit=handle, dice=dice, moment="on death")
-
-
-# ---- a turn's start and end ------------------------------------------------------------------------
-
-
-def turn_sources(board: Board, name: str, when: str) -> list[tuple[list[dict[str, Any]], dict[str, Any]]]:
-    """Who acts at the start or end of `name`'s turn: their pieces, their Mods
-    (start-of-turn / end-of-turn) and Mods on their cards (owner-turn)."""
-    out = []
-    for handle, piece in board.owned(name):
-        effects = [e for e in live_effects(piece) if when_of(e) == when]
-        if effects:
-            out.append((effects, {"owner": name, "source": piece, "this": handle}))
-    for handle, piece in sorted(board.pieces.items(), key=lambda kv: int(kv[0])):
-        for mod in piece.get("mods", []):
-            by = mod.get("by") or piece["owner"]
-            effects = [e for e in read(mod.get("effects")) if when_of(e) == when and by == name]
-            if when == "start-of-turn" and piece["owner"] == name:
-                effects += [e for e in read(mod.get("effects")) if when_of(e) == "owner-turn"]
-            if effects:
-                out.append((effects, {"owner": by, "source": mod, "mod": mod, "host": handle}))
-    return out
-
-
-def rolls_in(effects: list[Mapping[str, Any]]) -> int:
-    return sum(1 for e in effects if e["kind"] == "roll")
-
-
-def turn_dice(board: Board, name: str, when: str) -> int:
-    return sum(rolls_in(effects) for effects, _ in turn_sources(board, name, when))
-
-
-def at_turn(board: Board, name: str, when: str, dice: Dice | None) -> None:
-    moment = "start of turn" if when == "start-of-turn" else "end of turn"
-    for effects, kw in turn_sources(board, name, when):
-        gone = (kw.get("this") and kw["this"] not in board.pieces) or \
-            (kw.get("mod") is not None and kw["mod"] not in board.pieces.get(kw["host"], {}).get("mods", []))
-        if gone or board.people[name].eliminated:
-            for _ in range(rolls_in(effects)):
-                if dice is not None:
-                    dice()  # the die was rolled for a card that has left play: it does nothing
-            continue
-        run(board, effects, Ctx(dice=dice, moment=moment, **kw))
-
-
-def end_truces(board: Board, name: str) -> None:
-    if board.f.get("truce"):
-        kept = [t for t in board.f["truce"] if t["player"] != name]
-        if len(kept) != len(board.f["truce"]):
-            board.notes.append(f"{name}'s truce ends")
-        board.f["truce"] = kept
-
-
-def attack_banned(board: Board, attacker_owner: str, defender_owner: str | None) -> str | None:
-    """The card that stops this attack (Consensus Meeting, Secession Weekend), if any."""
-    for t in board.f.get("truce", []):
-        if t["who"] == "everyone":
-            return t["source"]
-        if t["player"] == attacker_owner:
-            return t["source"]
-        if t["player"] == defender_owner:
-            return t["source"]
-    return None
-
-
-def with_moment(ctx: Ctx, moment: str) -> Ctx:
-    return replace(ctx, moment=moment)
-
-
-def start_of_turn(board: Board, name: str, dice: Dice | None, draw: int = 0) -> None:
-    """A player's turn begins (after their first): their truces end, then the
-    start-of-turn effects of their cards, oldest card first, then Mods (a
-    hand count is read before the turn's draw, an upkeep is paid before the
-    new coins, a Real Estate destroyed here makes nothing), then resource
-    collection: the turn's `draw`, then production (the rule sheet's "Card text")."""
-    end_truces(board, name)
-    at_turn(board, name, "start-of-turn", dice)
-    if draw:
-        zones.draw_on_board(board, name, draw, "start of turn")
-    blocked = board.f.get("no_income", [])
-    for handle, estate in board.owned(name, "estate"):
-        if estate.get("since", 0) >= board.turn:
-            continue
-        by = board.f.get("no_income_by", {}).get(name)
-        if name in blocked and by and guarded(board, handle, Ctx(by[0], {"name": by[2], "type": by[1]}), False):
-            pass  # a protected Real Estate produces: the card that stopped income cannot affect it
-        elif name in blocked or f"#{handle}" in blocked:
-            board.notes.append(f"{name}'s #{handle} {estate['name']} produces nothing this turn")
-            continue
-        room = capacity(estate) - sum(estate["coins"].values())
-        made = min(production(estate, board), max(0, room))
-        faction = estate.get("deck") or "plain"
-        if made:
-            estate["coins"][faction] = estate["coins"].get(faction, 0) + made
-            board.notes.append(f"{name}'s #{handle} {estate['name']} produces {made} "
-                               f"(now {sum(estate['coins'].values())}/{capacity(estate)})")
-        elif production(estate, board):
-            board.notes.append(f"{name}'s #{handle} {estate['name']} is full "
-                               f"({sum(estate['coins'].values())}/{capacity(estate)}) and produces nothing")
-        else:
-            board.notes.append(f"{name}'s #{handle} {estate['name']} produces nothing")
-    mine = {f"#{h}" for h, _ in board.owned(name, "estate")}
-    board.f["no_income"] = [b for b in blocked if b != name and b not in mine]
-    board.f.get("no_income_by", {}).pop(name, None)

@@ -53,7 +53,7 @@ from referee.games.culture_war.actions import MOD_KINDS, NOW_OF, targets_of
 from referee.games.culture_war.attacks import WINDOW, target_of, taxes
 from referee.games.culture_war.board import PLAIN, Board, feeder
 from referee.games.culture_war.cards import CARD_TYPES, GAME, stats_of
-from referee.legal import CARD_PLACEHOLDER, Hands, Move
+from referee.legal import CARD_PLACEHOLDER, Hands, Move, accepts, shared_moves
 from referee.model import Action, PlayerName, State
 
 TIMED = ("unit", "real-estate", "mod", "happening", "operation")  # own turn, before the first attack
@@ -134,6 +134,7 @@ class _Gen:
         if not f.get("order", {}).get("settled", True):
             self.rolloff()
         elif waiting:
+            self.out += shared_moves(self.rules, self.state, self.name)  # its player's answers (`resolve`)
             self.answers(waiting)
         elif f.get(WINDOW):
             self.cards(flash_only=True)
@@ -145,7 +146,7 @@ class _Gen:
                 self.battles()
             self.alliances()
             if self.name == self.board.active:
-                self.add(Action("end-turn", {}, PlayerName(self.name)), f"end-turn --by {self.name}")
+                self.out += shared_moves(self.rules, self.state, self.name)  # `end-turn`
         return self.out
 
     def add(self, action: Action, command: str, kind: str | None = None, text: str | None = None,
@@ -163,11 +164,7 @@ class _Gen:
         return said[0] if said else action.name
 
     def ok(self, action: Action) -> bool:
-        try:
-            self.rules.check(self.state, action)
-        except RefereeError:
-            return False
-        return True
+        return accepts(self.rules, self.state, action)
 
     # ---- the roll-off, prompts, the window ----
 
@@ -177,14 +174,8 @@ class _Gen:
             self.add(action, "rolloff", text="roll off for the first player")
 
     def answers(self, waiting: Sequence[prompts.Prompt]) -> None:
-        for prompt in waiting:
-            if prompt.player != self.name:
-                continue
-            for answer in prompt.choices or ("done", "skip"):
-                action = Action("resolve", {"prompt": prompt.number, "answer": answer}, PlayerName(self.name))
-                if self.ok(action):
-                    self.add(action, f"resolve {prompt.number} {answer} --by {self.name}",
-                             text=f"{self.name} answers prompt {prompt.number} ({prompt.card}): {answer}")
+        """What card text asks of a table while a prompt waits: a card from
+        a hand, or a piece of one's own, discarded."""
         commands = {c for p in waiting for c in p.commands}
         if "discard-hand" in commands:
             self.hand_discards()

@@ -9,7 +9,7 @@ from dataclasses import replace
 from typing import Any, Callable, Mapping, Sequence
 
 from referee.errors import RefereeError, RuleViolation
-from referee.games.culture_war import handlers as fx
+from referee.games.culture_war import turn_effects
 from referee.games.culture_war import phases, zones
 from referee.games.culture_war.board import Board
 from referee.games.culture_war.effects import freeze
@@ -77,7 +77,7 @@ def end_turn(state: State, dice: Sequence[int]) -> tuple[State, list[str]]:
     board = Board(state)
     ending = board.active
     source = lenient(dice)
-    fx.at_turn(board, ending, "end-of-turn", source)
+    turn_effects.at_turn(board, ending, "end-of-turn", source)
     if ending not in board.f["had_turn"]:
         board.f["had_turn"].append(ending)
     board.f["timed"] = [t for t in board.f["timed"] if t["until"] not in ("turn", "battle")]
@@ -92,9 +92,9 @@ def end_turn(state: State, dice: Sequence[int]) -> tuple[State, list[str]]:
         state = next_turn(state)
         board = Board(state)
         if board.active in board.f["had_turn"]:  # start-of-turn effects, then the draw, then coins
-            fx.start_of_turn(board, board.active, source, draw=zones.TURN_DRAW)
+            turn_effects.start_of_turn(board, board.active, source, draw=zones.TURN_DRAW)
         else:
-            fx.end_truces(board, board.active)
+            turn_effects.end_truces(board, board.active)
         notes += board.notes
         state = freeze(board)
         if not state.active_player.eliminated or state.finished:
@@ -120,10 +120,10 @@ def turn_dice(rules: Any, state: State, action: Action) -> tuple[int, ...]:
     """Dice an end-turn rolls: the ending player's end-of-turn rolls, then the
     next player's start-of-turn rolls (from their second turn)."""
     board = Board(state)
-    count = fx.turn_dice(board, board.active, "end-of-turn")
+    count = turn_effects.turn_dice(board, board.active, "end-of-turn")
     nxt = Board(next_turn(state))
     if nxt.active in board.f["had_turn"] or nxt.active == board.active:
-        count += fx.turn_dice(nxt, nxt.active, "start-of-turn")
+        count += turn_effects.turn_dice(nxt, nxt.active, "start-of-turn")
     return (6,) * count
 
 

@@ -1,7 +1,8 @@
 """Divide & Conquer's legal moves (referee/legal.py): every action the rules
 accept now for one player, with the command line that plays it.
 
-    a prompt waits   its player's picks (`resolve N GROUP`); nothing else moves;
+    a prompt waits   its player's picks (`resolve N GROUP`, from referee.legal.shared_moves);
+                     nothing else moves;
     no attack        the player whose turn it is: one action (`event`,
                      `unaffiliate`, `recruit`, `attach`, `attack TARGET --intent`)
                      or `end-turn` (pass);
@@ -41,10 +42,9 @@ from itertools import combinations_with_replacement, product
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from referee import prompts
-from referee.errors import RefereeError
 from referee.games.divide_and_conquer import events, zones
 from referee.games.divide_and_conquer.phases import Phase
-from referee.legal import CARD_PLACEHOLDER, Hands, Move
+from referee.legal import CARD_PLACEHOLDER, Hands, Move, accepts, shared_moves
 from referee.model import Action, PlayerName, State
 
 GAME = "divide-and-conquer"
@@ -93,22 +93,19 @@ class _Gen:
     def moves(self) -> list[Move]:
         waiting = prompts.pending(self.state)
         attack = self.f.get("attack")
-        if waiting:
-            self.answers(waiting)
+        if waiting:  # its player's answers (`resolve`), as every game lists them
+            self.out += shared_moves(self.rules, self.state, self.name)
         elif attack:
             self.attack_steps(attack)
         elif self.name == self.state.active_player.name:
             self.turn()
+            self.out += shared_moves(self.rules, self.state, self.name)  # `end-turn`: pass without an action
         return self.out
 
     # ---- helpers ----
 
     def ok(self, action: Action) -> bool:
-        try:
-            self.rules.check(self.state, action)
-        except RefereeError:
-            return False
-        return True
+        return accepts(self.rules, self.state, action)
 
     def add(self, action: Action, command: str, **details: Any) -> None:
         if self.ok(action):
@@ -152,18 +149,6 @@ class _Gen:
     def groups(self) -> list[tuple[str | None, Mapping[str, Any]]]:
         return [(owner, g) for owner, gs in zones.places(self.f) for g in gs]
 
-    # ---- prompts ----
-
-    def answers(self, waiting: Sequence[prompts.Prompt]) -> None:
-        for prompt in waiting:
-            if prompt.player != self.name:
-                continue
-            for answer in prompt.choices or ("done", "skip"):
-                action = Action("resolve", {"prompt": prompt.number, "answer": answer}, self.me)
-                if self.ok(action):
-                    self.out.append(Move(action, f"resolve {prompt.number} {answer} --by {self.name}", "resolve",
-                                         f"{self.name} answers prompt {prompt.number} ({prompt.card}): {answer}"))
-
     # ---- the turn's one action ----
 
     def turn(self) -> None:
@@ -204,9 +189,6 @@ class _Gen:
                     verdicts[side, intent] = self.ok(action)
                 if verdicts[side, intent]:
                     self.keep(action, f"attack {g['ref']} --intent {intent}{by}")
-        action = Action("end-turn", {}, self.me)
-        if self.ok(action):
-            self.out.append(Move(action, f"end-turn{by}", "end-turn", f"{name} passes without an action"))
 
     def event_options(self, c: Mapping[str, Any]) -> Iterator[tuple[dict[str, Any], str]]:
         """(args, flags) for each way to play event `c`, as events.play reads them."""
