@@ -35,7 +35,8 @@ FORBIDDEN_OPTIONS = ("--db", "--project", "--help", "-h", "--preview")  # anothe
 
 
 class NotAMove(RefereeError):
-    """The line is not a move a player may send (unknown, a read or the scorekeeper's)."""
+    """The line is not a move a player may send: unknown, not parsed by its
+    command, a read, or the scorekeeper's."""
 
 
 def words(line: str) -> list[str]:
@@ -113,6 +114,6 @@ def plan(group: click.Group, path: Path, line: str, by: str | None = None,
         return planned
     except click.exceptions.Exit:
         raise NotAMove(f"`{argv[0]}` printed its help instead of a move") from None
-    except click.ClickException as exc:
-        raise RefereeError(f"{argv[0]}: {exc.format_message()}") from None
+    except click.ClickException as exc:  # the line does not parse: a missing argument, an unknown option ...
+        raise NotAMove(f"{argv[0]}: {exc.format_message()}") from None
     raise NotAMove(f"`{argv[0]}` is not a move a player sends (it did not play an action)")

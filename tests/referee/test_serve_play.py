@@ -158,6 +158,8 @@ def test_a_phone_move_replays_from_the_export(petri, tmp_path):
     (json.dumps({"command": "place c1 --db other.db"}), 400),
     (json.dumps({"command": "place --help"}), 400),
     (json.dumps({"command": "place 'c1"}), 400),
+    (json.dumps({"command": "place"}), 400),
+    (json.dumps({"command": "place c1 --sideways"}), 400),
     (json.dumps({"command": "place <CARD>"}), 400),
     (json.dumps({"command": "place c1", "version": "7"}), 400),
     (json.dumps({"command": "place c1 " + "x" * 5000}), 413),
