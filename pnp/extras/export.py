@@ -40,8 +40,8 @@ from typing import Any
 
 import pypdfium2 as pdfium
 
-from pnp.build.orchestrator import check_games
-from pnp.build.prepare import DeckFaces, deck_size, prepare_decks
+from pnp.pipeline.orchestrator import check_games
+from pnp.pipeline.prepare import DeckFaces, deck_size, prepare_decks
 from pnp.errors import PnpError, Problems
 from pnp.faces.elements import QR, Text
 from pnp.faces.textfit import setting, wrapped

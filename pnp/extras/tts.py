@@ -45,8 +45,8 @@ from urllib.parse import quote, urlsplit, urlunsplit
 import pypdfium2 as pdfium
 from PIL import Image
 
-from pnp.build.manifest import copy_payloads
-from pnp.build.prepare import deck_size
+from pnp.pipeline.manifest import copy_payloads
+from pnp.pipeline.prepare import deck_size
 from pnp.errors import PnpError
 from pnp.extras.export import game_faces, shop_folder, write_all
 from pnp.model import PAPERS, Deck, DocKind, Game, Shop, Size

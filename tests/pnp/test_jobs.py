@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from pnp.build import jobs, pool
-from pnp.build.options import BuildOptions
-from pnp.build.orchestrator import build
-from pnp.build.tasks import Task, next_task
+from pnp.pipeline import jobs, pool
+from pnp.pipeline.options import BuildOptions
+from pnp.pipeline.orchestrator import build
+from pnp.pipeline.tasks import Task, next_task
 from pnp.errors import PnpError, ValidationFailed
 from pnp.sources import loader as sources
 

@@ -10,9 +10,9 @@ from typing import Callable
 
 import pypdfium2 as pdfium
 
-from pnp.build.incremental import BuildState, game_digest
-from pnp.build.manifest import MANIFEST
-from pnp.build.options import BuildOptions, game_dir
+from pnp.pipeline.incremental import BuildState, game_digest
+from pnp.pipeline.manifest import MANIFEST
+from pnp.pipeline.options import BuildOptions, game_dir
 from pnp.model import Ink
 
 COVERAGE_DPI = 30

@@ -2,7 +2,7 @@
 sources are read, when several games changed), each changed game read and
 its changed outputs handed to the workers as tasks, the results collected
 into files, manifests and build states, which are written once every task
-has succeeded. Called by pnp.build.orchestrator.build."""
+has succeeded. Called by pnp.pipeline.orchestrator.build."""
 from __future__ import annotations
 
 import gc
@@ -10,12 +10,12 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable
 
-from pnp.build.incremental import BuildState, deck_key, doc_key
-from pnp.build.manifest import MANIFEST, belongs, deck_filename, doc_filenames, game_manifest
-from pnp.build.options import BuildOptions, game_dir
-from pnp.build.pool import Pool, Run
-from pnp.build.report import BuiltFile
-from pnp.build.tasks import Task, can_fork, worker_count
+from pnp.pipeline.incremental import BuildState, deck_key, doc_key
+from pnp.pipeline.manifest import MANIFEST, belongs, deck_filename, doc_filenames, game_manifest
+from pnp.pipeline.options import BuildOptions, game_dir
+from pnp.pipeline.pool import Pool, Run
+from pnp.pipeline.report import BuiltFile
+from pnp.pipeline.tasks import Task, can_fork, worker_count
 from pnp.caches import cache_root
 from pnp.errors import ValidationFailed
 from pnp.model import Backs, Game
@@ -70,7 +70,7 @@ def rebuild(project: Path, wanted: list[str], todo: list[str], states: dict[str,
 def _faces_remembered(project: Path) -> bool:
     """Whether this build uses the face cache: not when it is fully cold (no
     cache folder yet), as it has no faces to find and remembering them all
-    only costs (pnp.build.facecache). It makes the folder, so that the builds
+    only costs (pnp.pipeline.facecache). It makes the folder, so that the builds
     after it remember faces."""
     root = cache_root(project)
     if root.is_dir():

@@ -1,7 +1,7 @@
 """A build's tasks, one per output file, as the orchestrator and the pool see
 them: what each is, the job they share in a process, how many workers to
 start, and which task a free worker takes next. Running a task is
-pnp.build.jobs (which loads the drawing modules; this module does not)."""
+pnp.pipeline.jobs (which loads the drawing modules; this module does not)."""
 from __future__ import annotations
 
 import multiprocessing

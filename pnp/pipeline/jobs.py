@@ -1,15 +1,15 @@
 """Preparing and rendering changed outputs, one task per deck or document
-(where the tasks run, in this process or in workers: pnp.build.pool; what
-they share: pnp.build.tasks.JOB). Each task validates its own output and
+(where the tasks run, in this process or in workers: pnp.pipeline.pool; what
+they share: pnp.pipeline.tasks.JOB). Each task validates its own output and
 renders it in memory; nothing is written until every task has succeeded."""
 from __future__ import annotations
 
 from pathlib import Path
 
-from pnp.build import manifest
-from pnp.build.facecache import MAX_CARDS, FaceCache
-from pnp.build.prepare import BAD_BACK, deck_size, prepare_back, prepare_card
-from pnp.build.tasks import JOB, SHARED, TOOLS, Task
+from pnp.pipeline import manifest
+from pnp.pipeline.facecache import MAX_CARDS, FaceCache
+from pnp.pipeline.prepare import BAD_BACK, deck_size, prepare_back, prepare_card
+from pnp.pipeline.tasks import JOB, SHARED, TOOLS, Task
 from pnp.errors import Problem, Problems
 from pnp.layout.sheets import plan_deck
 from pnp.model import Backs, Ink

@@ -2,8 +2,8 @@
 process. The first worker loads the drawing modules and fonts once and forks
 the others from itself; the parent hands over each game as soon as it has
 been read, and tasks go to workers that are ready, biggest first, each
-keeping to the games whose templates it has compiled (pnp.build.tasks.next_task).
-The tasks themselves run in pnp.build.jobs, which this module imports only
+keeping to the games whose templates it has compiled (pnp.pipeline.tasks.next_task).
+The tasks themselves run in pnp.pipeline.jobs, which this module imports only
 where a task runs: in a worker, or here when there is no pool."""
 from __future__ import annotations
 
@@ -18,13 +18,13 @@ from multiprocessing.connection import wait
 from pathlib import Path
 from typing import Any, Callable
 
-from pnp.build.tasks import Task, can_fork, extend_job, next_task, set_job, share_compiled, worker_count
+from pnp.pipeline.tasks import Task, can_fork, extend_job, next_task, set_job, share_compiled, worker_count
 from pnp.errors import PnpError
 
 
 def _jobs():
-    """pnp.build.jobs, which runs the tasks."""
-    from pnp.build import jobs  # lazy: it loads ReportLab and Jinja, which the parent of a pool never needs
+    """pnp.pipeline.jobs, which runs the tasks."""
+    from pnp.pipeline import jobs  # lazy: it loads ReportLab and Jinja, which the parent of a pool never needs
 
     return jobs
 

@@ -3,10 +3,10 @@
 before anything is written.
 
 `build` compares each game's inputs with what its last build recorded
-(pnp.build.incremental) and stops there when nothing changed: such a build
+(pnp.pipeline.incremental) and stops there when nothing changed: such a build
 never loads the source reader (YAML), the worker pool or ReportLab. The games
-that changed are rebuilt by pnp.build.rebuild; an ink-saver build then
-measures its ink against the normal build's (pnp.build.inkcoverage)."""
+that changed are rebuilt by pnp.pipeline.rebuild; an ink-saver build then
+measures its ink against the normal build's (pnp.pipeline.inkcoverage)."""
 from __future__ import annotations
 
 import time
@@ -14,9 +14,9 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Callable
 
-from pnp.build.incremental import BuildState, forget_files, game_digest
-from pnp.build.options import BuildOptions, game_dir
-from pnp.build.report import BuildReport
+from pnp.pipeline.incremental import BuildState, forget_files, game_digest
+from pnp.pipeline.options import BuildOptions, game_dir
+from pnp.pipeline.report import BuildReport
 from pnp.errors import PnpError, did_you_mean
 from pnp.model import Ink
 from pnp.project import available_games
@@ -41,7 +41,7 @@ def build(
     todo = [slug for slug in wanted if force or not states[slug].up_to_date(digests[slug], dirs[slug])]
     report.up_to_date = [f"{slug}/{name}" for slug in wanted if slug not in todo for name in states[slug].outputs]
     if todo:
-        from pnp.build.rebuild import rebuild  # lazy: an up-to-date build never loads the pool, YAML or ReportLab
+        from pnp.pipeline.rebuild import rebuild  # lazy: an up-to-date build never loads the pool, YAML or ReportLab
 
         written, names = rebuild(project, wanted, todo, states, digests, out_dir, options, progress, force)
         report.files += written
@@ -66,7 +66,7 @@ def _measure_ink(project: Path, games: list[str], out_dir: Path, options: BuildO
     which is built here, into a temporary folder, when it is not up to date."""
     if options.ink is not Ink.SAVER:
         return
-    from pnp.build.inkcoverage import measure_coverage  # lazy: only an ink-saver build loads pypdfium2
+    from pnp.pipeline.inkcoverage import measure_coverage  # lazy: only an ink-saver build loads pypdfium2
 
     normal = replace(options, ink=Ink.NORMAL)
     report.ink = measure_coverage(project, games, out_dir, options,
