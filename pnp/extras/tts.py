@@ -28,6 +28,13 @@ height / 88.9 mm along. Tokens and boards become `Custom_Tile` /
 rendered and encoded one at a time. Image URLs are `file:///` paths, or
 `--url-base URL` (http, https or file, checked) + the percent-encoded file
 name for a designer who uploads the images.
+
+The export runs through the one pipeline (pnp.pipeline.stages) on every
+core: each sheet is one task, which makes its cards' faces, draws them,
+pastes them one by one into the sheet and writes the sheet's PNG (staged,
+pnp.extras.staging) before the next sheet's faces are made; a deck's back,
+a chunk of tokens and a board are tasks too. The saved objects are made in
+the write stage from the cards and the sheet plan alone.
 """
 from __future__ import annotations
 
@@ -45,11 +52,13 @@ from urllib.parse import quote, urlsplit, urlunsplit
 import pypdfium2 as pdfium
 from PIL import Image
 
+from pnp.errors import PnpError, Problems
+from pnp.extras.staging import ExportJob, ExportTarget, chunks, shop_folder
+from pnp.model import PAPERS, Deck, DocKind, Document, Game, Shop, Size
 from pnp.pipeline.manifest import copy_payloads
-from pnp.pipeline.prepare import deck_size
-from pnp.errors import PnpError
-from pnp.extras.export import game_faces, shop_folder, write_all
-from pnp.model import PAPERS, Deck, DocKind, Game, Shop, Size
+from pnp.pipeline.prepare import BAD_BACK, deck_size, prepare_back, prepare_card
+from pnp.pipeline.stages import run_stages
+from pnp.pipeline.tasks import Task, Work
 from pnp.render.canvas import draw_face, new_canvas
 from pnp.render.documents import prepare_documents
 
@@ -108,8 +117,12 @@ class TtsReport:
     seconds: float = 0.0
 
 
-def _render(faces: list, card: Size, px: tuple[int, int], ctx) -> list:
-    """Each face as a PIL image of exactly `px` (the trimmed card, no bleed)."""
+TILES_PER_TASK = 24   # token images per task
+
+
+def _images(faces: list, card: Size, px: tuple[int, int], ctx):
+    """Each face as a PIL image of exactly `px` (the trimmed card, no bleed),
+    one at a time: drawn into one PDF, rasterized page by page."""
     buffer = io.BytesIO()
     canvas = new_canvas(buffer, card, ctx, "tts", None)
     for face in faces:
@@ -118,13 +131,11 @@ def _render(faces: list, card: Size, px: tuple[int, int], ctx) -> list:
     canvas.save()
     doc = pdfium.PdfDocument(buffer.getvalue())
     try:
-        out = []
         for i in range(len(doc)):
             page = doc[i]
             image = page.render(scale=px[0] / (card.width / MM_PER_INCH * 72)).to_pil().convert("RGB")
-            out.append(image if image.size == px else image.resize(px))
             page.close()
-        return out
+            yield image if image.size == px else image.resize(px)
     finally:
         doc.close()
 
@@ -196,32 +207,151 @@ def _description(card) -> str:
     return "\n\n".join(parts)
 
 
-def _deck_object(game: Game, deck: Deck, fronts: dict, back, size: Size, ctx, urls: _Urls, x: float,
-                 files: list[tuple[str, bytes]], keys: _SheetKeys) -> dict[str, Any]:
-    px = cell_pixels(size)
-    cards = list(deck.cards)
-    (back_image,) = _render([back], size, px, ctx) if back is not None else (_blank_back(px, deck.color),)
-    files.append((f"{deck.id}-back.png", _png(back_image)))
-    per_sheet = MAX_COLUMNS * MAX_ROWS - 1
-    custom: dict[str, Any] = {}
-    slot_of: dict[str, int] = {}
-    for sheet_no, start in enumerate(range(0, len(cards), per_sheet), start=1):
-        chunk = cards[start:start + per_sheet]
-        key = keys.take()
-        grid = grid_for(len(chunk))
+@dataclass(frozen=True)
+class Unit:
+    """One task of the export: a deck's back image, one sheet of its fronts, a
+    chunk of token images, or one board."""
+
+    kind: str        # "back", "sheet", "tiles" or "board"
+    deck: int = 0    # index into the part's decks (a board: into its boards)
+    start: int = 0   # the first card of the deck it draws
+    count: int = 0
+    key: int = 0     # a sheet's CustomDeck key
+    name: str = ""   # the file it writes (tiles: one per card, named from the card)
+
+
+@dataclass(frozen=True)
+class TtsPart:
+    game: Game
+    decks: tuple[Deck, ...]
+    boards: tuple[Document, ...]
+    units: tuple[Unit, ...]
+
+
+@dataclass(frozen=True)
+class TtsJob(ExportJob):
+    def run(self, work: Work, task: Task):
+        """(problems, names of the files staged) for one unit."""
+        part: TtsPart = work.parts[task.game]
+        unit = part.units[task.index]
+        game, tools = part.game, work.tools(task.game)
+        problems = Problems(self.project)
+        ctx = replace(tools.context, bleed=0.0)
+        if unit.kind == "board":
+            (board,) = prepare_documents(game, tools.templates, PAPERS["a4"], tools.fit, problems,
+                                         [part.boards[unit.deck]]) or (None,)
+            if problems or board is None:
+                return problems.items, []
+            size = board.size
+            scale = min(MAX_SIDE / size.width, MAX_SIDE / size.height, MAX_DPI / MM_PER_INCH)
+            px = (math.floor(size.width * scale), math.floor(size.height * scale))
+            (image,) = _images([board.face], size, px, ctx)
+            self.stage(unit.name, _png(image))
+            return [], [unit.name]
+        deck = part.decks[unit.deck]
+        size = deck_size(deck, game)
+        px = cell_pixels(size)
+        cards = deck.cards[unit.start:unit.start + unit.count]
+        fronts = [prepare_card(card, deck, game, tools, problems) for card in cards]
+        back = prepare_back(deck, game, tools, problems) if unit.kind != "tiles" else None
+        if problems or back is BAD_BACK:
+            return problems.items, []
+        if unit.kind == "tiles":
+            names = []
+            for card, image in zip(cards, _images(fronts, size, px, ctx)):
+                names.append(f"{deck.id}-{card.id}.png")
+                self.stage(names[-1], _png(image))
+            return [], names
+        (back_image,) = _images([back], size, px, ctx) if back is not None else (_blank_back(px, deck.color),)
+        if unit.kind == "back":
+            self.stage(unit.name, _png(back_image))
+            return [], [unit.name]
+        grid = grid_for(len(cards))
         sheet = Image.new("RGB", (grid.columns * px[0], grid.rows * px[1]), "white")
-        for i, (card, image) in enumerate(zip(chunk, _render([fronts[c.id] for c in chunk], size, px, ctx))):
+        for i, image in enumerate(_images(fronts, size, px, ctx)):  # each pasted, then dropped
             sheet.paste(image, ((i % grid.columns) * px[0], (i // grid.columns) * px[1]))
-            slot_of[card.id] = key * 100 + i
         hidden = grid.hidden_slot
         sheet.paste(back_image, ((hidden % grid.columns) * px[0], (hidden // grid.columns) * px[1]))
-        name = f"{deck.id}-sheet-{sheet_no}.png"
-        files.append((name, _png(sheet)))
-        del sheet
-        custom[str(key)] = {"FaceURL": urls(name), "BackURL": urls(f"{deck.id}-back.png"),
-                            "NumWidth": grid.columns, "NumHeight": grid.rows,
-                            "BackIsHidden": False, "UniqueBack": False, "Type": 0}
-    copies = [card for card in cards for _ in range(card.quantity)]
+        self.stage(unit.name, _png(sheet))
+        return [], [unit.name]
+
+
+class TtsTarget(ExportTarget):
+    """The Tabletop Simulator export as a target of the pipeline."""
+
+    def __init__(self, project: Path, game_slug: str, folder: Path, decks: list[str] | None, url_base: str | None):
+        super().__init__(project, game_slug, folder, decks)
+        self.job = TtsJob(project, str(self.staging))
+        self.urls = _Urls(folder, url_base)
+
+    # 3. layout: per deck its back and one sheet of at most 69 fronts (or chunks of tokens); each board
+    def plan(self, game: Game) -> tuple[dict[str, TtsPart], list[Task]]:
+        decks = tuple(self.chosen(game))
+        boards = () if self.decks else tuple(d for d in game.documents if d.kind is DocKind.BOARD)
+        keys = _SheetKeys(game.slug)
+        units: list[Unit] = []
+        per_sheet = MAX_COLUMNS * MAX_ROWS - 1
+        for i, deck in enumerate(decks):
+            if deck.back is None:
+                units += [Unit("tiles", i, start, count) for start, count in chunks(len(deck.cards), TILES_PER_TASK)]
+                continue
+            units.append(Unit("back", i, name=f"{deck.id}-back.png"))
+            units += [Unit("sheet", i, start, count, keys.take(), f"{deck.id}-sheet-{n}.png")
+                      for n, (start, count) in enumerate(chunks(len(deck.cards), per_sheet), start=1)]
+        units += [Unit("board", j, name=f"board-{doc.id}.png") for j, doc in enumerate(boards)]
+        self.part = TtsPart(game, decks, boards, tuple(units))
+        tasks = [Task(game.slug, u.kind, k, f"{game.slug}/{u.name or decks[u.deck].id}", max(1, u.count))
+                 for k, u in enumerate(units)]
+        return {game.slug: self.part}, tasks
+
+    # 5. write: the staged images moved into place, the saved objects written beside them
+    def write(self, sources, tasks: list[Task], results: list) -> TtsReport:
+        self.problems(results)
+        part, game = self.part, self.part.game
+        report = TtsReport(self.folder)
+        staged: list[str] = []
+        made: list[tuple[str, bytes]] = []
+        order: list[str] = []   # each deck's images then its saved object; the boards; the game's saved object
+        everything = []
+        for i, deck in enumerate(part.decks):
+            units = [(u, names) for u, (_, names) in zip(part.units, results) if u.kind != "board" and u.deck == i]
+            staged += [name for _, names in units for name in names]
+            order += [name for _, names in units for name in names] + [f"{deck.id}.json"]
+            size = deck_size(deck, game)
+            x = -20.0 + 4.0 * i
+            if deck.back is None:
+                obj = _token_objects(deck, size, self.urls, x)
+            else:
+                sheets = [u for u, _ in units if u.kind == "sheet"]
+                obj = _deck_object(game, deck, sheets, size, self.urls, x)
+                report.sheets += len(sheets)
+            made.append((f"{deck.id}.json", _json(saved_object([obj], f"{game.name}: {deck.name}"))))
+            report.decks.append(deck.id)
+            everything.append(obj)
+        for j, board in enumerate(part.boards):
+            name = f"board-{board.id}.png"
+            staged.append(name)
+            order.append(name)
+            everything.append(_board_object(board, name, self.urls, 10.0 * j))
+        made.append((f"{game.slug}.json", _json(saved_object(everything, game.name))))
+        order.append(f"{game.slug}.json")
+        report.objects = len(everything)
+        self.commit(staged, made)
+        report.files = [self.folder / name for name in order]
+        return report
+
+
+def _deck_object(game: Game, deck: Deck, sheets: list[Unit], size: Size, urls: _Urls, x: float) -> dict[str, Any]:
+    custom: dict[str, Any] = {}
+    slot_of: dict[str, int] = {}
+    for unit in sheets:
+        grid = grid_for(unit.count)
+        for i, card in enumerate(deck.cards[unit.start:unit.start + unit.count]):
+            slot_of[card.id] = unit.key * 100 + i
+        custom[str(unit.key)] = {"FaceURL": urls(unit.name), "BackURL": urls(f"{deck.id}-back.png"),
+                                 "NumWidth": grid.columns, "NumHeight": grid.rows,
+                                 "BackIsHidden": False, "UniqueBack": False, "Type": 0}
+    copies = [card for card in deck.cards for _ in range(card.quantity)]
     payloads = copy_payloads(copies)
     scale = card_scale(size)
     contained = []
@@ -239,15 +369,11 @@ def _deck_object(game: Game, deck: Deck, fronts: dict, back, size: Size, ctx, ur
             "CustomDeck": custom, "ContainedObjects": contained}
 
 
-def _token_objects(deck: Deck, fronts: dict, size: Size, ctx, urls: _Urls, x: float,
-                   files: list[tuple[str, bytes]]) -> dict[str, Any]:
+def _token_objects(deck: Deck, size: Size, urls: _Urls, x: float) -> dict[str, Any]:
     """A one-sided deck (tokens, coins, counters): a bag of tiles, one per printed copy."""
-    px = cell_pixels(size)
-    images = _render([fronts[c.id] for c in deck.cards], size, px, ctx)
     tiles = []
-    for card, image in zip(deck.cards, images):
+    for card in deck.cards:
         name = f"{deck.id}-{card.id}.png"
-        files.append((name, _png(image)))
         round_token = abs(size.width - size.height) < 0.01
         for n in range(card.quantity):
             tiles.append({"Name": "Custom_Tile", "Transform": {**_transform(x, flipped=False),
@@ -260,12 +386,8 @@ def _token_objects(deck: Deck, fronts: dict, size: Size, ctx, urls: _Urls, x: fl
             "ContainedObjects": tiles}
 
 
-def _board_object(doc, face, size: Size, ctx, urls: _Urls, x: float, files: list[tuple[str, bytes]]) -> dict[str, Any]:
-    scale = min(MAX_SIDE / size.width, MAX_SIDE / size.height, MAX_DPI / MM_PER_INCH)
-    px = (math.floor(size.width * scale), math.floor(size.height * scale))
-    (image,) = _render([face], size, px, ctx)
-    name = f"board-{doc.id}.png"
-    files.append((name, _png(image)))
+def _board_object(doc: Document, name: str, urls: _Urls, x: float) -> dict[str, Any]:
+    size = doc.size
     return {"Name": "Custom_Board", "Transform": _transform(x, z=-30.0, flipped=False), "Nickname": doc.name,
             "CustomImage": {"ImageURL": urls(name), "ImageSecondaryURL": "", "WidthScale": size.width / size.height}}
 
@@ -281,42 +403,14 @@ def export_tts(project: Path, game_slug: str, out_dir: Path, decks: list[str] | 
     started = time.perf_counter()
     if url_base is not None:
         check_url_base(url_base)   # before any drawing
-    loaded = game_faces(project, game_slug, decks)
-    game, tools, prepared, problems = loaded.game, loaded.tools, loaded.prepared, loaded.problems
-    boards = [] if decks else prepare_documents(
-        game, tools.templates, PAPERS["a4"], tools.fit, problems, [d for d in game.documents if d.kind is DocKind.BOARD])
-    problems.raise_if_any()
-    folder = shop_folder(out_dir, game_slug, Shop.TTS)
-    urls = _Urls(folder, url_base)
-    keys = _SheetKeys(game_slug)
-    ctx = replace(tools.context, bleed=0.0)
-    report = TtsReport(folder)
-    files: list[tuple[str, bytes]] = []
-    everything = []
-    for i, faces in enumerate(prepared):
-        deck = faces.deck
-        size = deck_size(deck, game)
-        x = -20.0 + 4.0 * i
-        if faces.back is None:
-            obj = _token_objects(deck, faces.fronts, size, ctx, urls, x, files)
-        else:
-            before = len(files)
-            obj = _deck_object(game, deck, faces.fronts, faces.back, size, ctx, urls, x, files, keys)
-            report.sheets += sum(1 for name, _ in files[before:] if "-sheet-" in name)
-        files.append((f"{deck.id}.json", _json(saved_object([obj], f"{game.name}: {deck.name}"))))
-        report.decks.append(deck.id)
-        everything.append(obj)
-    for j, board in enumerate(boards):
-        everything.append(_board_object(board.doc, board.face, board.size, ctx, urls, 10.0 * j, files))
-    files.append((f"{game_slug}.json", _json(saved_object(everything, game.name))))
-    report.objects = len(everything)
-    written = [(folder / name, data) for name, data in files]
-    write_all(folder, written)
-    report.files = [p for p, _ in written]
+    target = TtsTarget(project, game_slug, shop_folder(out_dir, game_slug, Shop.TTS), decks, url_base)
+    try:
+        report = run_stages(project, [game_slug], target)
+    finally:
+        target.discard()
     report.seconds = time.perf_counter() - started
     return report
 
 
 def _json(value: Any) -> bytes:
     return (json.dumps(value, indent=1, ensure_ascii=False) + "\n").encode("utf-8")
-

@@ -1,3 +1,6 @@
-"""Stage 5, build: the orchestrator (pnp.pipeline.orchestrator.build) and what
-it uses: preparing faces, the tasks and the worker pool that render them,
-incremental keys, remembered faces, manifests."""
+"""Stage 5, the pipeline: `stages.run_stages` runs sources -> model -> layout
+-> render -> write for a target (a PDF build: `pdf.PdfTarget`, called by
+`orchestrator.build`; an export: pnp.extras), and what it uses: which outputs
+changed (`incremental`), tasks and their typed job (`tasks`), the worker pool
+(`pool`), a build's tasks (`jobs`), faces prepared (`prepare`) and remembered
+(`facecache`), manifests, ink coverage."""

@@ -1,26 +1,81 @@
-"""A build's tasks, one per output file, as the orchestrator and the pool see
-them: what each is, the job they share in a process, how many workers to
-start, and which task a free worker takes next. Running a task is
-pnp.pipeline.jobs (which loads the drawing modules; this module does not)."""
+"""A run's tasks, one per output file (or sheet), as the pipeline and the pool
+see them: the job they share (a typed, frozen value the parent hands to each
+worker), what one process holds of a run (`Work`), how many workers to start,
+and which task a free worker takes next. Running a build's task is
+pnp.pipeline.jobs; an export's, its own module (neither is loaded here)."""
 from __future__ import annotations
 
-import multiprocessing
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
-JOB: dict[str, Any] = {}        # what the tasks work on (in a worker: as the parent sent it)
-TOOLS: dict[str, Any] = {}      # per process: game -> its drawing tools (pnp.render.tools.Tools)
-SHARED: dict[str, Any] = {}     # in a pool's workers: "compiled" -> folder of templates compiled this build
+from pnp.model import Deck, Document, Game
 
 
 @dataclass(frozen=True)
 class Task:
     game: str
-    kind: str    # "deck" or "doc"
-    index: int   # position in the game's list of changed decks / documents
+    kind: str    # what the task makes: "deck" or "doc" for a build; an export's own kinds
+    index: int   # position in its game's part of the job (GamePart.decks / .docs, or an export's units)
     label: str
     weight: int = 1  # a rough cost (faces to draw), so the biggest tasks start first
+
+
+@dataclass(frozen=True)
+class Job:
+    """What every task of one run shares, sent once to each worker. A run
+    subclasses it with its own fields: a build's tasks are run by
+    pnp.pipeline.jobs, an export's by its job's own `run`."""
+
+    project: Path
+
+    def run(self, work: "Work", task: Task) -> Any:
+        """One task's result: (problems, what it made)."""
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class BuildJob(Job):
+    """A PDF build: its options, where its files go, whether faces are remembered."""
+
+    options: Any = None      # pnp.pipeline.options.BuildOptions
+    out_dir: Path = Path("output")
+    faces: bool = True       # the face cache is on (pnp.pipeline.facecache)
+    # its tasks are run by pnp.pipeline.jobs (see pnp.pipeline.pool.run_task)
+
+
+@dataclass(frozen=True)
+class GamePart:
+    """One changed game's part of a build's job: its decks and documents to
+    draw (a task's index points into these) and each output's key."""
+
+    game: Game
+    decks: tuple[Deck, ...] = ()
+    docs: tuple[Document, ...] = ()
+    keys: dict = field(default_factory=dict)   # (slug, "deck"|"doc", id) -> key
+
+
+class Work:
+    """What one process holds of a run: its job, each game's part as the
+    parent sent it, and the drawing tools loaded for each game (templates
+    compiled by one worker are loaded from `compiled` by the others)."""
+
+    def __init__(self, job: Job, compiled: str | None = None):
+        self.job, self.compiled = job, compiled
+        self.parts: dict[str, Any] = {}
+        self.loaded: dict[str, Any] = {}
+
+    def add(self, parts: dict[str, Any]) -> None:
+        self.parts.update(parts)
+
+    def tools(self, slug: str):
+        """The game's drawing tools (pnp.render.tools.Tools), loaded once per process and run."""
+        if slug not in self.loaded:
+            from pnp.render.tools import load_tools  # lazy: ReportLab and Jinja, only where tasks run
+
+            self.loaded[slug] = load_tools(self.job.project, slug, self.compiled)
+        return self.loaded[slug]
 
 
 def worker_count(tasks: int) -> int:
@@ -31,6 +86,8 @@ def worker_count(tasks: int) -> int:
 
 
 def can_fork() -> bool:
+    import multiprocessing  # lazy: a build with nothing to draw never loads it
+
     return "fork" in multiprocessing.get_all_start_methods()
 
 
@@ -43,21 +100,3 @@ def next_task(pending: list[int], tasks: list[Task], mine: set[str], others: set
             if wanted(tasks[i]):
                 return i
     raise IndexError("no task pending")
-
-
-def set_job(job: dict[str, Any]) -> None:
-    """A new build's job in this process: what all its tasks share."""
-    JOB.clear()
-    JOB.update(job)
-    TOOLS.clear()
-
-
-def extend_job(part: dict[str, dict]) -> None:
-    """One more game's part of the job (its game, decks, documents and keys)."""
-    for name, values in part.items():
-        JOB.setdefault(name, {}).update(values)
-
-
-def share_compiled(folder: str) -> None:
-    """Templates are compiled into (and loaded from) `folder`, shared by the workers of one build."""
-    SHARED["compiled"] = folder
