@@ -63,6 +63,9 @@ from pnp.render.canvas import draw_face, new_canvas
 from pnp.render.documents import prepare_documents
 
 MAX_SIDE = 4096
+# zlib level 6: a sheet encodes in 0.55 s of CPU instead of 1.9 s at level 9 (`optimize`), for 3%
+# more bytes; the pixels are the same. Encoding was two thirds of the export's CPU.
+PNG_LEVEL = 6
 MAX_COLUMNS, MAX_ROWS = 10, 7
 MAX_DPI = 300
 MM_PER_INCH = 25.4
@@ -142,7 +145,7 @@ def _images(faces: list, card: Size, px: tuple[int, int], ctx):
 
 def _png(image) -> bytes:
     data = io.BytesIO()
-    image.save(data, format="PNG", optimize=True)
+    image.save(data, format="PNG", compress_level=PNG_LEVEL)
     return data.getvalue()
 
 
