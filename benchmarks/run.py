@@ -10,7 +10,9 @@ a target "<= 0.5x" asks for at most half the baseline's time. Each side is a med
 (ours, baseline, ours, ...), so a slow spell of a shared machine falls on
 both. CPU time is that of the measured process and all its children (pnp's
 build workers included); utilisation is CPU time / wall time, so 150% means
-one and a half cores busy on average.
+one and a half cores busy on average. Figure 9 also gives peak memory: the
+largest resident set of any one process of the command, from RUSAGE_CHILDREN
+of a fresh wrapper process (`--exports` runs figure 9 alone).
 """
 from __future__ import annotations
 
