@@ -34,80 +34,34 @@ core: each sheet is one task, which makes its cards' faces, draws them,
 pastes them one by one into the sheet and writes the sheet's PNG (staged,
 pnp.extras.staging) before the next sheet's faces are made; a deck's back,
 a chunk of tokens and a board are tasks too. The saved objects are made in
-the write stage from the cards and the sheet plan alone.
+the write stage from the cards and the sheet plan alone (pnp.extras.ttsobjects).
 """
 from __future__ import annotations
 
 import io
-import json
 import math
-import re
 import time
-import zlib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
-from urllib.parse import quote, urlsplit, urlunsplit
 
 import pypdfium2 as pdfium
 from PIL import Image
 
-from pnp.errors import PnpError, Problems
+from pnp.errors import Problems
 from pnp.extras.staging import ExportJob, ExportTarget, chunks, shop_folder
+from pnp.extras.ttsobjects import (MAX_COLUMNS, MAX_DPI, MAX_ROWS, MAX_SIDE, MM_PER_INCH, _board_object, _deck_object,
+                                   _json, _SheetKeys, _token_objects, _Urls, cell_pixels, check_url_base, grid_for,
+                                   saved_object)
 from pnp.model import PAPERS, Deck, DocKind, Document, Game, Shop, Size
-from pnp.pipeline.manifest import copy_payloads
 from pnp.pipeline.prepare import BAD_BACK, deck_size, prepare_back, prepare_card
 from pnp.pipeline.stages import run_stages
 from pnp.pipeline.tasks import Task, Work
 from pnp.render.canvas import draw_face, new_canvas
 from pnp.render.documents import prepare_documents
 
-MAX_SIDE = 4096
 # zlib level 6: a sheet encodes in 0.55 s of CPU instead of 1.9 s at level 9 (`optimize`), for 3%
 # more bytes; the pixels are the same. Encoding was two thirds of the export's CPU.
 PNG_LEVEL = 6
-MAX_COLUMNS, MAX_ROWS = 10, 7
-MAX_DPI = 300
-MM_PER_INCH = 25.4
-STANDARD_CARD = Size(63.5, 88.9, "poker")   # TTS's own card: scale 1 x 1
-URL_SCHEMES = ("http", "https", "file")
-# Icon tokens as words in a description (TTS's BBCode draws no pictures); any
-# other icon reads as its name, hyphens as spaces.
-ICON_WORDS = {"atk": "attack", "def": "defence", "dice": "die", "capital": "capital", "life": "life",
-              "triad": "Nuclear Triad", "shield": "Shield", "deb-crowd": "crowd", "deb-str": "strength",
-              "deb-cost": "cost", "deb-draw": "draw", "deb-gf": "Good Faith", "deb-bf": "Bad Faith",
-              "deb-rd": "rhetorical device"}
-_BOLD = re.compile(r"\*\*(.+?)\*\*", re.S)
-_ICON = re.compile(r"\{([a-z0-9-]+)\}")
-
-
-@dataclass(frozen=True)
-class Grid:
-    columns: int
-    rows: int
-
-    @property
-    def slots(self) -> int:
-        return self.columns * self.rows
-
-    @property
-    def hidden_slot(self) -> int:
-        return self.slots - 1
-
-
-def grid_for(cards: int) -> Grid:
-    """The smallest grid of at most 10 x 7 that holds `cards` and the hidden slot."""
-    if not 1 <= cards <= MAX_COLUMNS * MAX_ROWS - 1:
-        raise ValueError(f"a sheet holds 1 to {MAX_COLUMNS * MAX_ROWS - 1} cards, not {cards}")
-    columns = min(MAX_COLUMNS, cards + 1)
-    return Grid(columns, math.ceil((cards + 1) / columns))
-
-
-def cell_pixels(card: Size) -> tuple[int, int]:
-    """One card's size on a sheet: as sharp as a full 10 x 7 sheet allows within 4096 px, at most 300 dpi."""
-    dpi = min(MAX_DPI, MAX_SIDE * MM_PER_INCH / (MAX_COLUMNS * card.width),
-              MAX_SIDE * MM_PER_INCH / (MAX_ROWS * card.height))
-    return math.floor(card.width / MM_PER_INCH * dpi), math.floor(card.height / MM_PER_INCH * dpi)
 
 
 @dataclass
@@ -151,63 +105,6 @@ def _png(image) -> bytes:
 
 def _blank_back(px: tuple[int, int], colour: str):
     return Image.new("RGB", px, colour)
-
-
-def bbcode(text: str) -> str:
-    """Card text as a TTS description, as the card prints it: `**bold**` ->
-    [b]bold[/b], `{icon}` -> a word."""
-    out = _BOLD.sub(r"[b]\1[/b]", text)
-    return _ICON.sub(lambda m: ICON_WORDS.get(m.group(1), m.group(1).replace("-", " ")), out)
-
-
-def check_url_base(base: str) -> str:
-    """`--url-base` with a scheme and host, its path percent-encoded, ending in `/`."""
-    parts = urlsplit(base.strip())
-    if parts.scheme.lower() not in URL_SCHEMES or (parts.scheme.lower() != "file" and not parts.netloc):
-        raise PnpError(f"--url-base {base!r} is not a full address: give its scheme and host, "
-                       f"e.g. https://example.org/my-game/ ({', '.join(URL_SCHEMES)})")
-    if parts.query or parts.fragment:
-        raise PnpError(f"--url-base {base!r} has a query or fragment; give the folder the images are in")
-    path = quote(parts.path, safe="/%:@!$&'()*+,;=~")
-    return urlunsplit((parts.scheme.lower(), parts.netloc, path.rstrip("/") + "/", "", ""))
-
-
-class _Urls:
-    def __init__(self, folder: Path, base: str | None):
-        self.folder, self.base = folder, check_url_base(base) if base else None
-
-    def __call__(self, name: str) -> str:
-        return self.base + quote(name) if self.base else (self.folder / name).resolve().as_uri()
-
-
-class _SheetKeys:
-    """`CustomDeck` keys for one save: from a base of the game's own, one per sheet."""
-
-    def __init__(self, game_slug: str):
-        self.next = 1000 * (1 + zlib.crc32(game_slug.encode("utf-8")) % 999) + 1
-
-    def take(self) -> int:
-        key, self.next = self.next, self.next + 1
-        return key
-
-
-def card_scale(size: Size) -> dict[str, float]:
-    """The Transform scale that shows a card at its size against TTS's poker-sized card."""
-    return {"scaleX": round(size.width / STANDARD_CARD.width, 4), "scaleY": 1.0,
-            "scaleZ": round(size.height / STANDARD_CARD.height, 4)}
-
-
-def _transform(x: float, z: float = 0.0, flipped: bool = True, scale: dict[str, float] | None = None
-               ) -> dict[str, float]:
-    return {"posX": x, "posY": 1.0, "posZ": z, "rotX": 0.0, "rotY": 180.0, "rotZ": 180.0 if flipped else 0.0,
-            "scaleX": 1.0, "scaleY": 1.0, "scaleZ": 1.0, **(scale or {})}
-
-
-def _description(card) -> str:
-    parts = [bbcode(card.text)] if card.text else []
-    if card.flavor:
-        parts.append(f"[i]{bbcode(card.flavor)}[/i]")
-    return "\n\n".join(parts)
 
 
 @dataclass(frozen=True)
@@ -344,63 +241,6 @@ class TtsTarget(ExportTarget):
         return report
 
 
-def _deck_object(game: Game, deck: Deck, sheets: list[Unit], size: Size, urls: _Urls, x: float) -> dict[str, Any]:
-    custom: dict[str, Any] = {}
-    slot_of: dict[str, int] = {}
-    for unit in sheets:
-        grid = grid_for(unit.count)
-        for i, card in enumerate(deck.cards[unit.start:unit.start + unit.count]):
-            slot_of[card.id] = unit.key * 100 + i
-        custom[str(unit.key)] = {"FaceURL": urls(unit.name), "BackURL": urls(f"{deck.id}-back.png"),
-                                 "NumWidth": grid.columns, "NumHeight": grid.rows,
-                                 "BackIsHidden": False, "UniqueBack": False, "Type": 0}
-    copies = [card for card in deck.cards for _ in range(card.quantity)]
-    payloads = copy_payloads(copies)
-    scale = card_scale(size)
-    contained = []
-    for card, payload in zip(copies, payloads):
-        card_id = slot_of[card.id]
-        contained.append({
-            "Name": "Card", "Transform": _transform(x, scale=scale), "Nickname": card.name,
-            "Description": _description(card), "GMNotes": f"{card.id}\n{payload}", "CardID": card_id,
-            "Hands": True, "CustomDeck": {str(card_id // 100): custom[str(card_id // 100)]},
-        })
-    if len(contained) == 1:  # TTS holds a single card as a Card, not a deck of one
-        return contained[0]
-    return {"Name": "DeckCustom", "Transform": _transform(x, scale=scale), "Nickname": f"{game.name}: {deck.name}",
-            "Description": f"{len(copies)} cards", "Hands": False, "DeckIDs": [c["CardID"] for c in contained],
-            "CustomDeck": custom, "ContainedObjects": contained}
-
-
-def _token_objects(deck: Deck, size: Size, urls: _Urls, x: float) -> dict[str, Any]:
-    """A one-sided deck (tokens, coins, counters): a bag of tiles, one per printed copy."""
-    tiles = []
-    for card in deck.cards:
-        name = f"{deck.id}-{card.id}.png"
-        round_token = abs(size.width - size.height) < 0.01
-        for n in range(card.quantity):
-            tiles.append({"Name": "Custom_Tile", "Transform": {**_transform(x, flipped=False),
-                                                               "scaleX": size.width / 25.0, "scaleZ": size.width / 25.0},
-                          "Nickname": card.name, "GMNotes": card.id,
-                          "CustomImage": {"ImageURL": urls(name), "ImageSecondaryURL": "", "WidthScale": 0.0,
-                                          "CustomTile": {"Type": 2 if round_token else 0, "Thickness": 0.2,
-                                                         "Stackable": True, "Stretch": True}}})
-    return {"Name": "Bag", "Transform": _transform(x, flipped=False), "Nickname": deck.name,
-            "ContainedObjects": tiles}
-
-
-def _board_object(doc: Document, name: str, urls: _Urls, x: float) -> dict[str, Any]:
-    size = doc.size
-    return {"Name": "Custom_Board", "Transform": _transform(x, z=-30.0, flipped=False), "Nickname": doc.name,
-            "CustomImage": {"ImageURL": urls(name), "ImageSecondaryURL": "", "WidthScale": size.width / size.height}}
-
-
-def saved_object(objects: list[dict[str, Any]], name: str) -> dict[str, Any]:
-    return {"SaveName": name, "GameMode": "", "Date": "", "Table": "", "Sky": "", "Note": "", "Rules": "",
-            "XmlUI": "", "LuaScript": "", "LuaScriptState": "", "ObjectStates": objects, "TabStates": {},
-            "VersionNumber": ""}
-
-
 def export_tts(project: Path, game_slug: str, out_dir: Path, decks: list[str] | None = None,
                url_base: str | None = None) -> TtsReport:
     started = time.perf_counter()
@@ -415,5 +255,3 @@ def export_tts(project: Path, game_slug: str, out_dir: Path, decks: list[str] | 
     return report
 
 
-def _json(value: Any) -> bytes:
-    return (json.dumps(value, indent=1, ensure_ascii=False) + "\n").encode("utf-8")

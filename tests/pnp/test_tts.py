@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from PIL import Image, ImageChops
 
 from pnp.cli import main
-from pnp.extras.tts import MAX_SIDE, _SheetKeys, bbcode, card_scale, cell_pixels, check_url_base, grid_for
+from pnp.extras.ttsobjects import MAX_SIDE, _SheetKeys, bbcode, card_scale, cell_pixels, check_url_base, grid_for
 from pnp.errors import PnpError
 from pnp.model import CARD_PRESETS, Size
 from pnp.sources.qrpayload import parse_payload
