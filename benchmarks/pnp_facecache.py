@@ -12,7 +12,7 @@ pay the same start-up.
 import sys
 
 from pnp.cli import main
-from pnp.build.facecache import FaceCache
+from pnp.pipeline.facecache import FaceCache
 
 
 def switch_off() -> None:

@@ -10,7 +10,9 @@ a target "<= 0.5x" asks for at most half the baseline's time. Each side is a med
 (ours, baseline, ours, ...), so a slow spell of a shared machine falls on
 both. CPU time is that of the measured process and all its children (pnp's
 build workers included); utilisation is CPU time / wall time, so 150% means
-one and a half cores busy on average.
+one and a half cores busy on average. Figure 9 also gives peak memory: the
+largest resident set of any one process of the command, from RUSAGE_CHILDREN
+of a fresh wrapper process (`--exports` runs figure 9 alone).
 """
 from __future__ import annotations
 
@@ -37,6 +39,7 @@ PNP, REFEREE = str(BIN / "pnp"), str(BIN / "referee")
 BASELINE = ROOT / "benchmarks" / "baseline_reportlab.py"
 FACECACHE = ROOT / "benchmarks" / "pnp_facecache.py"
 QUICK = "--quick" in sys.argv
+EXPORTS_ONLY = "--exports" in sys.argv   # figure 9 alone
 RUNS = 3 if QUICK else 9          # the builds of a few seconds
 QUICK_RUNS = 5 if QUICK else 11   # commands under a second or so: more turns, a steadier median
 FACE_CACHE_TARGET = 0.9           # a cache earns its keep on a path if it saves at least a tenth of the time
@@ -276,33 +279,39 @@ def short_code(i: int) -> str:
     return "S" + "".join(chars)
 
 
+def synthetic_project(work: Path, n: int) -> Path:
+    """A one-deck culture-war project of `n` distinct cards (each its own
+    text and short code), drawn with culture-war's templates."""
+    project = work / f"scale-{n}"
+    if project.is_dir():
+        return project
+    shutil.copytree(SOURCE / "templates", project / "templates")
+    game = project / "card_sources/culture-war"
+    game.mkdir(parents=True)
+    text = (SOURCE / "card_sources/culture-war/game.yaml").read_text()
+    head = text.split("\ncomposition:")[0]
+    (game / "game.yaml").write_text(head + "\ndecks:\n  - id: synth\n    name: Synthetic\n    file: synth.yaml\n"
+                                    "    back: back\n    color: \"#555555\"\n    icon: anarchy\n")
+    lines = ["cards:"]
+    for i in range(n):  # each its own short code: 10,000 hashed ones would collide
+        lines += [f"  - id: synth-{i}", f"    name: Synthetic Unit {i}", f"    code: {short_code(i)}",
+                  "    type: unit", f"    cost: {i % 5}",
+                  f"    atk: {i % 4}", f"    def: {i % 3}", "    unit_type: Test",
+                  f"    text: \"Card number {i}: when it attacks, gain {i % 3} {{capital}}.\""]
+    (game / "synth.yaml").write_text("\n".join(lines) + "\n")
+    return project
+
+
 def scale(work: Path) -> tuple[dict[int, float], int]:
     """Build synthetic one-deck projects of 1,000 and 10,000 cards; seconds per
     card and peak memory. A 10,000-card build lasts over half a minute, so it
     averages this shared machine's fast and slow spells; the 1,000-card builds
     are spread over the same minutes (five before, between and after the two
     long builds) and averaged too, so both sides see the same machine."""
-    projects = {}
-    for n in (1_000, 10_000):
-        project = work / f"scale-{n}"
-        shutil.copytree(SOURCE / "templates", project / "templates")
-        game = project / "card_sources/culture-war"
-        game.mkdir(parents=True)
-        text = (SOURCE / "card_sources/culture-war/game.yaml").read_text()
-        head = text.split("\ncomposition:")[0]
-        (game / "game.yaml").write_text(head + "\ndecks:\n  - id: synth\n    name: Synthetic\n    file: synth.yaml\n"
-                                        "    back: back\n    color: \"#555555\"\n    icon: anarchy\n")
-        lines = ["cards:"]
-        for i in range(n):  # each its own short code: 10,000 hashed ones would collide
-            lines += [f"  - id: synth-{i}", f"    name: Synthetic Unit {i}", f"    code: {short_code(i)}",
-                      "    type: unit", f"    cost: {i % 5}",
-                      f"    atk: {i % 4}", f"    def: {i % 3}", "    unit_type: Test",
-                      f"    text: \"Card number {i}: when it attacks, gain {i % 3} {{capital}}.\""]
-        (game / "synth.yaml").write_text("\n".join(lines) + "\n")
-        projects[n] = project
+    projects = {n: synthetic_project(work, n) for n in (1_000, 10_000)}
     # the clock starts once the drawing modules and fonts are loaded: a constant that is not the deck's
-    code = ("import resource,shutil,sys,time;from pathlib import Path;from pnp.build.orchestrator import build;from pnp.build.options import BuildOptions;"
-            "from pnp.build.jobs import warm;warm(Path(sys.argv[1]));"
+    code = ("import resource,shutil,sys,time;from pathlib import Path;from pnp.pipeline.orchestrator import build;from pnp.pipeline.options import BuildOptions;"
+            "from pnp.pipeline.jobs import warm;warm(Path(sys.argv[1]));"
             "shutil.rmtree(Path(sys.argv[1])/'.pnp-cache',ignore_errors=True);"
             "t=time.perf_counter();build(Path(sys.argv[1]),None,Path(sys.argv[2]),BuildOptions(),force=True);"
             "print(time.perf_counter()-t, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
@@ -377,6 +386,81 @@ def face_cache(work: Path) -> dict[str, tuple[Sample, Sample]]:
     return results
 
 
+# ---------------------------------------------------------------- 9. exports against the build
+
+PEAK = ("import resource,subprocess,sys,time;t=time.perf_counter();"
+        "d=subprocess.run(sys.argv[1:],stdout=subprocess.DEVNULL,stderr=subprocess.PIPE,text=True);"
+        "w=time.perf_counter()-t;u=resource.getrusage(resource.RUSAGE_CHILDREN);"
+        "sys.stderr.write(d.stderr);print(w,u.ru_utime+u.ru_stime,u.ru_maxrss);sys.exit(d.returncode)")
+
+
+@dataclass
+class Peaked(Sample):
+    """A Sample that also keeps each run's peak memory: the largest resident
+    set of any one process of the command (pnp, its workers, Ghostscript)."""
+    peaks: list[int]
+
+    @property
+    def peak(self) -> int:
+        return max(self.peaks) // 1024  # MB
+
+
+def peaked(cmd: list[str]) -> tuple[float, float, int]:
+    """(wall s, CPU s, peak resident KB of the largest process): measured in a
+    fresh wrapper process, whose RUSAGE_CHILDREN holds this command alone."""
+    done = subprocess.run([sys.executable, "-c", PEAK, *cmd], capture_output=True, text=True)
+    if done.returncode:
+        sys.exit(f"benchmark command failed: {' '.join(cmd)}\n{done.stderr}")
+    wall, cpu, peak = done.stdout.split()
+    return float(wall), float(cpu), int(peak)
+
+
+def in_turns(a: Callable[[], tuple[float, float, int]], b: Callable[[], tuple[float, float, int]],
+             runs: int) -> tuple[Peaked, Peaked]:
+    sa, sb = Peaked([], [], []), Peaked([], [], [])
+    for _ in range(runs):
+        for side, measure in ((sa, a), (sb, b)):
+            wall, cpu, peak = measure()
+            side.walls.append(wall)
+            side.cpus.append(cpu)
+            side.peaks.append(peak)
+    return sa, sb
+
+
+def exports(work: Path) -> dict[str, tuple[Peaked, Peaked]]:
+    """Each export against the PDF build of the same game, both from nothing
+    (no .pnp-cache, no output): the Tabletop Simulator export of a deck of
+    1,000 distinct cards, and the DriveThruCards export of culture-war (every
+    deck, PDF/X-1a by Ghostscript)."""
+    out = {}
+    runs = 3 if QUICK else 5
+    for name, project, game, shop in (("TTS export, 1,000 distinct cards", synthetic_project(work, 1_000), "culture-war", "tts"),
+                                      ("DriveThru export, culture-war", snapshot(work / "shop"), "culture-war", "drivethru")):
+        def export(project=project, game=game, shop=shop):
+            shutil.rmtree(project / ".pnp-cache", ignore_errors=True)
+            return peaked([PNP, "--project", str(project), "export", game, "--shop", shop,
+                           "--out", str(work / "export-out")])
+
+        def build(project=project, game=game):
+            shutil.rmtree(project / ".pnp-cache", ignore_errors=True)
+            return peaked([PNP, "--project", str(project), "build", game, "--force", "--out", str(work / "build-out")])
+
+        out[name] = in_turns(export, build, runs)
+    return out
+
+
+def export_figures(work: Path, add: Callable[[str], None], notes: list[str]) -> None:
+    for name, (exp, pdf) in exports(work).items():
+        ratio = exp.wall / pdf.wall
+        add(row(f"9. {name}, against the PDF build", f"{secs(exp)}, CPU {exp.cpu:.2f} s ({exp.use:.0%})",
+                f"PDF build {secs(pdf)}, CPU {pdf.cpu:.2f} s ({pdf.use:.0%})", ratio, "<= 3x", ratio <= 3))
+        if name.startswith("TTS"):
+            add(row(f"9. {name}, peak memory", f"{exp.peak} MB", f"PDF build {pdf.peak} MB",
+                    exp.peak / pdf.peak, "< 250 MB", exp.peak < 250))
+        notes.append(f"9. {name}: export {exp.spread()}, peak {exp.peak} MB; "
+                     f"build {pdf.spread()}, peak {pdf.peak} MB")
+
+
 # ---------------------------------------------------------------- the table
 
 def row(name: str, value: str, baseline: str, ratio: float | None, target: str, ok: bool | None) -> str:
@@ -405,6 +489,10 @@ def main() -> None:
           f"{os.cpu_count()} cores, "
           f"load average {os.getloadavg()[0]:.2f} at the start{' (--quick)' if QUICK else ''}", flush=True)
     try:
+        if EXPORTS_ONLY:
+            export_figures(work, add, notes)
+            print("\n" + "\n".join(notes))
+            return
         ours, base, counts = cold_build(work)
         add(row(f"1. cold build, all games ({counts['cards']} cards), every cache removed",
                 f"{secs(ours)}, CPU {ours.cpu:.2f} s ({ours.use:.0%})",
@@ -449,6 +537,7 @@ def main() -> None:
                     ("none (what it costs)" if "cost" in name else "none (not a path it is kept for)"),
                     ratio <= FACE_CACHE_TARGET if pays else None))
             notes.append(f"7. {name}: with {on.spread()}; without {off.spread()}; wall ratio {on.wall / off.wall:.2f}x")
+        export_figures(work, add, notes)
         import selfplay  # benchmarks/selfplay.py, beside this file: figure 8, self-play (issue 27)
 
         for line in selfplay.main():

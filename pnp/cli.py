@@ -146,8 +146,8 @@ def build(ctx, games, paper, layout, flip, printer, ink, backs, out, force):
     Only files whose inputs changed (cards, templates, styles, fonts,
     options, pnp itself) are rebuilt; the summary says which.
     """
-    from pnp.build.options import make_options  # lazy: loaded only when this command runs
-    from pnp.build.orchestrator import build as run_build  # lazy: as above
+    from pnp.pipeline.options import make_options  # lazy: loaded only when this command runs
+    from pnp.pipeline.orchestrator import build as run_build  # lazy: as above
 
     project = _project(ctx)
     out_dir = Path(out) if out else project / "output"
@@ -203,7 +203,7 @@ def watch_command(ctx, games, paper, layout, flip, printer, ink, out):
       pnp watch
       pnp watch culture-war --paper letter
     """
-    from pnp.build.options import make_options  # lazy: loaded only when this command runs
+    from pnp.pipeline.options import make_options  # lazy: loaded only when this command runs
     from pnp.extras.watch import watch  # lazy: as above
 
     project = _project(ctx)
@@ -266,7 +266,7 @@ def validate(ctx, games):
       pnp validate
       pnp validate culture-war
     """
-    from pnp.build.prepare import validate as run_validate  # lazy: loaded only when this command runs
+    from pnp.pipeline.prepare import validate as run_validate  # lazy: loaded only when this command runs
     from pnp.extras.listing import unchecked_warnings  # lazy: as above
 
     warnings: list[str] = []

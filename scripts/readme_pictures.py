@@ -46,8 +46,8 @@ def render(pdf: Path, page: int, scale: float):
 
 
 def main() -> int:
-    from pnp.build.options import BuildOptions
-    from pnp.build.orchestrator import build
+    from pnp.pipeline.options import BuildOptions
+    from pnp.pipeline.orchestrator import build
 
     images = ROOT / "docs" / "images"
     images.mkdir(parents=True, exist_ok=True)

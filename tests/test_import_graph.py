@@ -17,7 +17,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 # pnp's stages, lowest first: each may import the ones before it. The base
 # (the package itself and its top-level modules but the CLI) is below them all.
-STAGES = ("sources", "faces", "layout", "render", "build", "extras")
+STAGES = ("sources", "faces", "layout", "render", "pipeline", "extras")
 BASE = ("pnp", "pnp.errors", "pnp.model", "pnp.units", "pnp.project", "pnp.caches", "pnp.write")
 TOP = ("pnp.cli", "pnp.__main__")  # above every stage
 
@@ -212,15 +212,15 @@ def test_the_checks_find_a_cycle_a_hidden_one_and_a_stage_broken(tmp_path):
         "pnp/sources/a.py": "from pnp.sources import b\n",
         "pnp/sources/b.py": "import pnp.errors\nfrom pnp.sources.c import thing\n",
         "pnp/sources/c.py": "from pnp.sources import a\nthing = 1\n",
-        "pnp/build/__init__.py": "",
-        "pnp/build/orchestrator.py": "from pnp.build.jobs import run\n",
-        "pnp/build/jobs.py": "def run():\n    from pnp.build import orchestrator  # lazy: hidden\n",
+        "pnp/pipeline/__init__.py": "",
+        "pnp/pipeline/orchestrator.py": "from pnp.pipeline.jobs import run\n",
+        "pnp/pipeline/jobs.py": "def run():\n    from pnp.pipeline import orchestrator  # lazy: hidden\n",
         "pnp/faces/__init__.py": "",
-        "pnp/faces/templates.py": "def load():\n    from pnp.build.orchestrator import build  # lazy: upward\n",
+        "pnp/faces/templates.py": "def load():\n    from pnp.pipeline.orchestrator import build  # lazy: upward\n",
     })
     cycles = find_cycles(graph(tmp_path, "pnp"))
     assert cycles == [["pnp.sources.a", "pnp.sources.b", "pnp.sources.c", "pnp.sources.a"]]
     hidden = find_cycles(graph(tmp_path, "pnp", module_level=False))
-    assert ["pnp.build.jobs", "pnp.build.orchestrator", "pnp.build.jobs"] in hidden
+    assert ["pnp.pipeline.jobs", "pnp.pipeline.orchestrator", "pnp.pipeline.jobs"] in hidden
     assert stage_violations(graph(tmp_path, "pnp", module_level=False)) == [
-        "pnp.faces.templates imports pnp.build.orchestrator (line 2)"]
+        "pnp.faces.templates imports pnp.pipeline.orchestrator (line 2)"]

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pypdfium2 as pdfium
 
-from pnp.build.manifest import copy_payloads
-from pnp.build.options import BuildOptions
-from pnp.build.prepare import back_context, card_context, deck_size, prepare_decks
+from pnp.pipeline.manifest import copy_payloads
+from pnp.pipeline.options import BuildOptions
+from pnp.pipeline.prepare import back_context, card_context, deck_size, prepare_decks
 from pnp.errors import PnpError, Problems, did_you_mean
 from pnp.faces.templates import TemplateProblem
 from pnp.faces.textfit import FitError

@@ -8,9 +8,9 @@ from typing import Callable
 
 import watchfiles
 
-from pnp.build.options import BuildOptions
-from pnp.build.orchestrator import build
-from pnp.build.report import BuildReport
+from pnp.pipeline.options import BuildOptions
+from pnp.pipeline.orchestrator import build
+from pnp.pipeline.report import BuildReport
 from pnp.errors import PnpError
 from pnp.project import SOURCES_DIR, TEMPLATES_DIR
 

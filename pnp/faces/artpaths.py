@@ -2,7 +2,7 @@
 PDF path operators, written by `scripts/vendor_art.py` (pnp.faces.artpanel
 derives them with svglib) so that a build need not read the SVGs with
 svglib. Read here without ReportLab: the drawing uses an entry, and the
-rebuild keys (pnp.build.incremental) weigh it.
+rebuild keys (pnp.pipeline.incremental) weigh it.
 
     {"format": "pnp-art-paths-1", "note": "...", "icons": {
     "anchor": {"sha256": "<the SVG's>", "viewBox": [0, 0, 512, 512],

@@ -1,4 +1,4 @@
-"""The ink-saver look (how much ink it saves is measured by pnp.build.inkcoverage).
+"""The ink-saver look (how much ink it saves is measured by pnp.pipeline.inkcoverage).
 
 An ink-saver face is the normal face with its colours rewritten, after the
 templates have run and the text has been fitted (so nothing moves):

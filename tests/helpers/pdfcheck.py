@@ -72,8 +72,8 @@ class Built:
 
 
 def run_build(out: Path, paper: str = "a4", layout: str = "duplex", flip: str = "long") -> Built:
-    from pnp.build.options import BuildOptions
-    from pnp.build.orchestrator import build
+    from pnp.pipeline.options import BuildOptions
+    from pnp.pipeline.orchestrator import build
     from pnp.model import PAPERS, Flip, Layout
 
     options = BuildOptions(paper=PAPERS[paper], layout=Layout(layout), flip=Flip(flip))

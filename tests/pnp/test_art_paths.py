@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from pnp.build.options import BuildOptions
-from pnp.build.orchestrator import build
+from pnp.pipeline.options import BuildOptions
+from pnp.pipeline.orchestrator import build
 from pnp.faces import artpanel, artpaths
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -119,8 +119,8 @@ def test_an_icons_change_rebuilds_the_deck_that_shows_it(art_project, tmp_path):
 
 
 def test_a_build_of_vendored_icons_does_not_load_svglib(art_project, tmp_path):
-    code = ("import sys; from pathlib import Path; from pnp.build.orchestrator import build; "
-            "from pnp.build.options import BuildOptions; "
+    code = ("import sys; from pathlib import Path; from pnp.pipeline.orchestrator import build; "
+            "from pnp.pipeline.options import BuildOptions; "
             f"r = build(Path({str(art_project)!r}), None, Path({str(tmp_path / 'out')!r}), BuildOptions()); "
             "assert r.files; print(json.dumps(sorted(m for m in sys.modules if m.startswith('svglib'))))")
     result = subprocess.run([sys.executable, "-c", "import json; " + code], capture_output=True, text=True,

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from pnp.build.prepare import card_context, prepare_game, validate
+from pnp.pipeline.prepare import card_context, prepare_game, validate
 from pnp.errors import Problems, ValidationFailed
 from pnp.faces.elements import QR, Text
 from pnp.render.tools import load_tools

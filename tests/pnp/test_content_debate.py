@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from pnp.build.prepare import validate
+from pnp.pipeline.prepare import validate
 from pnp.errors import ValidationFailed
 
 ROOT = Path(__file__).resolve().parents[2]

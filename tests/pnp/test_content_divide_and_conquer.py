@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from pnp.build.prepare import validate
+from pnp.pipeline.prepare import validate
 from pnp.errors import ValidationFailed
 from pnp.sources.loader import load_sources
 

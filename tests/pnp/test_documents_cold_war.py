@@ -16,8 +16,8 @@ import pypdfium2 as pdfium
 import pytest
 import yaml
 
-from pnp.build.options import BuildOptions
-from pnp.build.orchestrator import build
+from pnp.pipeline.options import BuildOptions
+from pnp.pipeline.orchestrator import build
 from pnp.model import PAPERS
 from pnp.sources.loader import load_sources
 

@@ -32,8 +32,8 @@ POKER = (63.5, 88.9)
 # --------------------------------------------------------------------------- builds and sources
 
 def _build(out: Path, paper: str, games: list[str]) -> Path:
-    from pnp.build.options import BuildOptions
-    from pnp.build.orchestrator import build
+    from pnp.pipeline.options import BuildOptions
+    from pnp.pipeline.orchestrator import build
     from pnp.model import PAPERS
 
     build(ROOT, games, out, BuildOptions(paper=PAPERS[paper]))

@@ -58,8 +58,8 @@ def _project(dest: Path) -> Path:
 
 
 def _build(tmp: Path, paper: str) -> Path:
-    from pnp.build.options import BuildOptions
-    from pnp.build.orchestrator import build
+    from pnp.pipeline.options import BuildOptions
+    from pnp.pipeline.orchestrator import build
     from pnp.model import PAPERS
 
     project = _project(tmp / "project")

@@ -10,9 +10,9 @@ import pytest
 from click.testing import CliRunner
 
 from helpers.effects_fixture import DECK, EFFECTS, edit, line_of, write_effects_project
-from pnp.build.facecache import FaceCache
-from pnp.build.options import BuildOptions
-from pnp.build.orchestrator import build
+from pnp.pipeline.facecache import FaceCache
+from pnp.pipeline.options import BuildOptions
+from pnp.pipeline.orchestrator import build
 from pnp.cli import main
 from pnp.model import GAME_SLUGS
 from pnp.sources.loader import load_sources
@@ -119,7 +119,7 @@ def test_the_face_cache_key_follows_effects_yaml(fx_project):
     assert key is not None
     edit(fx_project, EFFECTS, "applied: true\n  lose:", "applied: true\n  # a comment only\n  lose:")
     os.environ.pop("PNP_NO_CACHE", None)
-    from pnp.build.incremental import forget_files
+    from pnp.pipeline.incremental import forget_files
 
     forget_files()
     assert FaceCache(fx_project, "culture-war", "anarchy").key("unit", {"card": {"id": "x"}}) != key

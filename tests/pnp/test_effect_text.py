@@ -6,9 +6,9 @@ from pathlib import Path
 import pytest
 
 from helpers.effects_fixture import DECK, EFFECTS, edit, line_of, write_effects_project
-from pnp.build.options import BuildOptions
-from pnp.build.orchestrator import build
-from pnp.build.prepare import validate
+from pnp.pipeline.options import BuildOptions
+from pnp.pipeline.orchestrator import build
+from pnp.pipeline.prepare import validate
 from pnp.errors import Problems, ValidationFailed
 from pnp.model import Coverage
 from pnp.sources.effectcheck import load_vocabulary

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from pnp.build.options import BuildOptions
-from pnp.build.orchestrator import build
+from pnp.pipeline.options import BuildOptions
+from pnp.pipeline.orchestrator import build
 from pnp.faces.templates import TemplateSet
 
 pytestmark = pytest.mark.pdf

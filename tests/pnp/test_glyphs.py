@@ -15,7 +15,7 @@ import pytest
 from click.testing import CliRunner
 from reportlab.pdfbase.pdfmetrics import getFont
 
-from pnp.build.prepare import prepare_decks
+from pnp.pipeline.prepare import prepare_decks
 from pnp.cli import main
 from pnp.errors import Problems
 from pnp.faces import richtext

@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from pnp.build.options import BuildOptions
-from pnp.build.orchestrator import build
+from pnp.pipeline.options import BuildOptions
+from pnp.pipeline.orchestrator import build
 from pnp.model import PAPERS
 
 pytestmark = pytest.mark.pdf
@@ -157,7 +157,7 @@ def test_an_edit_to_any_module_of_pnp_changes_the_code_hash(tmp_path, monkeypatc
     counts, not only the top-level ones (an edit to it rebuilds everything)."""
     import shutil
 
-    from pnp.build import incremental
+    from pnp.pipeline import incremental
 
     copy = tmp_path / "pnp"
     shutil.copytree(incremental.PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__"))

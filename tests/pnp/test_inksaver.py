@@ -87,6 +87,28 @@ def test_without_a_normal_build_one_is_rendered_for_comparison(mini_project, tmp
     assert float(m.group(1)) < float(m.group(2)) / 2
 
 
+def test_the_comparison_runs_the_stages_not_the_whole_build_again(mini_project, tmp_path, monkeypatch):
+    from pnp.pipeline import orchestrator, stages
+    from pnp.pipeline.options import make_options
+
+    calls = {"build": 0, "stages": []}
+    build, run_stages = orchestrator.build, stages.run_stages
+
+    def counted_build(*args, **kw):
+        calls["build"] += 1
+        return build(*args, **kw)
+
+    def counted_stages(project, games, target, *rest):
+        calls["stages"].append(target.options.ink.value)
+        return run_stages(project, games, target, *rest)
+
+    monkeypatch.setattr(orchestrator, "run_stages", counted_stages)
+    monkeypatch.setattr(orchestrator, "build", counted_build)
+    report = orchestrator.build(mini_project, None, tmp_path, make_options(ink="saver"))
+    assert calls == {"build": 1, "stages": ["saver", "normal"]}   # one build; the normal one drawn by the stages
+    assert report.ink.normal[GAME].pages > 0
+
+
 def test_every_page_is_grayscale(builds):
     out, _, _ = builds
     for path in pdfs(out / GAME / "ink-saver"):

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from pnp.build import jobs, pool
-from pnp.build.options import BuildOptions
-from pnp.build.orchestrator import build
-from pnp.build.tasks import Task, next_task
+from pnp.pipeline import jobs, pool
+from pnp.pipeline.options import BuildOptions
+from pnp.pipeline.orchestrator import build
+from pnp.pipeline.tasks import Task, next_task
 from pnp.errors import PnpError, ValidationFailed
 from pnp.sources import loader as sources
 
@@ -65,10 +65,10 @@ def test_a_free_worker_stays_on_a_game_it_has_loaded():
 def test_an_error_in_a_worker_reaches_the_caller(three_decks, tmp_path, monkeypatch):
     real = jobs.run_task
 
-    def failing(task):
+    def failing(job, work, task):
         if task.label.endswith("/third"):
             raise PnpError("templates/culture-war/unit.xml.j2:3: third-recruit: made to fail")
-        return real(task)
+        return real(job, work, task)
 
     monkeypatch.setattr(jobs, "run_task", failing)  # the forked workers inherit it
     monkeypatch.setenv("PNP_JOBS", "2")
@@ -94,7 +94,7 @@ def events_of_a_build(project: Path, out: Path, monkeypatch) -> list[str]:
     add, check = pool.Pool.add, sources._check_unique_ids
 
     def recording_add(self, part, tasks):
-        seen.append("drawing " + ",".join(sorted(part.get("games", {}))))
+        seen.append("drawing " + ",".join(sorted(part)))  # {game: its GamePart}
         return add(self, part, tasks)
 
     def recording_check(games, problems):
@@ -168,11 +168,11 @@ def test_a_failure_stops_the_other_workers_mid_task(two_games, tmp_path, monkeyp
     stopped at once, not left running after the build has given up."""
     real, me = jobs.run_task, os.getpid()
 
-    def slow_or_failing(task):
+    def slow_or_failing(job, work, task):
         if os.getppid() == me:  # the first worker fails...
             raise PnpError("card_sources/culture-war/anarchy.yaml:1: made to fail")
         time.sleep(1.5)  # ...while the one it forked is busy
-        return real(task)
+        return real(job, work, task)
 
     monkeypatch.setattr(jobs, "run_task", slow_or_failing)
     with pytest.raises(PnpError, match="made to fail"):

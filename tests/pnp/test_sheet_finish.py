@@ -23,8 +23,8 @@ TOKEN_SHEETS = [("culture-war", "deck-coins.pdf"), ("debate", "deck-tokens.pdf")
 
 @pytest.fixture(scope="module", params=["a4", "letter"])
 def built(request, tmp_path_factory):
-    from pnp.build.options import BuildOptions
-    from pnp.build.orchestrator import build
+    from pnp.pipeline.options import BuildOptions
+    from pnp.pipeline.orchestrator import build
     from pnp.model import PAPERS
 
     out = tmp_path_factory.mktemp(f"finish-{request.param}")

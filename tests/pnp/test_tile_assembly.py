@@ -21,8 +21,8 @@ BOARDS = [("petri-dish", "board-dish.pdf"), ("debate", "board-forum.pdf")]
 
 
 def _build(out: Path, paper: Size) -> Path:
-    from pnp.build.options import BuildOptions
-    from pnp.build.orchestrator import build
+    from pnp.pipeline.options import BuildOptions
+    from pnp.pipeline.orchestrator import build
 
     build(ROOT, [g for g, _ in BOARDS], out, BuildOptions(paper=paper))
     return out

@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from PIL import Image, ImageChops
 
 from pnp.cli import main
-from pnp.extras.tts import MAX_SIDE, _SheetKeys, bbcode, card_scale, cell_pixels, check_url_base, grid_for
+from pnp.extras.ttsobjects import MAX_SIDE, _SheetKeys, bbcode, card_scale, cell_pixels, check_url_base, grid_for
 from pnp.errors import PnpError
 from pnp.model import CARD_PRESETS, Size
 from pnp.sources.qrpayload import parse_payload
@@ -229,3 +229,28 @@ def test_card_sizes_are_the_transform_scale(mini_project, tmp_path):
     image = Image.open(local(sheet["FaceURL"]))
     w, h = image.width / sheet["NumWidth"], image.height / sheet["NumHeight"]
     assert abs(w / h - 69.85 / 120.65) < 0.01   # the sheet's cells are tarot-shaped too
+
+
+def test_sheets_drawn_by_workers_are_the_bytes_of_one_process(mini_project, tmp_path, monkeypatch):
+    many_cards(mini_project, 75)   # two sheets, a back, and the tokens: several tasks
+    monkeypatch.setenv("PNP_JOBS", "1")
+    one = export(mini_project, tmp_path / "one")
+    monkeypatch.setenv("PNP_JOBS", "2")
+    two = export(mini_project, tmp_path / "two")
+    images = sorted(p.name for p in one.glob("*.png"))
+    assert "anarchy-sheet-2.png" in images
+    assert images == sorted(p.name for p in two.glob("*.png"))
+    assert all((one / n).read_bytes() == (two / n).read_bytes() for n in images)
+
+
+def test_a_failed_export_leaves_the_last_one_and_no_staged_files(mini_project, tmp_path, monkeypatch):
+    monkeypatch.setenv("PNP_JOBS", "2")
+    folder = export(mini_project, tmp_path / "out")
+    before = {p.name: p.read_bytes() for p in folder.iterdir()}
+    deck = mini_project / "card_sources/culture-war/anarchy.yaml"
+    deck.write_text(deck.read_text().replace("+1 {atk} when", "+1 {nosuchicon} when"))
+    result = CliRunner().invoke(main, ["--project", str(mini_project), "export", "culture-war", "--shop", "tts",
+                                       "--out", str(tmp_path / "out")])
+    assert result.exit_code != 0 and "nosuchicon" in result.output, result.output
+    assert {p.name: p.read_bytes() for p in folder.iterdir()} == before
+    assert [p.name for p in folder.parent.iterdir()] == ["shop-tts"]   # the staging folder is gone

@@ -10,8 +10,8 @@ pytestmark = pytest.mark.pdf
 
 
 def test_a_card_without_flavor_prints_no_none(mini_project, tmp_path):
-    from pnp.build.options import BuildOptions
-    from pnp.build.orchestrator import build
+    from pnp.pipeline.options import BuildOptions
+    from pnp.pipeline.orchestrator import build
 
     deck = yaml.safe_load((mini_project / "card_sources/culture-war/anarchy.yaml").read_text())
     assert any("flavor" not in card for card in deck["cards"]), "the fixture needs a card without flavor"

@@ -3,9 +3,9 @@ from pathlib import Path
 
 import pytest
 
-from pnp.build.options import BuildOptions
-from pnp.build.orchestrator import build
-from pnp.build.prepare import validate
+from pnp.pipeline.options import BuildOptions
+from pnp.pipeline.orchestrator import build
+from pnp.pipeline.prepare import validate
 from pnp.errors import ValidationFailed
 
 DECK = "card_sources/culture-war/anarchy.yaml"

@@ -4,8 +4,8 @@ import time
 
 import pytest
 
-from pnp.build.options import BuildOptions
-from pnp.build.report import BuildReport
+from pnp.pipeline.options import BuildOptions
+from pnp.pipeline.report import BuildReport
 from pnp.errors import PnpError
 from pnp.extras.watch import watch
 

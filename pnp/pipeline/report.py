@@ -21,7 +21,7 @@ class BuildReport:
     files: list[BuiltFile] = field(default_factory=list)
     seconds: float = 0.0
     up_to_date: list[str] = field(default_factory=list)  # "game/file" left as they were
-    ink: Any = None          # an ink-saver build: pnp.build.inkcoverage.InkReport
+    ink: Any = None          # an ink-saver build: pnp.pipeline.inkcoverage.InkReport
 
     @property
     def pages(self) -> int:

@@ -1,6 +1,6 @@
 """Preparing faces: each card's front and each deck's back rendered from its
 template and fitted (or remembered from an earlier build, see
-pnp.build.facecache), every problem collected with the card and line it
+pnp.pipeline.facecache), every problem collected with the card and line it
 belongs to; and `validate`, which prepares everything and writes nothing."""
 from __future__ import annotations
 
@@ -81,7 +81,7 @@ def prepare_decks(game: Game, tools: Tools, problems: Problems, decks=None) -> l
 
 def prepare_card(card: Card, deck: Deck, game: Game, tools: Tools, problems: Problems, cache=None):
     """A card's front, rendered and fitted (or remembered in `cache`, a
-    pnp.build.facecache.FaceCache); None, and its problems recorded, if it has any."""
+    pnp.pipeline.facecache.FaceCache); None, and its problems recorded, if it has any."""
     ctype = game.card_types[card.type]
     context = card_context(card, deck, game)
     key = cache.key(ctype.template, context) if cache is not None else None

@@ -54,7 +54,7 @@ def deck_back_shift(plan: DeckLayout, options) -> BackShift | None:
 
 
 def file_entry(path: Path, deck: Deck, plan: DeckLayout, options) -> dict:
-    """A deck file's entry in the manifest's `files` (`options`: pnp.build.options.BuildOptions)."""
+    """A deck file's entry in the manifest's `files` (`options`: pnp.pipeline.options.BuildOptions)."""
     entry = {
         "file": path.name, "kind": "deck", "deck": deck.id, "paper": options.paper.name,
         "paper_mm": [round(plan.paper.width, 3), round(plan.paper.height, 3)],

@@ -2,9 +2,10 @@
 process. The first worker loads the drawing modules and fonts once and forks
 the others from itself; the parent hands over each game as soon as it has
 been read, and tasks go to workers that are ready, biggest first, each
-keeping to the games whose templates it has compiled (pnp.build.tasks.next_task).
-The tasks themselves run in pnp.build.jobs, which this module imports only
-where a task runs: in a worker, or here when there is no pool."""
+keeping to the games whose templates it has compiled (pnp.pipeline.tasks.next_task).
+The tasks themselves run in their job's `run` (a build's: pnp.pipeline.jobs;
+an export's: its own module), which is loaded only where a task runs: in a
+worker, or here when there is no pool. Builds and exports share this pool."""
 from __future__ import annotations
 
 import gc
@@ -18,60 +19,75 @@ from multiprocessing.connection import wait
 from pathlib import Path
 from typing import Any, Callable
 
-from pnp.build.tasks import Task, can_fork, extend_job, next_task, set_job, share_compiled, worker_count
+from pnp.pipeline.tasks import BuildJob, Job, Task, Work, can_fork, next_task, worker_count
 from pnp.errors import PnpError
 
 
 def _jobs():
-    """pnp.build.jobs, which runs the tasks."""
-    from pnp.build import jobs  # lazy: it loads ReportLab and Jinja, which the parent of a pool never needs
+    """pnp.pipeline.jobs, which runs the tasks."""
+    from pnp.pipeline import jobs  # lazy: it loads ReportLab and Jinja, which the parent of a pool never needs
 
     return jobs
 
 
+def run_task(work: Work, task: Task) -> Any:
+    """One task of the run: a build's by pnp.pipeline.jobs, an export's by its job's own `run`."""
+    if isinstance(work.job, BuildJob):
+        return _jobs().run_task(work.job, work, task)
+    return work.job.run(work, task)
+
+
+def early_pool(project: Path, todo: list[str]) -> "Pool | None":
+    """Worker processes started before the sources are read, when the run
+    will surely draw several outputs (several games changed); otherwise
+    workers start once the run knows it has more than one task."""
+    workers = worker_count(len(todo))
+    if workers < 2 or not can_fork():
+        return None
+    return Pool(project, workers)
+
+
 class Run:
-    """The tasks of one build, handed over game by game as each changed game's
-    sources are read and found sound. With a pool, the workers start drawing
-    the first game while the parent is still reading the next; otherwise the
-    tasks run when their results are asked for.
+    """The tasks of one build or export, handed over game by game as each
+    game's sources are read and found sound. With a pool, the workers start
+    drawing the first game while the parent is still reading the next;
+    otherwise the tasks run when their results are asked for.
 
-    `job` holds what every task shares (project, options, out_dir); each
-    `add` brings one game's part: {"games": {slug: Game}, "decks": {slug: [...]},
-    "docs": {slug: [...]}, "keys": {(slug, kind, id): key}}."""
+    `job` (a frozen pnp.pipeline.tasks.Job) holds what every task shares;
+    each `add` brings games' parts ({slug: part}, e.g. a GamePart) and their tasks."""
 
-    def __init__(self, job: dict[str, Any], pool: "Pool | None", progress: Callable[[int, int, str], None] | None):
-        self.shared = job
-        self.parts: dict[str, dict] = {"games": {}, "decks": {}, "docs": {}, "keys": {}}
+    def __init__(self, job: Job, pool: "Pool | None", progress: Callable[[int, int, str], None] | None):
+        self.job = job
+        self.parts: dict[str, Any] = {}
         self.pool, self.progress = pool, progress
         self.tasks: list[Task] = []
         if pool is not None:
             pool.start(job)
 
-    def add(self, part: dict[str, dict], tasks: list[Task]) -> None:
-        for name, values in part.items():
-            self.parts[name].update(values)
+    def add(self, parts: dict[str, Any], tasks: list[Task]) -> None:
+        self.parts.update(parts)
         self.tasks += tasks
         if self.pool is not None:
-            self.pool.add(part, tasks)
+            self.pool.add(parts, tasks)
 
     def results(self) -> list:
         """Every task's result, in the order the tasks were added: from the
         pool; from new workers when there is more than one task and core; else
         run here, one after another."""
         if self.pool is None and worker_count(len(self.tasks)) > 1 and can_fork():
-            with Pool(self.shared["project"], worker_count(len(self.tasks))) as fresh:
-                fresh.start(self.shared)
+            with Pool(self.job.project, worker_count(len(self.tasks))) as fresh:
+                fresh.start(self.job)
                 fresh.add(self.parts, self.tasks)
                 return fresh.finish(self.progress)
         if self.pool is not None:
             return self.pool.finish(self.progress)
-        set_job({**self.shared, **self.parts})
-        jobs = _jobs()
+        work = Work(self.job)
+        work.add(self.parts)
         results = []
         for i, task in enumerate(self.tasks):
             if self.progress:
                 self.progress(i, len(self.tasks), task.label)
-            results.append(jobs.run_task(task))
+            results.append(run_task(work, task))
         return results
 
 
@@ -82,7 +98,6 @@ def _first_worker(parent_ends: list, conns: list, project: Path, compiled: str) 
     forks serves one of the rest. Stopping it stops them."""
     for end in parent_ends:
         end.close()
-    share_compiled(compiled)
     gc.disable()  # what warming up makes lives as long as the worker: nothing for a collection to find
     try:
         _jobs().warm(project)
@@ -111,12 +126,12 @@ def _first_worker(parent_ends: list, conns: list, project: Path, compiled: str) 
                 if j != i:
                     other.close()
             try:
-                _serve(conn, failure)
+                _serve(conn, failure, compiled)
             finally:
                 os._exit(0)
         children.append(pid)
         conn.close()
-    _serve(conns[0], failure)
+    _serve(conns[0], failure, compiled)
     for pid in children:
         try:
             os.waitpid(pid, 0)
@@ -124,9 +139,10 @@ def _first_worker(parent_ends: list, conns: list, project: Path, compiled: str) 
             pass
 
 
-def _serve(conn, failure: BaseException | None) -> None:
+def _serve(conn, failure: BaseException | None, compiled: str) -> None:
     """Say ready; take the job, then run the tasks the parent sends, one at a
     time, until told to stop."""
+    work = None
     conn.send("ready")
     gc.set_threshold(20_000, 20, 20)  # a short-lived worker: collect less often (a third of the collector's time)
     tasks: list[Task] = []
@@ -137,20 +153,20 @@ def _serve(conn, failure: BaseException | None) -> None:
             return
         if message is None:
             return
-        if isinstance(message, tuple) and message[0] == "job":  # a new build: what its tasks share
-            set_job(message[1])
+        if isinstance(message, tuple) and message[0] == "job":  # a new run: what its tasks share
+            work = Work(message[1], compiled)
             tasks = []
             continue
-        if isinstance(message, tuple):  # ("more", file holding one game's part of the job, its tasks)
+        if isinstance(message, tuple):  # ("more", file holding games' parts of the job, their tasks)
             with open(message[1], "rb") as file:
-                extend_job(pickle.load(file))
+                work.add(pickle.load(file))
             tasks += message[2]
             continue
         i = message
         try:
             if failure is not None:
                 raise failure
-            result = ("ok", _jobs().run_task(tasks[i]))  # loaded already, as the first worker warmed up
+            result = ("ok", run_task(work, tasks[i]))  # a build's jobs loaded already, as the first worker warmed up
         except BaseException as exc:  # handed to the parent, which raises it
             result = ("error", exc)
         try:
@@ -196,8 +212,8 @@ class Pool:
         self.close(abort=kind is not None)
         self.reap()
 
-    def start(self, job: dict[str, Any]) -> None:
-        """A new build: what all its tasks share. Tasks follow with `add`."""
+    def start(self, job: Job) -> None:
+        """A new run: what all its tasks share. Tasks follow with `add`."""
         for conn in self.loaded:
             conn.send(("job", job))
             self.loaded[conn] = set()
@@ -208,8 +224,8 @@ class Pool:
         self.done = 0
         self.reading = True  # more tasks may come: keep workers two tasks deep
 
-    def add(self, part: dict[str, dict], tasks: list[Task]) -> None:
-        """More tasks, and the part of the job they need. While the parent goes
+    def add(self, part: dict[str, Any], tasks: list[Task]) -> None:
+        """More tasks, and the parts of the job they need. While the parent goes
         on reading, each ready worker is kept two tasks deep, so none runs dry.
 
         The part goes through a file: a game is bigger than a pipe holds, and

@@ -189,7 +189,7 @@ def template_variables(project: Path, game: str, names: Iterable[str]) -> set[st
 def face_prefix(project: Path, game: str, template: str) -> str:
     """What every face a template makes depends on besides its context: the
     template files it renders, the styles, icons and fonts, the game's effects
-    and pnp's code (pnp.build.facecache). Once per template in a build."""
+    and pnp's code (pnp.pipeline.facecache). Once per template in a build."""
     memo = ("face", str(project), game, template)
     if memo not in _memo:
         files = (template_closure(project, game, [template]) + shared_template_files(project, game)

@@ -1,15 +1,16 @@
-"""Preparing and rendering changed outputs, one task per deck or document
-(where the tasks run, in this process or in workers: pnp.build.pool; what
-they share: pnp.build.tasks.JOB). Each task validates its own output and
+"""A build's render stage: preparing and rendering changed outputs, one task
+per deck or document (where the tasks run, in this process or in workers:
+pnp.pipeline.pool; what they share: the frozen pnp.pipeline.tasks.BuildJob and
+each game's GamePart, in a `Work`). Each task validates its own output and
 renders it in memory; nothing is written until every task has succeeded."""
 from __future__ import annotations
 
 from pathlib import Path
 
-from pnp.build import manifest
-from pnp.build.facecache import MAX_CARDS, FaceCache
-from pnp.build.prepare import BAD_BACK, deck_size, prepare_back, prepare_card
-from pnp.build.tasks import JOB, SHARED, TOOLS, Task
+from pnp.pipeline import manifest
+from pnp.pipeline.facecache import MAX_CARDS, FaceCache
+from pnp.pipeline.prepare import BAD_BACK, deck_size, prepare_back, prepare_card
+from pnp.pipeline.tasks import BuildJob, Task, Work
 from pnp.errors import Problem, Problems
 from pnp.layout.sheets import plan_deck
 from pnp.model import Backs, Ink
@@ -18,36 +19,30 @@ from pnp.render.decks import render_deck
 from pnp.render.documents import prepare_documents, render_documents
 from pnp.render.fonts import register_fonts
 from pnp.render.inksaver import saver_context, saver_docs, saver_face, saver_rule_tints, saver_text_color
-from pnp.render.tools import Tools, load_tools
 
 
 class _Invalid(Exception):
     """A card has a problem: stop drawing, keep checking."""
 
 
-def _tools(slug: str) -> Tools:
-    if slug not in TOOLS:  # a template one worker compiled, the others load instead of compiling
-        TOOLS[slug] = load_tools(JOB["project"], slug, SHARED.get("compiled"))
-    return TOOLS[slug]
-
-
-def run_task(task: Task) -> tuple[list[Problem], list[tuple[str, bytes, dict, dict]]]:
+def run_task(job: BuildJob, work: Work, task: Task) -> tuple[list[Problem], list[tuple[str, bytes, dict, dict]]]:
     """(problems, [(file name, PDF bytes, built info, state entry)]) for one output."""
     if task.kind == "deck":
-        return _deck_task(task)
-    return _doc_task(task)
+        return _deck_task(job, work, task)
+    return _doc_task(job, work, task)
 
 
-def _deck_task(task: Task) -> tuple[list[Problem], list[tuple[str, bytes, dict, dict]]]:
-    project, options, out_dir = JOB["project"], JOB["options"], JOB["out_dir"]
-    game = JOB["games"][task.game]
-    tools = _tools(task.game)
+def _deck_task(job: BuildJob, work: Work, task: Task) -> tuple[list[Problem], list[tuple[str, bytes, dict, dict]]]:
+    project, options, out_dir = job.project, job.options, job.out_dir
+    part = work.parts[task.game]
+    game = part.game
+    tools = work.tools(task.game)
     problems = Problems(project)
     saver = options.ink is Ink.SAVER
     ctx = saver_context(tools.context) if saver else tools.context
-    deck = JOB["decks"][task.game][task.index]
+    deck = part.decks[task.index]
     size = deck_size(deck, game)
-    cache = FaceCache(project, task.game, deck.id, enabled=len(deck.cards) <= MAX_CARDS and JOB.get("faces", True))
+    cache = FaceCache(project, task.game, deck.id, enabled=len(deck.cards) <= MAX_CARDS and job.faces)
     back = prepare_back(deck, game, tools, problems, cache, common=options.backs is Backs.COMMON)
     if saver and back not in (None, BAD_BACK):
         back = saver_face(back, size)
@@ -80,21 +75,22 @@ def _deck_task(task: Task) -> tuple[list[Problem], list[tuple[str, bytes, dict, 
         return problems.items, []
     cache.save()
     path = out_dir / task.game / manifest.deck_filename(deck)
-    entry = {"key": JOB["keys"][task.game, "deck", deck.id], "file": manifest.file_entry(path, deck, plan, options),
+    entry = {"key": part.keys[task.game, "deck", deck.id], "file": manifest.file_entry(path, deck, plan, options),
              "cards": manifest.card_entries(path, copies, plan, game, shift)}
     return [], [(path.name, data, {"kind": "deck", "pages": plan.pages, "cards": len(copies)}, entry)]
 
 
-def _doc_task(task: Task) -> tuple[list[Problem], list[tuple[str, bytes, dict, dict]]]:
-    project, options = JOB["project"], JOB["options"]
-    game = JOB["games"][task.game]
-    tools = _tools(task.game)
+def _doc_task(job: BuildJob, work: Work, task: Task) -> tuple[list[Problem], list[tuple[str, bytes, dict, dict]]]:
+    project, options = job.project, job.options
+    part = work.parts[task.game]
+    game = part.game
+    tools = work.tools(task.game)
     problems = Problems(project)
-    doc = JOB["docs"][task.game][task.index]
+    doc = part.docs[task.index]
     prepared = prepare_documents(game, tools.templates, options.paper, tools.fit, problems, [doc])
     if problems:
         return problems.items, []
-    key = JOB["keys"][task.game, "doc", doc.id]
+    key = part.keys[task.game, "doc", doc.id]
     accent = game.decks[0].color if game.decks else "#333333"
     ctx, tints = tools.context, None
     if options.ink is Ink.SAVER:

@@ -10,9 +10,9 @@ from typing import Callable
 
 import pypdfium2 as pdfium
 
-from pnp.build.incremental import BuildState, game_digest
-from pnp.build.manifest import MANIFEST
-from pnp.build.options import BuildOptions, game_dir
+from pnp.pipeline.incremental import BuildState, game_digest
+from pnp.pipeline.manifest import MANIFEST
+from pnp.pipeline.options import BuildOptions, game_dir
 from pnp.model import Ink
 
 COVERAGE_DPI = 30
@@ -74,7 +74,8 @@ def measure_coverage(project: Path, games: list[str], out_dir: Path, options: Bu
     """Coverage of the ink-saver files just built, and of the normal build
     beside them: measured from its files when that build is up to date with
     the same options but normal ink, otherwise made by
-    `build_normal(games, folder)` in a temporary folder and measured there."""
+    `build_normal(games, folder)` (the normal build's stages, not `build` again)
+    in a temporary folder and measured there."""
     report = InkReport()
     normal_options = replace(options, ink=Ink.NORMAL)
     missing = []

@@ -18,7 +18,7 @@ faces are made as pages need them and dropped after, and holding and
 writing thousands of them would cost more memory and time than it saves.
 A fully cold build (no cache folder yet: a new checkout, after `pnp clean`)
 has no faces to find and leaves the cache off; it makes the folder, and the
-builds after it remember faces (pnp.build.rebuild). Where the cache is off,
+builds after it remember faces (pnp.pipeline.rebuild). Where the cache is off,
 no key is hashed.
 """
 from __future__ import annotations
@@ -29,7 +29,7 @@ from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
-from pnp.build.incremental import content_hash, face_prefix
+from pnp.pipeline.incremental import content_hash, face_prefix
 from pnp.caches import cache_root
 from pnp.faces.elements import QR, Art, Circle, Face, Icon, Line, Paint, Polygon, Rect, Text
 from pnp.write import replace_file

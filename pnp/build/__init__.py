@@ -1,3 +1,0 @@
-"""Stage 5, build: the orchestrator (pnp.build.orchestrator.build) and what
-it uses: preparing faces, the tasks and the worker pool that render them,
-incremental keys, remembered faces, manifests."""
