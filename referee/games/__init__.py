@@ -30,7 +30,7 @@ from referee.model import Action, GameSlug, Setup, State
 Check = Callable[[Any, State, Action], None]
 Apply = Callable[[Any, State, Action, Sequence[int]], State]
 DiceNeeded = Callable[[Any, State, Action], tuple[int, ...]]
-Narrate = Callable[[Any, State, Action, Sequence[int]], list[str]]
+Narrate = Callable[[Any, State, Action, Sequence[int]], list[Any]]  # list[referee.facts.Fact]
 
 
 @dataclass(frozen=True)
@@ -43,8 +43,9 @@ class ActionSpec:
              using exactly `dice`;
     dice:    (rules, state, action) the faces of each die it needs, in the
              order they are used; None: no dice;
-    narrate: (rules, state, action, dice) what it did, in words, beyond what
-             the changed state shows (the story an echo tells); None: nothing.
+    narrate: (rules, state, action, dice) what it did beyond what the changed
+             state shows, as Facts (referee/facts.py: the story an echo
+             tells, each fact worded by the game's phrases); None: nothing.
     """
 
     name: str

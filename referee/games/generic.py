@@ -5,7 +5,7 @@ rules, the dispatch of actions through the game's table (`actions`, built
 from the shared actions in shared.py and the game's own ACTIONS), and every
 hook the core calls, each with a default a game overrides only when it needs
 to (phase, where_is, public_args, rules_can_decide, visible_state,
-render_lines, change_lines, narrate, covered, log_outcome, pieces, label,
+render_lines, change_lines, change_facts, narrate, covered, log_outcome, pieces, label,
 and the prompt hooks), and the settings the core reads (phrases, tally,
 quiet ...).
 
@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Mapping, Sequence
 
 from referee import copy_register, prompts, render
 from referee.errors import RefereeError, RuleViolation
+from referee.facts import Fact, change
 from referee.games import ActionSpec, HouseRule, action_table
 from referee.games.shared import SHARED_ACTIONS, SHARED_PHRASES
 from referee.model import Action, GameSlug, Player, PlayerName, Setup, State
@@ -193,14 +194,21 @@ class GenericRules:
         By default each of the game's fields that changed, one a line."""
         return render.field_changes(before, after)
 
-    def narrate(self, state: State, action: Action, dice: Sequence[int]) -> list[str]:
-        """What an action did, in words, beyond the changes: its `narrate` in
+    def change_facts(self, before: State, after: State) -> list[Fact]:
+        """`change_lines` as facts (referee/facts.py): a game whose lines a
+        story may already tell gives them fields `covered` reads (Culture War
+        names the piece of a coins, in-play or gone line)."""
+        return [change(line) for line in self.change_lines(before, after)]
+
+    def narrate(self, state: State, action: Action, dice: Sequence[int]) -> list[Fact]:
+        """What an action did, as facts, beyond the changes: its `narrate` in
         the actions table (Culture War tells each battle), else nothing."""
         spec = self.actions.get(action.name)
         return spec.narrate(self, state, action, dice) if spec is not None and spec.narrate else []
 
-    def covered(self, notes: Sequence[str], line: str) -> bool:
-        """Whether a change line only repeats what `narrate` already said."""
+    def covered(self, facts: Sequence[Fact], line: Fact) -> bool:
+        """Whether a change line only repeats what `narrate`'s facts already
+        told, judged by their fields (never by their words)."""
         return False
 
     def log_outcome(self, before: State, event: object, after: State) -> list[str]:

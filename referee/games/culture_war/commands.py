@@ -17,6 +17,7 @@ from typing import Any, Sequence
 from referee import dice as dicelib
 from referee import table
 from referee.errors import DiceError, RefereeError
+from referee.facts import Fact, Outcome, story
 from referee.games.culture_war import odds as odds_of
 from referee.games.culture_war.attacks import target_of
 from referee.games.culture_war.battle import strike
@@ -32,7 +33,7 @@ from referee.results import ActResult
 @dataclass(frozen=True)
 class Report:
     result: ActResult
-    notes: tuple[str, ...]
+    notes: tuple[Fact, ...]  # the story of the action (referee/facts.py)
 
 
 @dataclass(frozen=True)
@@ -99,11 +100,10 @@ def _rolled(path: Path, name: str, args: dict[str, Any], dice_text: str | None,
         RULES.count_dice(state, Action(name, args, actor), counted)
     except DiceShortage as exc:
         shown = ",".join(map(str, typed or ()))
-        story = exc.notes
-        last = story[-1] if story else ""
-        why = ("the last roll is a tie, which is rolled again" if last.endswith("roll again")
-               else "a critical failure brings a counter-attack, which rolls too" if last.startswith("counter-attack")
-               else "the battle is not over")
+        last = exc.notes[-1] if exc.notes else story("")
+        why = ("the last roll is a tie, which is rolled again" if last.roll and last.roll.outcome is Outcome.TIE
+               else "a critical failure brings a counter-attack, which rolls too"
+               if last.text.startswith("counter-attack") else "the battle is not over")
         raise DiceError(f"{name}: the dice {shown} are not enough: {why}; type every die rolled, "
                         f"e.g. --dice {shown},4,2") from None
     if typed is not None and len(used) != len(typed):

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Mapping
 
 from referee.errors import RuleViolation
-from referee.games.culture_war import zones
+from referee.games.culture_war import phrases, zones
 from referee.games.culture_war.board import Board, coins_total
 from referee.games.culture_war.effects import (capacity, card_type, live_effects, production, read, shielded, trace,
                                                 when_of)
@@ -64,7 +64,7 @@ def guarded(board: Board, handle: str | None, ctx: Ctx, targeted: bool = True) -
         return False
     guard = shielded(board, handle, ctx.owner, ctx.type, targeted)
     if guard:
-        board.notes.append(f"{ctx.name} does not affect {board.label(handle)}: {guard[1]}")
+        board.note(f"{ctx.name} does not affect {board.label(handle)}: {guard[1]}")
         trace(ctx.card_id, "protected")
     return guard is not None
 
@@ -94,7 +94,7 @@ def _stats(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
             board.f["timed"].append({"stat": stat, "amount": amount, "scope": scope, "player": ctx.owner,
                                      "until": "turn", "source": ctx.name, "type": ctx.type})
         side = f"{ctx.owner}'s units" if who == "your-units" else f"units of {ctx.owner}'s opponents"
-        board.notes.append(f"{side} get {_changes(changes)} until the end of the turn ({ctx.name})")
+        board.note(f"{side} get {_changes(changes)} until the end of the turn ({ctx.name})")
         return
     handle = ctx.this if who == "this" else ctx.target
     if handle is None or handle not in board.pieces or guarded(board, handle, ctx, who != "this"):
@@ -109,7 +109,7 @@ def _stats(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
                                      "until": duration, "source": ctx.name})
     word = {"game": "for the rest of the game", "battle": "for this battle" if ctx.moment == "battle"
             or board.f.get("window") else "for its next battle this turn", "turn": "until the end of the turn"}[duration]
-    board.notes.append(f"{board.label(handle)} gets {_changes(changes)} {word} ({ctx.name})")
+    board.note(f"{board.label(handle)} gets {_changes(changes)} {word} ({ctx.name})")
 
 
 def _changes(changes: list[tuple[str, int]]) -> str:
@@ -130,7 +130,7 @@ def _timed_unit(key: str, **extra: Any) -> Callable[[Board, Mapping[str, Any], C
                  "source": ctx.name, **{k: e.get(k, v) for k, v in extra.items()}}
         board.f["timed"].append(entry)
         when = "this battle" if board.f.get("window") else "its next battle this turn"
-        board.notes.append(f"{board.label(ctx.target)}: {ctx.name} holds for {when}")
+        board.note(f"{board.label(ctx.target)}: {ctx.name} holds for {when}")
     return handler
 
 
@@ -151,7 +151,7 @@ def _survive(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
         _destroy_self(board, {"kind": "discard-self"}, ctx)
     if pay:
         if board.capital(ctx.owner) < pay:
-            board.notes.append(f"{ctx.owner} cannot pay {pay} for {ctx.name}")
+            board.note(f"{ctx.owner} cannot pay {pay} for {ctx.name}")
             return
         board.take(ctx.owner, pay, ctx.name)
     ctx.battle["saved"] = ctx.name
@@ -211,7 +211,7 @@ def take(board: Board, who: str, amount: int, why: str, source: str | None = Non
             left -= n
         estate["coins"] = {f: n for f, n in estate["coins"].items() if n > 0}
     if taken:
-        board.notes.append(f"{who} loses {coins_total(taken)} capital from Real Estate ({why})")
+        board.note(f"{who} loses {coins_total(taken)} capital from Real Estate ({why})")
     return taken
 
 
@@ -220,7 +220,7 @@ def _gain_per(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
     if count:
         _add(board, ctx, ctx.owner, e["what"], int(e["amount"]) * count)
     else:
-        board.notes.append(f"{ctx.name}: {ctx.owner} has none to count, so gains nothing")
+        board.note(f"{ctx.name}: {ctx.owner} has none to count, so gains nothing")
 
 
 def _steal(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
@@ -230,7 +230,7 @@ def _steal(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
     taken = take(board, victim, int(e["amount"]), f"taken by {ctx.name}", e.get("source"), ctx)
     board.put(ctx.owner, taken)
     if taken:
-        board.notes.append(f"{ctx.owner} gains {coins_total(taken)} capital to the bank ({ctx.name})")
+        board.note(f"{ctx.owner} gains {coins_total(taken)} capital to the bank ({ctx.name})")
 
 
 def _refund(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
@@ -274,7 +274,7 @@ def _if(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
     if ok:
         run(board, read(e["then"]), ctx)
     else:
-        board.notes.append(f"{ctx.name}: {why}, so nothing more happens")
+        board.note(f"{ctx.name}: {why}, so nothing more happens")
 
 
 def face_matches(face: str, die: int) -> bool:
@@ -291,7 +291,7 @@ def _roll(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
         raise RuleViolation("dice", f"{ctx.name} rolls a die, and none was given")
     die = ctx.dice()
     hit = [effs for face, effs in (e.get("outcomes") or {}).items() if face_matches(str(face), die)]
-    board.notes.append(f"{ctx.owner} rolls {die} for {ctx.name}" + ("" if hit else ": nothing happens"))
+    board.note(f"{ctx.owner} rolls {die} for {ctx.name}" + ("" if hit else ": nothing happens"))
     for effs in hit:
         run(board, read(effs), ctx)
 
@@ -302,7 +302,7 @@ def _destroy_self(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
         host = board.pieces.get(ctx.host or "")
         if host is not None and ctx.mod in host.get("mods", []):
             host["mods"].remove(ctx.mod)
-            board.notes.append(f"{ctx.name} is {word} from {board.label(ctx.host)}")  # type: ignore[arg-type]
+            board.note(f"{ctx.name} is {word} from {board.label(ctx.host)}")  # type: ignore[arg-type]
         return
     if ctx.this in board.pieces:
         if board.pieces[ctx.this]["kind"] == "unit":
@@ -324,7 +324,7 @@ def _destroy(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
         if empty:
             board.remove(empty[-1], ctx.name)
         else:
-            board.notes.append(f"{ctx.name}: {ctx.that_player} has no Real Estate without coins")
+            board.note(f"{ctx.name}: {ctx.that_player} has no Real Estate without coins")
     elif what == "empty-real-estate" and ctx.target in board.pieces and not guarded(board, ctx.target, ctx):
         board.remove(ctx.target, ctx.name)  # the play checked it holds no coins
     elif what == "your-unit" and ctx.target in board.pieces and not guarded(board, ctx.target, ctx):
@@ -345,12 +345,12 @@ def change_control(board: Board, handle: str, to: str, why: str) -> None:
     piece["owner"] = to
     piece["attacked"] = board.turn
     board.f["timed"] = [t for t in board.f["timed"] if t.get("handle") != handle]
-    board.notes.append(f"{to} takes control of {old}'s #{handle} {piece['name']} ({why})")
+    board.note(f"{to} takes control of {old}'s #{handle} {piece['name']} ({why})")
 
 
 def _truce(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
     board.f.setdefault("truce", []).append({"player": ctx.owner, "who": e["who"], "source": ctx.name})
-    board.notes.append(f"{ctx.name}: " + ("no player may attack until the start of "
+    board.note(f"{ctx.name}: " + ("no player may attack until the start of "
                                           f"{ctx.owner}'s next turn" if e["who"] == "everyone" else
                                           f"{ctx.owner}'s units neither attack nor can be attacked until "
                                           f"{ctx.owner}'s next turn"))
@@ -360,19 +360,19 @@ def _no_income(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
     if e["who"] == "this":
         if ctx.this in board.pieces:
             board.f.setdefault("no_income", []).append(f"#{ctx.this}")
-            board.notes.append(f"{board.label(ctx.this)} produces nothing at the start of "  # type: ignore[arg-type]
+            board.note(f"{board.label(ctx.this)} produces nothing at the start of "  # type: ignore[arg-type]
                                f"{ctx.owner}'s next turn ({ctx.name})")
         return
     for name in players(board, "each-opponent", ctx):
         board.f.setdefault("no_income", []).append(name)
         board.f.setdefault("no_income_by", {})[name] = [ctx.owner, ctx.type, ctx.name]
-    board.notes.append(f"each opponent of {ctx.owner} collects no capital at the start of their next turn")
+    board.note(f"each opponent of {ctx.owner} collects no capital at the start of their next turn")
 
 
 def _win(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
     if board.life(ctx.owner) >= int(e["n"]):
         board.f["won_by"] = ctx.owner
-        board.notes.append(f"{ctx.owner} wins the game ({ctx.name})")
+        board.note(f"{ctx.owner} wins the game ({ctx.name})")
 
 
 WORDS = {"capital": "Capital", "life": "LIFE", "atk": "ATK", "def": "DEF", "dice": "die", "cyber": "Cyber",
@@ -400,7 +400,7 @@ def _discard(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
         hand = int(fields["hand"]) if "hand" in fields else None
         n = int(e["amount"]) if hand is None else min(int(e["amount"]), hand)
         if n == 0:
-            board.notes.append(f"{name} has no cards in hand to discard ({ctx.name})")
+            board.note(f"{name} has no cards in hand to discard ({ctx.name})")
             continue
         how = " at random" if e.get("random") else ""
         cards = f"{n} card" + ("s" if n > 1 else "")
@@ -421,7 +421,7 @@ def _pay_or_destroy(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
     amount = int(e["amount"])
     others = [h for h, _ in board.owned(ctx.owner, "unit") if h != ctx.this]
     if not others:
-        board.notes.append(f"{ctx.name}: {ctx.owner} has no other unit, so nothing happens")
+        board.note(f"{ctx.name}: {ctx.owner} has no other unit, so nothing happens")
         return
     choices = (["pay"] if board.capital(ctx.owner) >= amount else []) + others
     units = ", ".join(f"{h} ({board.pieces[h]['name']})" for h in others)
@@ -491,7 +491,7 @@ def dies(board: Board, handle: str, why: str, that_player: str | None, dice: Dic
     and own-death effects follow. The piece, or None if it survived."""
     keeper = saved(board, handle, that_player, dice, in_battle=False) if can_save else None
     if keeper:
-        board.notes.append(f"{board.label(handle)} survives ({keeper})")
+        board.note(f"{board.label(handle)} survives ({keeper})")
         return None
     piece = board.remove(handle, why)
     after_death(board, piece, handle, that_player, dice)
@@ -621,7 +621,7 @@ def end_truces(board: Board, name: str) -> None:
     if board.f.get("truce"):
         kept = [t for t in board.f["truce"] if t["player"] != name]
         if len(kept) != len(board.f["truce"]):
-            board.notes.append(f"{name}'s truce ends")
+            board.note(f"{name}'s truce ends")
         board.f["truce"] = kept
 
 
@@ -659,20 +659,20 @@ def start_of_turn(board: Board, name: str, dice: Dice | None, draw: int = 0) -> 
         if name in blocked and by and guarded(board, handle, Ctx(by[0], {"name": by[2], "type": by[1]}), False):
             pass  # a protected Real Estate produces: the card that stopped income cannot affect it
         elif name in blocked or f"#{handle}" in blocked:
-            board.notes.append(f"{name}'s #{handle} {estate['name']} produces nothing this turn")
+            board.note(f"{name}'s #{handle} {estate['name']} produces nothing this turn")
             continue
         room = capacity(estate) - sum(estate["coins"].values())
         made = min(production(estate, board), max(0, room))
         faction = estate.get("deck") or "plain"
         if made:
             estate["coins"][faction] = estate["coins"].get(faction, 0) + made
-            board.notes.append(f"{name}'s #{handle} {estate['name']} produces {made} "
-                               f"(now {sum(estate['coins'].values())}/{capacity(estate)})")
+            board.tell(phrases.produces(name, handle, estate["name"], made, sum(estate["coins"].values()),
+                                        capacity(estate)))
         elif production(estate, board):
-            board.notes.append(f"{name}'s #{handle} {estate['name']} is full "
+            board.note(f"{name}'s #{handle} {estate['name']} is full "
                                f"({sum(estate['coins'].values())}/{capacity(estate)}) and produces nothing")
         else:
-            board.notes.append(f"{name}'s #{handle} {estate['name']} produces nothing")
+            board.note(f"{name}'s #{handle} {estate['name']} produces nothing")
     mine = {f"#{h}" for h, _ in board.owned(name, "estate")}
     board.f["no_income"] = [b for b in blocked if b != name and b not in mine]
     board.f.get("no_income_by", {}).pop(name, None)

@@ -14,6 +14,7 @@ from importlib import import_module
 from typing import Any, Callable, Mapping, Sequence
 
 from referee.errors import RefereeError, RuleViolation
+from referee.facts import Fact
 from referee.games import ActionSpec, DiceNeeded, action_table
 from referee.games.culture_war import effects, phases, view, zones
 from referee.games.culture_war import phrases as game_phrases
@@ -58,7 +59,7 @@ def board_action(name: str, step: Step, dice: DiceNeeded | None = None, check: A
     def apply_on_board(rules: Any, state: State, action: Action, dice_: Sequence[int]) -> State:
         return _applied(state, action, dice_, step, then)
 
-    def narrate(rules: Any, state: State, action: Action, dice_: Sequence[int]) -> list[str]:
+    def narrate(rules: Any, state: State, action: Action, dice_: Sequence[int]) -> list[Fact]:
         return run(state, action, step, feeder(dice_)).notes
 
     return BoardAction(name, check or check_on_board, apply_on_board, dice, narrate, step)
@@ -263,16 +264,16 @@ class CultureWarRules(GenericRules):
         board = Board(state)
         return [(view.long_handle(board, h), f"#{h} {p['name']}") for h, p in board.pieces.items()]
 
-    def covered(self, notes: Sequence[str], line: str) -> bool:
-        """A Real Estate's coins or a piece entering play, already in the story."""
-        return game_phrases.covered(notes, line)
+    def covered(self, facts: Sequence[Fact], line: Fact) -> bool:
+        """A Real Estate's coins or a piece entering or leaving play, already in the story."""
+        return game_phrases.covered(facts, line)
 
     def log_outcome(self, before: State, event: Event, after: State) -> list[str]:
         """A battle's rolls, as `3+2=5 v 6+0=6 fails`."""
         if event.action not in ("battle", "settle"):
             return []
-        notes = self.narrate(before, action_of(event), event.dice)
-        return [game_phrases.roll_text(n) for n in notes if n.strip().startswith("roll ")]
+        facts = self.narrate(before, action_of(event), event.dice)
+        return [game_phrases.roll_text(f.roll) for f in facts if f.roll is not None]
 
     def check(self, state: State, action: Action) -> None:
         if not state.finished and state.fields.get("window") and action.name not in WINDOW_ALLOWS:
@@ -323,7 +324,10 @@ class CultureWarRules(GenericRules):
         return [*view.render_lines(state), *zones.pile_lines(state)]  # the core shows the phase
 
     def change_lines(self, before: State, after: State) -> list[str]:
-        return view.change_lines(before, after)
+        return [f.text for f in view.change_facts(before, after)]
+
+    def change_facts(self, before: State, after: State) -> list[Fact]:
+        return view.change_facts(before, after)
 
 
 RULES = CultureWarRules()
