@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Mapping, Sequence
 from referee import copy_register, prompts, render
 from referee.errors import RefereeError, RuleViolation
 from referee.facts import Fact, change
-from referee.games import ActionSpec, HouseRule, action_table
+from referee.games import ActionSpec, Apply, Check, HouseRule, action_table
 from referee.games.shared import SHARED_ACTIONS, SHARED_PHRASES
 from referee.model import Action, GameSlug, Player, PlayerName, Setup, State
 
@@ -39,6 +39,22 @@ def _check_name_characters(name: str) -> None:
                 f"the player name {name.encode('unicode_escape').decode()!r} holds U+{ord(ch):04X} at "
                 f"character {i}, a control or text-direction character, which would garble every "
                 f"line the name is printed in; type the name without it")
+
+
+def check_by_applying(apply: Apply, dice: Sequence[int] = ()) -> Check:
+    """The check of an action whose rule is "it must apply": run `apply` on
+    the state with `dice` (the check's dice: any dice the action may roll are
+    legal, so what they are does not matter) and drop the result. It raises
+    exactly what applying raises, so check and apply cannot disagree. The one
+    place a game checks by doing: Cold War's actions, Debate's tactics,
+    removals and abilities, Divide & Conquer's steps (a game's pre-checks, a
+    phase or a window, stay in its own `check`)."""
+
+    def check(rules: object, state: State, action: Action) -> None:
+        apply(rules, state, action, dice)
+
+    check.__qualname__ = check.__name__ = f"check_by_applying({getattr(apply, '__name__', 'apply')})"
+    return check
 
 
 class GenericRules:
