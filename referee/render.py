@@ -315,9 +315,12 @@ def _find(state: State, name: str | None) -> Any:
 def act(result: ActResult, facts: Sequence[Fact] | None = None) -> str:
     """An action's echo: what happened in words, then each thing it changed
     once. `facts` is the game's own story of it (Culture War's battle and
-    production lines), told by the rules when not given."""
+    production lines): those the action was played with (`result.facts`),
+    else told by the rules again."""
     e = result.event
     rules = rules_for(result.after.game)
+    if facts is None:
+        facts = result.facts
     if facts is None:
         facts = rules.narrate(result.before, action_of(e), e.dice) if e.kind is EventKind.ACTION else []
     if e.kind in (EventKind.UNDO, EventKind.REDO):

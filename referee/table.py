@@ -227,8 +227,9 @@ def parse_resolve(words: Sequence[str]) -> tuple[int | None, str | None]:
 
 
 def act(path: Path, name: str, args: dict[str, object], actor: str | None = None,
-        cards: Sequence[str] = (), dice_text: str | None = None) -> ActResult:
-    """Check and apply one game action (life, capital, crowd, end-turn, win ...)."""
+        cards: Sequence[str] = (), dice_text: str | None = None, drawn: bool = False) -> ActResult:
+    """Check and apply one game action (life, capital, crowd, end-turn, win ...).
+    `drawn`: it takes as many dice as it rolls, drawn as it is played (ledger.perform)."""
     from referee import copy_register, dice as dicelib, ledger, results  # lazy: dice, the ledger, results: not needed to read a table
     entered = dicelib.parse_entered(dice_text) if dice_text is not None else None
     with opened(path) as (conn, rules):
@@ -240,9 +241,10 @@ def act(path: Path, name: str, args: dict[str, object], actor: str | None = None
             PlayerName(actor) if actor is not None else None,
             {u.card_id: u.revision for u in uses},
         )
-        outcome = ledger.perform(conn, rules, action, entered)
+        outcome = ledger.perform(conn, rules, action, entered, drawn=drawn)
     warnings = tuple(u.warning for u in uses if u.warning)
-    return results.ActResult(public_event(rules, outcome.event), outcome.before, outcome.after, warnings)
+    return results.ActResult(public_event(rules, outcome.event), outcome.before, outcome.after, warnings,
+                             facts=outcome.facts)
 
 
 def _cards(codes: Sequence[str], game: GameSlug) -> list[CardUse]:

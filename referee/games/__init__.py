@@ -31,6 +31,7 @@ Check = Callable[[Any, State, Action], None]
 Apply = Callable[[Any, State, Action, Sequence[int]], State]
 DiceNeeded = Callable[[Any, State, Action], tuple[int, ...]]
 Narrate = Callable[[Any, State, Action, Sequence[int]], list[Any]]  # list[referee.facts.Fact]
+Play = Callable[[Any, State, Action, Sequence[int]], tuple[State, list[Any]]]  # (state, facts)
 
 
 @dataclass(frozen=True)
@@ -45,7 +46,10 @@ class ActionSpec:
              order they are used; None: no dice;
     narrate: (rules, state, action, dice) what it did beyond what the changed
              state shows, as Facts (referee/facts.py: the story an echo
-             tells, each fact worded by the game's phrases); None: nothing.
+             tells, each fact worded by the game's phrases); None: nothing;
+    play:    (rules, state, action, dice) apply and narrate in one run: the
+             state after it and its facts (a Culture War battle is fought
+             once); None: apply, then narrate.
     """
 
     name: str
@@ -53,6 +57,7 @@ class ActionSpec:
     apply: Apply
     dice: DiceNeeded | None = None
     narrate: Narrate | None = None
+    play: Play | None = None
 
 
 def action_table(*groups: Iterable[ActionSpec]) -> Mapping[str, ActionSpec]:
@@ -167,6 +172,13 @@ class GameRules(Protocol):
 
     def apply(self, state: State, action: Action, dice: Sequence[int]) -> State:
         """The state after a checked action, using exactly `dice`."""
+
+    def play(self, state: State, action: Action, dice: Sequence[int]) -> tuple[State, list[Any]]:
+        """`apply`, and what the action did as facts (referee/facts.py), from one run."""
+
+    def play_drawing(self, state: State, action: Action, dice: Callable[[], int]) -> tuple[Action, State, list[Any]]:
+        """Check and play an action that takes as many dice as it rolls, dice drawn as asked:
+        (the action as logged, its dice counted; the state after; its facts)."""
 
     def phase(self, state: State) -> str | None:
         """The named phase now (status, refusals); None for a game without phases."""

@@ -13,7 +13,7 @@ While a card's prompt waits, other actions are refused (`prompts.check_waiting`)
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Mapping, Sequence
+from typing import TYPE_CHECKING, Callable, Mapping, Sequence
 
 from referee import copy_register, prompts, render
 from referee.errors import RefereeError, RuleViolation
@@ -284,10 +284,35 @@ class GenericRules:
     def apply(self, state: State, action: Action, dice: Sequence[int]) -> State:
         """The state after `action`: the game's own rules (`game_apply`), then
         the printed copies named by number followed to where they went."""
-        after = self.game_apply(state, action, dice)
+        return self._tracked(state, action, self.game_apply(state, action, dice))
+
+    def play(self, state: State, action: Action, dice: Sequence[int]) -> tuple[State, list[Fact]]:
+        """`apply`, and what the action did as facts (what `narrate` tells),
+        from one run of the rules where the game can (`game_play`): the
+        ledger plays a new action with it, so an echo never runs it again."""
+        after, facts = self.game_play(state, action, dice)
+        return self._tracked(state, action, after), facts
+
+    def play_drawing(self, state: State, action: Action, dice: Callable[[], int]) -> tuple[Action, State, list[Fact]]:
+        """Check and play an action that takes as many dice as it rolls, with
+        `dice` handing them out (dice.Drawn): the action as the log records it
+        (its dice counted), the state after it and its facts. Only a game with
+        such actions has it (Culture War's battles and roll-off)."""
+        self.spec(action)  # a game without the action says so
+        raise RefereeError(f"{self.slug.value}'s {action.name!r} takes a fixed number of dice")
+
+    def _tracked(self, state: State, action: Action, after: State) -> State:
         if copy_register.KEY not in state.fields and not action.args.get(copy_register.ARG):
             return after
         return copy_register.track(self, state, action, after)
+
+    def game_play(self, state: State, action: Action, dice: Sequence[int]) -> tuple[State, list[Fact]]:
+        """The game's own rules for `action` and its facts: the action's
+        `play` when its table entry has one, else `game_apply` then `narrate`."""
+        spec = self.spec(action)
+        if spec.play is not None:
+            return spec.play(self, state, action, dice)
+        return self.game_apply(state, action, dice), self.narrate(state, action, dice)
 
     def game_apply(self, state: State, action: Action, dice: Sequence[int]) -> State:
         """The game's own rules for `action` (a game overrides this, not `apply`)."""

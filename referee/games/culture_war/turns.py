@@ -67,6 +67,10 @@ def apply_end_turn(rules: Any, state: State, action: Action, dice: Sequence[int]
     return end_turn(state, dice)[0]
 
 
+def play_end_turn(rules: Any, state: State, action: Action, dice: Sequence[int]) -> tuple[State, list[Fact]]:
+    return end_turn(state, dice)
+
+
 def narrate_end_turn(rules: Any, state: State, action: Action, dice: Sequence[int]) -> list[Fact]:
     return end_turn(state, dice)[1]
 
