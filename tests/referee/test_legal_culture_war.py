@@ -264,14 +264,19 @@ class Captured(Exception):
 
 def parsed(monkeypatch, state: State, command: str) -> Action:
     from referee import cli as core_cli
+    from referee import dice as dicelib
     from referee import table
     from referee.games.culture_war import cli as game_cli
     from referee.games.culture_war import commands
 
     got: list[Action] = []
 
-    def act(path, name, args, actor=None, cards=(), dice_text=None):
-        got.append(Action(name, {k: v for k, v in args.items() if v is not None}, actor))
+    def act(path, name, args, actor=None, cards=(), dice_text=None, drawn=False):
+        action = Action(name, {k: v for k, v in args.items() if v is not None}, actor)
+        if drawn:  # as the ledger records it: played once with the table's dice (seed 1, from die 0)
+            typed = dicelib.parse_entered(dice_text) if dice_text is not None else None
+            action = RULES.play_drawing(state, action, dicelib.Drawn(1, 0, typed))[0]
+        got.append(action)
         raise Captured
 
     monkeypatch.setattr(table, "act", act)
