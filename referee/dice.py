@@ -140,3 +140,31 @@ def seeded_die(seed: int, index: int, faces: int) -> int:
 def draw(seed: int, start: int, faces: Sequence[int]) -> tuple[int, ...]:
     """The next dice from the seeded generator, beginning at die number `start`."""
     return tuple(seeded_die(seed, start + i, f) for i, f in enumerate(faces))
+
+
+class OutOfDice(DiceError):
+    """The typed dice ran out before the rules were done with them."""
+
+
+class Drawn:
+    """Dice handed out one at a time as the rules ask for them, for an action
+    that takes as many as it rolls (a battle rolls ties again): the typed
+    dice in order (OutOfDice past their end), else the table's seeded dice
+    from die number `start`. `taken`: every die handed out, the dice the log
+    records."""
+
+    def __init__(self, seed: int, start: int, typed: Sequence[int] | None = None, faces: int = 6):
+        self.seed, self.start, self.faces = seed, start, faces
+        self.typed = tuple(typed) if typed is not None else None
+        self.taken: list[int] = []
+
+    def __call__(self) -> int:
+        i = len(self.taken)
+        if self.typed is None:
+            value = seeded_die(self.seed, self.start + i, self.faces)
+        elif i < len(self.typed):
+            value = self.typed[i]
+        else:
+            raise OutOfDice(f"the {len(self.typed)} dice typed ran out")
+        self.taken.append(value)
+        return value

@@ -15,6 +15,7 @@ from typing import Callable, Sequence
 
 from referee import copy_register, dice as dicelib
 from referee.errors import NothingToDo, RuleViolation
+from referee.facts import Fact
 from referee.games import GameRules
 from referee.model import VIA, Action, Event, EventKind, Seq, Setup, State, rules_args
 from referee.store import db
@@ -34,6 +35,7 @@ class Outcome:
     event: Event
     before: State
     after: State
+    facts: tuple[Fact, ...] | None = None  # what a new action did (rules.play); None: not told
 
 
 def now() -> str:
@@ -88,12 +90,17 @@ Guard = Callable[[Event, State, Action], None]
 
 def perform(conn: sqlite3.Connection, rules: GameRules, action: Action,
             entered: Sequence[int] | None = None, stamp: Stamp = Stamp(),
-            guard: Guard | None = None) -> Outcome:
+            guard: Guard | None = None, drawn: bool = False) -> Outcome:
     """Check an action against the rules and, if allowed, apply and record it.
 
     An action whose args carry the `VIA` marker (a phone's) is judged without
     it; the logged event keeps it. `guard` (see Guard) adds the caller's own
-    checks to the same transaction."""
+    checks to the same transaction.
+
+    `drawn`: the action takes as many dice as it rolls (a Culture War battle
+    rolls ties again), so the rules play it once with the dice drawn as they
+    ask for them (`rules.play_drawing`, which also checks it), and the log
+    records the dice it took, typed or seeded."""
     via = action.args.get(VIA)
     if VIA in action.args:
         action = replace(action, args=rules_args(action.args))
@@ -103,13 +110,19 @@ def perform(conn: sqlite3.Connection, rules: GameRules, action: Action,
             action = replace(action, actor=before.player(action.actor).name)
         if guard is not None:
             guard(last, before, action)
-        try:
-            rules.check(before, action)
-        except RuleViolation as refusal:  # a count of copies refused: say which named copy is where
-            raise copy_register.explained(rules, before, action, refusal) from None
-        faces = rules.dice_needed(before, action)
-        rolled, rng = _dice(_seed(conn), last.rng, faces, entered, action.name, stamp)
-        after = rules.apply(before, action, rolled)
+        if drawn:
+            source = dicelib.Drawn(_seed(conn), last.rng, entered)
+            action, after, facts = rules.play_drawing(before, action, source)
+            rolled = tuple(source.taken)
+            rng = stamp.rng if stamp.rng is not None else last.rng + (0 if entered is not None else len(rolled))
+        else:
+            try:
+                rules.check(before, action)
+            except RuleViolation as refusal:  # a count of copies refused: say which named copy is where
+                raise copy_register.explained(rules, before, action, refusal) from None
+            faces = rules.dice_needed(before, action)
+            rolled, rng = _dice(_seed(conn), last.rng, faces, entered, action.name, stamp)
+            after, facts = rules.play(before, action, rolled)  # one run: the state and its story
         if action.args.get(copy_register.ARG):
             copy_register.refuse_twice(rules, before, action, after)  # a new action only: an old log still loads
         seq = Seq(last.seq + 1)
@@ -122,7 +135,7 @@ def perform(conn: sqlite3.Connection, rules: GameRules, action: Action,
         log.save_snapshot(conn, rules, seq, after)  # the head's state: the next command reads it, replays nothing
         if last.depth % log.SNAPSHOT_EVERY and last.head != seq:  # the old head's, unless a periodic one
             log.drop_snapshot(conn, last.head)
-    return Outcome(event, before, after)
+    return Outcome(event, before, after, tuple(facts))
 
 
 def roll(conn: sqlite3.Connection, rules: GameRules, expr: dicelib.DiceExpr,

@@ -4,11 +4,12 @@ Pure functions from results to strings; cli.py prints them.
 """
 from __future__ import annotations
 
-import re
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
 from referee import prompts
 from referee.copies import where_text
+from referee.facts import Fact, Kind, change, player_line
 from referee.games import rules_for, visible_state
 from referee.model import SCOREKEEPER, Event, EventKind, State, actor_label
 from referee.store.events import action_of
@@ -128,16 +129,26 @@ def describe(event: Event, target: Event | None = None, rules: Any = None, befor
     """One line saying what an event did, in words: the game's phrase for the
     action (referee/wording.py) when `rules` are given, naming the things on
     the table `before` it when known; otherwise the command's own words."""
+    return _words(event, target, rules, before).text
+
+
+@dataclass(frozen=True)
+class _Described:
+    text: str  # the whole line
+    said: str  # what it says, without the dice (an echo drops a change line repeating it)
+
+
+def _words(event: Event, target: Event | None, rules: Any, before: State | None) -> _Described:
     args = event.args
     if event.kind is EventKind.SETUP:
         players = ", ".join(f"{n} ({f})" if f else n for n, f in args["players"])
         text = f"new {args['game']}: {players}"
-        return text + (f"; dice {_dice(event.dice)}" if event.dice else "")
+        return _whole(text + (f"; dice {_dice(event.dice)}" if event.dice else ""))
     if event.kind is EventKind.ROLL:
-        return f"roll {roll_line(event)}" + (f" - {args['reason']}" if args.get("reason") else "")
+        return _whole(f"roll {roll_line(event)}" + (f" - {args['reason']}" if args.get("reason") else ""))
     if event.kind in (EventKind.UNDO, EventKind.REDO):
         what = f" ({describe(target, None, rules)})" if target is not None else ""
-        return f"{event.kind.value} #{event.target}{what}"
+        return _whole(f"{event.kind.value} #{event.target}{what}")
     named = _card_names(event.cards)
     hidden = {"reason", "force", *INTERNAL_ARGS}
     said = _phrased(event, rules, before, named)
@@ -163,10 +174,17 @@ def describe(event: Event, target: Event | None = None, rules: Any = None, befor
     extra = [named[c] for c in event.cards if named.get(c) and named[c] not in shown and not _mentioned(args, c)]
     if extra:
         parts.append("card " + ", ".join(extra))
+    reason = f" - {args['reason']}" if args.get("reason") else ""
+    if event.dice and said is not None:
+        words = " ".join(parts)
+        return _Described(f"{words} (dice {_dice(event.dice)}){reason}", words)
     if event.dice:
-        parts.append(f"(dice {_dice(event.dice)})" if said is not None else f"dice {_dice(event.dice)}")
-    text = " ".join(parts)
-    return text + (f" - {args['reason']}" if args.get("reason") else "")
+        parts.append(f"dice {_dice(event.dice)}")
+    return _whole(" ".join(parts) + reason)
+
+
+def _whole(text: str) -> _Described:
+    return _Described(text, text)
 
 
 def _phrased(event: Event, rules: Any, before: State | None, named: Mapping[str, str]) -> tuple[str, set[str]] | None:
@@ -225,101 +243,97 @@ def roll(result: RollResult) -> str:
 
 
 def changes(before: State, after: State) -> list[str]:
-    """What differs between two states: one line per player (every number of
-    theirs that moved), then the game's own lines, the crowd, prompts, the
-    turn and the winner."""
+    """What differs between two states, a line each (see change_facts)."""
+    return [f.text for f in change_facts(before, after)]
 
-    quiet = rules_for(after.game).quiet
-    out = []
+
+def change_facts(before: State, after: State) -> list[Fact]:
+    """What differs between two states: one line per player (every number of
+    theirs that moved, each kept by its key in `items`), then the game's own
+    lines, the crowd, prompts, the turn and the winner."""
+
+    rules = rules_for(after.game)
+    quiet = rules.quiet
+    out: list[Fact] = []
     for old, new in zip(before.players, after.players):
-        moved = []
+        moved: list[tuple[str, str]] = []
         for key in ("life", "capital", "faction"):
             a, b = getattr(old, key), getattr(new, key)
             if a != b:
-                moved.append(f"{key} {_value(a)} -> {_value(b)}")
+                moved.append((key, f"{key} {_value(a)} -> {_value(b)}"))
         for key in dict.fromkeys([*old.fields, *new.fields]):
             if key not in quiet and old.fields.get(key) != new.fields.get(key):
-                moved.append(f"{key} {_value(old.fields.get(key))} -> {_value(new.fields.get(key))}")
+                moved.append((key, f"{key} {_value(old.fields.get(key))} -> {_value(new.fields.get(key))}"))
         if moved:
-            out.append(f"{new.name}: " + ", ".join(moved))
+            out.append(Fact(player_line(new.name, tuple(moved)), Kind.CHANGE, new.name, items=tuple(moved)))
         if old.eliminated != new.eliminated:
-            out.append(f"{new.name} is out of the game" if new.eliminated else f"{new.name} is back in the game")
+            out.append(change(f"{new.name} is out of the game" if new.eliminated else f"{new.name} is back in the game"))
     if before.crowd != after.crowd:
-        out.append(f"crowd {crowd(before.crowd or 0)} -> {crowd(after.crowd or 0)}")
-    out.extend(rules_for(after.game).change_lines(before, after))  # the game words its own changes
+        out.append(change(f"crowd {crowd(before.crowd or 0)} -> {crowd(after.crowd or 0)}"))
+    out.extend(rules.change_facts(before, after))  # the game words its own changes
     asked = {p.number for p in prompts.pending(before)}
     answered = [p for p in prompts.pending(before) if p.number not in {q.number for q in prompts.pending(after)}]
-    out.extend(f"prompt {p.number} ({p.card}) answered" for p in answered)
-    out.extend(p.describe() for p in prompts.pending(after) if p.number not in asked)
+    out.extend(change(f"prompt {p.number} ({p.card}) answered") for p in answered)
+    out.extend(change(p.describe()) for p in prompts.pending(after) if p.number not in asked)
     if after.winner is None and (before.turn, before.active) != (after.turn, after.active):
-        out.append(f"turn {after.turn} (round {after.round}): {after.active_player.name} to play")
+        out.append(change(f"turn {after.turn} (round {after.round}): {after.active_player.name} to play"))
     if before.winner != after.winner:
-        out.append(f"{after.winner} wins the game" if after.winner else f"{before.winner} no longer has won")
+        out.append(change(f"{after.winner} wins the game" if after.winner else f"{before.winner} no longer has won"))
     return out
 
 
-# What a game's story line says about a player, and the player's numbers it
-# therefore covers: (pattern, keys, the total to add to the line or None).
-_SAID = (
-    (re.compile(r"^(?P<who>\S+) (?:loses|gains) \d+ life\b"), ("life",), "life"),
-    (re.compile(r"^(?P<who>\S+) pays \d+"), ("capital",), "capital"),
-    (re.compile(r"^(?P<who>\S+) draws \d+ cards?\b.*: hand \d+, draw pile \d+"), ("hand", "draw_pile"), None),
-)
-
-
-def merged(notes: Sequence[str], lines: Sequence[str], before: State, after: State) -> list[str]:
-    """A game's story of an action (`notes`) and the table's changes, each
-    fact said once: a note that says a player lost or gained life, paid or
-    drew gets the new total, and those numbers leave the player's change line."""
+def merged(facts: Sequence[Fact], lines: Sequence[Fact], before: State, after: State) -> list[str]:
+    """A game's story of an action (`facts`) and the table's changes (`lines`),
+    each fact said once: a fact that tells a player's life, payment or draw
+    (its kind) gets the new total, and those numbers leave the player's
+    change line. Decided by the facts' fields, never by their words."""
     said: dict[str, set[str]] = {}
-    story = list(notes)
+    story = [f.text for f in facts]
     last: dict[tuple[str, str], int] = {}  # the last line about a player's total gets it
-    for i, note in enumerate(notes):
-        for pattern, keys, total in _SAID:
-            m = pattern.match(note)
-            player = _find(after, m.group("who")) if m else None
-            if player is None:
-                continue
-            said.setdefault(player.name, set()).update(keys)
-            if total is not None and getattr(player, total) is not None:
-                last[(player.name, total)] = i
+    for i, fact in enumerate(facts):
+        player = _find(after, fact.who) if fact.covers else None
+        if player is None:
+            continue
+        said.setdefault(player.name, set()).update(fact.covers)
+        if fact.total is not None and getattr(player, fact.total) is not None:
+            last[(player.name, fact.total)] = i
     for (name, total), i in last.items():
         value = getattr(_find(after, name), total)
         story[i] += f", capital now {value}" if total == "capital" else f", now {value}"
     rest = []
     for line in lines:
-        name, sep, items = line.partition(": ")
-        if sep and name in said:
-            kept = [i for i in items.split(", ") if i.split(" ", 1)[0] not in said[name]]
-            if not kept:
-                continue
-            line = f"{name}: " + ", ".join(kept)
-        rest.append(line)
+        kept = line.without(said[line.who]) if line.who in said else line
+        if kept is not None:
+            rest.append(kept.text)
     return story + rest
 
 
-def _find(state: State, name: str) -> Any:
-    name = name.removesuffix("'s")
+def _find(state: State, name: str | None) -> Any:
     return next((p for p in state.players if p.name == name), None)
 
 
-def act(result: ActResult, notes: Sequence[str] | None = None) -> str:
+def act(result: ActResult, facts: Sequence[Fact] | None = None) -> str:
     """An action's echo: what happened in words, then each thing it changed
-    once. `notes` is the game's own story of it (Culture War's battle and
-    production lines), told by the rules when not given."""
+    once. `facts` is the game's own story of it (Culture War's battle and
+    production lines): those the action was played with (`result.facts`),
+    else told by the rules again."""
     e = result.event
     rules = rules_for(result.after.game)
-    if notes is None:
-        notes = rules.narrate(result.before, action_of(e), e.dice) if e.kind is EventKind.ACTION else []
+    if facts is None:
+        facts = result.facts
+    if facts is None:
+        facts = rules.narrate(result.before, action_of(e), e.dice) if e.kind is EventKind.ACTION else []
     if e.kind in (EventKind.UNDO, EventKind.REDO):
         verb = "undid" if e.kind is EventKind.UNDO else "redid"
         table_then = result.after if e.kind is EventKind.UNDO else result.before  # the table the undone action met
         head = f"#{e.seq} {verb} #{e.target} ({describe(result.undone, None, rules, table_then) if result.undone else ''})"
+        said = None
     else:
-        head = f"#{e.seq} {describe(e, None, rules, result.before)}"
-    table_lines = [line for line in changes(result.before, result.after) if not rules.covered(notes, line)]
-    said = head.split(" ", 1)[1].split(" (dice ")[0]  # a line repeating the first one says nothing new
-    told = merged(notes, table_lines, result.before, result.after)
+        words = _words(e, None, rules, result.before)
+        head = f"#{e.seq} {words.text}"
+        said = words.said  # a line repeating the first one says nothing new
+    table_lines = [line for line in change_facts(result.before, result.after) if not rules.covered(facts, line)]
+    told = merged(facts, table_lines, result.before, result.after)
     lines = [line for line in told if line != said] if told else ["no change to the table"]
     return "\n".join([head, *("  " + line for line in lines)])
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from referee.facts import Fact
 from referee.model import Event, State
 
 
@@ -28,6 +29,7 @@ class ActResult:
     after: State
     warnings: tuple[str, ...] = ()
     undone: Event | None = None  # for undo/redo: the action undone or redone
+    facts: tuple[Fact, ...] | None = None  # what a new action did, told as it was played (None: not known)
 
 
 @dataclass(frozen=True)

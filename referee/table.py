@@ -228,8 +228,9 @@ def parse_resolve(words: Sequence[str]) -> tuple[int | None, str | None]:
 
 
 def act(path: Path, name: str, args: dict[str, object], actor: str | None = None,
-        cards: Sequence[str] = (), dice_text: str | None = None) -> ActResult:
-    """Check and apply one game action (life, capital, crowd, end-turn, win ...)."""
+        cards: Sequence[str] = (), dice_text: str | None = None, drawn: bool = False) -> ActResult:
+    """Check and apply one game action (life, capital, crowd, end-turn, win ...).
+    `drawn`: it takes as many dice as it rolls, drawn as it is played (ledger.perform)."""
     from referee import copy_register, dice as dicelib, ledger, results  # lazy: dice, the ledger, results: not needed to read a table
     entered = dicelib.parse_entered(dice_text) if dice_text is not None else None
     with opened(path) as (conn, rules):
@@ -242,22 +243,25 @@ def act(path: Path, name: str, args: dict[str, object], actor: str | None = None
             {u.card_id: u.revision for u in uses},
         )
         if _PLANNING.get():
-            raise Planned(path, action, entered, tuple(u.warning for u in uses if u.warning))
-        outcome = ledger.perform(conn, rules, action, entered)
+            raise Planned(path, action, entered, tuple(u.warning for u in uses if u.warning), drawn)
+        outcome = ledger.perform(conn, rules, action, entered, drawn=drawn)
     warnings = tuple(u.warning for u in uses if u.warning)
-    return results.ActResult(public_event(rules, outcome.event), outcome.before, outcome.after, warnings)
+    return results.ActResult(public_event(rules, outcome.event), outcome.before, outcome.after, warnings,
+                             facts=outcome.facts)
 
 
 def perform(path: Path, action: Action, entered: Sequence[int] | None = None,
-            guard: Callable | None = None, warnings: Sequence[str] = ()) -> tuple[ActResult, ActResult]:
+            guard: Callable | None = None, warnings: Sequence[str] = (),
+            drawn: bool = False) -> tuple[ActResult, ActResult]:
     """Check and apply an Action already built (a `Planned` one), in one write
     transaction with `guard` (ledger.Guard). Returns the result as the log
     and every other player see it, and as the actor sees it (their own
     face-down cards named)."""
     from referee import ledger, results  # lazy: the ledger and results are not needed to read a table
     with opened(path) as (conn, rules):
-        outcome = ledger.perform(conn, rules, action, entered, guard=guard)
-    shown = results.ActResult(public_event(rules, outcome.event), outcome.before, outcome.after, tuple(warnings))
+        outcome = ledger.perform(conn, rules, action, entered, guard=guard, drawn=drawn)
+    shown = results.ActResult(public_event(rules, outcome.event), outcome.before, outcome.after, tuple(warnings),
+                              facts=outcome.facts)
     return shown, replace(shown, event=outcome.event)
 
 
@@ -267,9 +271,11 @@ class Planned(Exception):
     builds it, so a caller (a phone's command under `referee serve --play`)
     can play it its own way; nothing was written."""
 
-    def __init__(self, path: Path, action: Action, entered: Sequence[int] | None, warnings: tuple[str, ...]):
+    def __init__(self, path: Path, action: Action, entered: Sequence[int] | None, warnings: tuple[str, ...],
+                 drawn: bool = False):
         super().__init__(action.name)
         self.path, self.action, self.entered, self.warnings = path, action, entered, warnings
+        self.drawn = drawn  # the action draws its dice as it rolls them (see ledger.perform)
 
 
 _PLANNING: ContextVar[bool] = ContextVar("referee_planning", default=False)

@@ -3,6 +3,12 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+# Speed is measured in `make bench`, never in a test: no per-example deadline,
+# and no health check that fails a test because a shared machine is slow.
+settings.register_profile("suite", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("suite")
 
 ROOT = Path(__file__).resolve().parents[1]
 # The project's own packages first: run from another folder, tests/pnp and

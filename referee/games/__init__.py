@@ -30,7 +30,8 @@ from referee.model import Action, GameSlug, Setup, State
 Check = Callable[[Any, State, Action], None]
 Apply = Callable[[Any, State, Action, Sequence[int]], State]
 DiceNeeded = Callable[[Any, State, Action], tuple[int, ...]]
-Narrate = Callable[[Any, State, Action, Sequence[int]], list[str]]
+Narrate = Callable[[Any, State, Action, Sequence[int]], list[Any]]  # list[referee.facts.Fact]
+Play = Callable[[Any, State, Action, Sequence[int]], tuple[State, list[Any]]]  # (state, facts)
 
 
 @dataclass(frozen=True)
@@ -43,8 +44,12 @@ class ActionSpec:
              using exactly `dice`;
     dice:    (rules, state, action) the faces of each die it needs, in the
              order they are used; None: no dice;
-    narrate: (rules, state, action, dice) what it did, in words, beyond what
-             the changed state shows (the story an echo tells); None: nothing.
+    narrate: (rules, state, action, dice) what it did beyond what the changed
+             state shows, as Facts (referee/facts.py: the story an echo
+             tells, each fact worded by the game's phrases); None: nothing;
+    play:    (rules, state, action, dice) apply and narrate in one run: the
+             state after it and its facts (a Culture War battle is fought
+             once); None: apply, then narrate.
     """
 
     name: str
@@ -52,6 +57,7 @@ class ActionSpec:
     apply: Apply
     dice: DiceNeeded | None = None
     narrate: Narrate | None = None
+    play: Play | None = None
 
 
 def action_table(*groups: Iterable[ActionSpec]) -> Mapping[str, ActionSpec]:
@@ -166,6 +172,13 @@ class GameRules(Protocol):
 
     def apply(self, state: State, action: Action, dice: Sequence[int]) -> State:
         """The state after a checked action, using exactly `dice`."""
+
+    def play(self, state: State, action: Action, dice: Sequence[int]) -> tuple[State, list[Any]]:
+        """`apply`, and what the action did as facts (referee/facts.py), from one run."""
+
+    def play_drawing(self, state: State, action: Action, dice: Callable[[], int]) -> tuple[Action, State, list[Any]]:
+        """Check and play an action that takes as many dice as it rolls, dice drawn as asked:
+        (the action as logged, its dice counted; the state after; its facts)."""
 
     def phase(self, state: State) -> str | None:
         """The named phase now (status, refusals); None for a game without phases."""

@@ -5,7 +5,7 @@ rules, the dispatch of actions through the game's table (`actions`, built
 from the shared actions in shared.py and the game's own ACTIONS), and every
 hook the core calls, each with a default a game overrides only when it needs
 to (phase, where_is, public_args, rules_can_decide, visible_state,
-render_lines, change_lines, narrate, covered, log_outcome, pieces, label,
+render_lines, change_lines, change_facts, narrate, covered, log_outcome, pieces, label,
 and the prompt hooks), and the settings the core reads (phrases, tally,
 quiet ...).
 
@@ -13,11 +13,12 @@ While a card's prompt waits, other actions are refused (`prompts.check_waiting`)
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Mapping, Sequence
+from typing import TYPE_CHECKING, Callable, Mapping, Sequence
 
 from referee import copy_register, prompts, render
 from referee.errors import RefereeError, RuleViolation
-from referee.games import ActionSpec, HouseRule, action_table
+from referee.facts import Fact, change
+from referee.games import ActionSpec, Apply, Check, HouseRule, action_table
 from referee.games.shared import SHARED_ACTIONS, SHARED_PHRASES
 from referee.model import Action, GameSlug, Player, PlayerName, Setup, State
 
@@ -38,6 +39,22 @@ def _check_name_characters(name: str) -> None:
                 f"the player name {name.encode('unicode_escape').decode()!r} holds U+{ord(ch):04X} at "
                 f"character {i}, a control or text-direction character, which would garble every "
                 f"line the name is printed in; type the name without it")
+
+
+def check_by_applying(apply: Apply, dice: Sequence[int] = ()) -> Check:
+    """The check of an action whose rule is "it must apply": run `apply` on
+    the state with `dice` (the check's dice: any dice the action may roll are
+    legal, so what they are does not matter) and drop the result. It raises
+    exactly what applying raises, so check and apply cannot disagree. The one
+    place a game checks by doing: Cold War's actions, Debate's tactics,
+    removals and abilities, Divide & Conquer's steps (a game's pre-checks, a
+    phase or a window, stay in its own `check`)."""
+
+    def check(rules: object, state: State, action: Action) -> None:
+        apply(rules, state, action, dice)
+
+    check.__qualname__ = check.__name__ = f"check_by_applying({getattr(apply, '__name__', 'apply')})"
+    return check
 
 
 class GenericRules:
@@ -193,14 +210,21 @@ class GenericRules:
         By default each of the game's fields that changed, one a line."""
         return render.field_changes(before, after)
 
-    def narrate(self, state: State, action: Action, dice: Sequence[int]) -> list[str]:
-        """What an action did, in words, beyond the changes: its `narrate` in
+    def change_facts(self, before: State, after: State) -> list[Fact]:
+        """`change_lines` as facts (referee/facts.py): a game whose lines a
+        story may already tell gives them fields `covered` reads (Culture War
+        names the piece of a coins, in-play or gone line)."""
+        return [change(line) for line in self.change_lines(before, after)]
+
+    def narrate(self, state: State, action: Action, dice: Sequence[int]) -> list[Fact]:
+        """What an action did, as facts, beyond the changes: its `narrate` in
         the actions table (Culture War tells each battle), else nothing."""
         spec = self.actions.get(action.name)
         return spec.narrate(self, state, action, dice) if spec is not None and spec.narrate else []
 
-    def covered(self, notes: Sequence[str], line: str) -> bool:
-        """Whether a change line only repeats what `narrate` already said."""
+    def covered(self, facts: Sequence[Fact], line: Fact) -> bool:
+        """Whether a change line only repeats what `narrate`'s facts already
+        told, judged by their fields (never by their words)."""
         return False
 
     def log_outcome(self, before: State, event: object, after: State) -> list[str]:
@@ -260,10 +284,35 @@ class GenericRules:
     def apply(self, state: State, action: Action, dice: Sequence[int]) -> State:
         """The state after `action`: the game's own rules (`game_apply`), then
         the printed copies named by number followed to where they went."""
-        after = self.game_apply(state, action, dice)
+        return self._tracked(state, action, self.game_apply(state, action, dice))
+
+    def play(self, state: State, action: Action, dice: Sequence[int]) -> tuple[State, list[Fact]]:
+        """`apply`, and what the action did as facts (what `narrate` tells),
+        from one run of the rules where the game can (`game_play`): the
+        ledger plays a new action with it, so an echo never runs it again."""
+        after, facts = self.game_play(state, action, dice)
+        return self._tracked(state, action, after), facts
+
+    def play_drawing(self, state: State, action: Action, dice: Callable[[], int]) -> tuple[Action, State, list[Fact]]:
+        """Check and play an action that takes as many dice as it rolls, with
+        `dice` handing them out (dice.Drawn): the action as the log records it
+        (its dice counted), the state after it and its facts. Only a game with
+        such actions has it (Culture War's battles and roll-off)."""
+        self.spec(action)  # a game without the action says so
+        raise RefereeError(f"{self.slug.value}'s {action.name!r} takes a fixed number of dice")
+
+    def _tracked(self, state: State, action: Action, after: State) -> State:
         if copy_register.KEY not in state.fields and not action.args.get(copy_register.ARG):
             return after
         return copy_register.track(self, state, action, after)
+
+    def game_play(self, state: State, action: Action, dice: Sequence[int]) -> tuple[State, list[Fact]]:
+        """The game's own rules for `action` and its facts: the action's
+        `play` when its table entry has one, else `game_apply` then `narrate`."""
+        spec = self.spec(action)
+        if spec.play is not None:
+            return spec.play(self, state, action, dice)
+        return self.game_apply(state, action, dice), self.narrate(state, action, dice)
 
     def game_apply(self, state: State, action: Action, dice: Sequence[int]) -> State:
         """The game's own rules for `action` (a game overrides this, not `apply`)."""

@@ -187,7 +187,7 @@ class Play:
                 raise _Moved()
 
         try:
-            shown, own = table.perform(self.path, action, planned.entered, guard, planned.warnings)
+            shown, own = table.perform(self.path, action, planned.entered, guard, planned.warnings, planned.drawn)
         except _Moved:
             raise
         except TableError as exc:

@@ -18,7 +18,9 @@ from typing import Any, Callable, Mapping, Sequence
 from click.testing import CliRunner
 
 from referee import cli as core_cli
+from referee import dice as dicelib
 from referee import table
+from referee.games import rules_for
 from referee.legal import Move, legal_moves
 from referee.model import Action, State
 
@@ -124,18 +126,26 @@ class Captured(Exception):
     """Raised by the stand-in for `table.act`: the command got as far as recording."""
 
 
-def parsed(monkeypatch, game: str, command: str, **state_of: Callable[..., Any]) -> Action:
+def parsed(monkeypatch, game: str, command: str, state: State | None = None,
+           **state_of: Callable[..., Any]) -> Action:
     """The Action the command line `command` records, parsed by the CLI of
     `game` (its package name, `culture_war`) with `table.act` caught before it
     writes. `state_of` replaces the functions of the game's `commands` module
     that read the table (`_current=lambda path: (state, 1, 0)`), so the
-    command sees the state under test."""
+    command sees the state under test. An action that draws its dice as it
+    rolls (a Culture War battle) is recorded as the ledger records it: played
+    once on `state` with the table's dice (seed 1, from die 0)."""
     game_cli = importlib.import_module(f"referee.games.{game}.cli")
     commands = importlib.import_module(f"referee.games.{game}.commands")
     got: list[Action] = []
 
-    def act(path, name, args, actor=None, cards=(), dice_text=None):
-        got.append(Action(name, {k: v for k, v in args.items() if v is not None}, actor))
+    def act(path, name, args, actor=None, cards=(), dice_text=None, drawn=False):
+        action = Action(name, {k: v for k, v in args.items() if v is not None}, actor)
+        if drawn:
+            assert state is not None, f"`{command}` draws its dice: pass the state it is played on"
+            typed = dicelib.parse_entered(dice_text) if dice_text is not None else None
+            action = rules_for(state.game).play_drawing(state, action, dicelib.Drawn(1, 0, typed))[0]
+        got.append(action)
         raise Captured
 
     monkeypatch.setattr(table, "act", act)

@@ -59,7 +59,7 @@ class Table:
             dice = [6] * len(RULES.dice_needed(self.state, action))
         before = self.state
         self.state = RULES.apply(self.state, action, list(dice))
-        self.notes = RULES.narrate(before, action, list(dice))
+        self.notes = [f.text for f in RULES.narrate(before, action, list(dice))]
         return self
 
     def play(self, who: str, code: str, on: str | None = None, dice: list[int] | tuple[int, ...] = ()) -> str | None:

@@ -350,7 +350,7 @@ def test_start_of_turn_text_acts_before_the_draw_and_the_coins(card):
         table.act("end-turn", {})
     assert table.state.active_player.name == "bo"
     dice = table.rules.dice_needed(table.state, Action("end-turn", {}))
-    notes = turns.end_turn(table.state, (1,) * len(dice))[1]
+    notes = [f.text for f in turns.end_turn(table.state, (1,) * len(dice))[1]]
     name = card["name"]
     mine = [i for i, n in enumerate(notes) if (name in n or (owner_turn and "Pension Fund" in n)) and " produces" not in n]
     drawn = [i for i, n in enumerate(notes) if "(start of turn)" in n]

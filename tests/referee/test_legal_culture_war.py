@@ -258,7 +258,7 @@ def test_without_hands_card_plays_are_listed_by_what_they_may_cost():
 
 
 def parsed(monkeypatch, state: State, command: str) -> Action:
-    return parse_command(monkeypatch, "culture_war", command, _current=lambda path: (state, 1, 0))
+    return parse_command(monkeypatch, "culture_war", command, state, _current=lambda path: (state, 1, 0))
 
 
 def test_every_generated_command_line_records_the_generated_action(monkeypatch):

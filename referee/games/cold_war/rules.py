@@ -26,7 +26,7 @@ from referee.games.cold_war import desk as D
 from referee.games.cold_war import zones as Z
 from referee.games.cold_war.hidden import PLACEHOLDER, public_args as _public_args
 from referee.games.cold_war.play import Play
-from referee.games.generic import GenericRules
+from referee.games.generic import GenericRules, check_by_applying
 from referee.games.shared import SHARED_ACTIONS
 from referee.model import Action, GameSlug, Player, PlayerName, Setup, State
 
@@ -46,7 +46,7 @@ def play_action(name: str, act: Callable[[Play], None]) -> ActionSpec:
         act(play)
         return play.done()
 
-    return ActionSpec(name, run, run)
+    return ActionSpec(name, check_by_applying(run), run)
 
 
 ACTIONS: tuple[ActionSpec, ...] = (

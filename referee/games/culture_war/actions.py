@@ -16,6 +16,7 @@ from typing import Any, Mapping, Sequence
 from referee.errors import RefereeError, RuleViolation
 from referee.games import shared
 from referee.games.culture_war import effects
+from referee.games.culture_war import phrases as game_phrases
 from referee.games.culture_war import handlers as fx
 from referee.games.culture_war import zones
 from referee.games.culture_war.battle import end_if_broken
@@ -129,15 +130,15 @@ def play(board: Board, args: Mapping[str, Any], dice: Any) -> None:
     if kind in KINDS:
         this = board.add_piece(new_piece(card, name, board.turn))
         extra = "; it produces from its owner's next turn" if kind == "real-estate" else ""
-        board.notes.append(f"{name}'s {card['name']} enters play as #{this}{extra}")
+        board.tell(game_phrases.enters(name, card["name"], this, extra))
     elif kind == "mod":
         host = board.pieces[target]  # type: ignore[index]
         host.setdefault("mods", []).append(
             {"card": card.get("id"), "name": card["name"], "deck": card.get("deck"), "by": name,
              "effects": card_effects})
-        board.notes.append(f"{card['name']} is attached to {board.label(target)}")  # type: ignore[arg-type]
+        board.note(f"{card['name']} is attached to {board.label(target)}")  # type: ignore[arg-type]
     else:
-        board.notes.append(f"{name} plays {what}")
+        board.note(f"{name} plays {what}")
     memo: dict[str, Any] = {}
     if target in board.pieces:
         memo["target_owner"] = board.pieces[target]["owner"]
@@ -293,7 +294,7 @@ def discard(board: Board, args: Mapping[str, Any], dice: Any) -> None:
             names = ", ".join(m.get("card") or m["name"] for m in mods) or "none"
             raise RefereeError(f"{board.label(handle)} carries no Mod {mod} (its Mods: {names})")
         board.pieces[handle]["mods"] = keep
-        board.notes.append(f"Mod {mod} is taken off {board.label(handle)}")
+        board.note(f"Mod {mod} is taken off {board.label(handle)}")
         return
     board.remove(handle, args.get("reason") or "discarded by the scorekeeper")
 
@@ -308,7 +309,7 @@ def draw(board: Board, args: Mapping[str, Any], dice: Any) -> None:
 
 def discard_hand(board: Board, args: Mapping[str, Any], dice: Any) -> None:
     name = acting(board, args["player"])
-    board.notes.append(f"{name} discards {args['_card']['name']} from the hand to the discard pile"
+    board.note(f"{name} discards {args['_card']['name']} from the hand to the discard pile"
                        + (f" ({args['reason']})" if args.get("reason") else ""))
 
 

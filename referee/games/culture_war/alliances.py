@@ -19,7 +19,7 @@ def ally(board: Board, args: Mapping[str, Any], dice: Any) -> None:
             if pair not in board.f["alliances"]:
                 board.f["alliances"].append(pair)
     board.f["alliances"].sort()
-    board.notes.append("alliance: " + " & ".join(names))
+    board.note("alliance: " + " & ".join(names))
 
 
 def unally(board: Board, args: Mapping[str, Any], dice: Any) -> None:
@@ -31,7 +31,7 @@ def unally(board: Board, args: Mapping[str, Any], dice: Any) -> None:
         board.f["alliances"] = [p for p in before if not set(p) <= set(names)]
     if board.f["alliances"] == before:
         raise RefereeError(f"{' and '.join(names)} are not in an alliance")
-    board.notes.append(f"alliance ended: {' & '.join(names)}")
+    board.note(f"alliance ended: {' & '.join(names)}")
 
 
 def donate(board: Board, args: Mapping[str, Any], dice: Any) -> None:
@@ -54,7 +54,7 @@ def gift(board: Board, args: Mapping[str, Any], dice: Any) -> None:
         raise RuleViolation("capital cannot go below 0", f"{giver} has only {have} {kind}capital to give")
     coins = board.take(giver, amount, f"given to {taker}", faction)
     board.put(taker, coins)
-    board.notes.append(f"{taker} puts {coins_text(coins)} in the bank; coins of another faction "
+    board.note(f"{taker} puts {coins_text(coins)} in the bank; coins of another faction "
                        "pay at most half of any card")
 
 

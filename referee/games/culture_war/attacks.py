@@ -60,9 +60,10 @@ def window(board: Board, args: Mapping[str, Any], dice: Callable[[], int]) -> No
     rolled = [dice(), dice()]
     board.f[WINDOW] = {"attacker": attacker, "defender": defender, "counter": args.get("counter", True),
                        "dice": rolled}
-    board.notes.append(f"dice shown: {board.label(attacker)} rolled {rolled[0]}, {board.label(defender)} "
+    board.note(f"dice shown: {board.label(attacker)} rolled {rolled[0]}, {board.label(defender)} "
                        f"rolled {rolled[1]}; Flashes may be played now, then `referee settle`")
-    board.notes += [f"if nothing is played: {line}" for line in pending(board)]
+    for line in pending(board):
+        board.note(f"if nothing is played: {line}")
 
 
 def pending(board: Board) -> list[str]:
@@ -73,10 +74,10 @@ def pending(board: Board) -> list[str]:
     try:
         settle(trial, {}, feeder(()))
     except DiceShortage:
-        return [line.strip() for line in trial.notes[before:][:2]] + ["... and it needs more dice (a tie, a reroll or a counter-attack)"]
+        return [f.text.strip() for f in trial.notes[before:][:2]] + ["... and it needs more dice (a tie, a reroll or a counter-attack)"]
     except RefereeError as exc:
         return [f"it would be refused: {exc}"]
-    return [line.strip() for line in trial.notes[before:] if "roll" in line or "->" in line][:2]
+    return [f.text.strip() for f in trial.notes[before:] if "roll" in f.text or "->" in f.text][:2]
 
 
 def settle(board: Board, args: Mapping[str, Any], dice: Callable[[], int]) -> None:

@@ -14,9 +14,13 @@ A battle (rulebook, Combat Phase):
 """
 from __future__ import annotations
 
+from functools import partial
 from typing import Any, Mapping
 
+from referee.facts import Outcome, Roll
+
 from referee.games.culture_war import handlers as fx
+from referee.games.culture_war import phrases
 from referee.games.culture_war.board import Board, Dice, hero
 from referee.games.culture_war.effects import cyber, has_trait, live_effects, stat_text, trace, unit_stat_parts
 
@@ -57,7 +61,7 @@ def _reroll(board: Board, handle: str, die: int, role: str, dice: Dice) -> int:
     _, source, card = fits[0]
     trace(card, "reroll") if card else None
     again = dice()
-    board.notes.append(f"  {unit['owner']} rolls the {die} again ({source}): {again}")
+    board.note(f"  {unit['owner']} rolls the {die} again ({source}): {again}")
     return again
 
 
@@ -70,7 +74,7 @@ def exchange(board: Board, dice: Dice, attacker: str, defender: str, who: str) -
     a_unit, d_unit = board.pieces[attacker], board.pieces[defender]
     atk, atk_parts = unit_stat_parts(board, attacker, "atk", "attack", defender)
     dfn, dfn_parts = unit_stat_parts(board, defender, "def", "defend", attacker)
-    board.notes.append(f"{who}: {board.label(attacker)} {_stat_text(atk, a_unit['atk'], atk_parts, 'ATK')} "
+    board.note(f"{who}: {board.label(attacker)} {_stat_text(atk, a_unit['atk'], atk_parts, 'ATK')} "
                        f"against {board.label(defender)} {_stat_text(dfn, d_unit['def'], dfn_parts, 'DEF')}")
     while True:
         start = getattr(dice, "used", 0)
@@ -78,19 +82,19 @@ def exchange(board: Board, dice: Dice, attacker: str, defender: str, who: str) -
         a = _reroll(board, attacker, a, "attack", dice)
         d = _reroll(board, defender, d, "defend", dice)
         left, right = a + atk, d + dfn
-        line = f"  roll {a_unit['owner']} {a} + {atk} = {left}  vs  {d_unit['owner']} {d} + {dfn} = {right}"
+        roll = partial(Roll, a_unit["owner"], a, atk, d_unit["owner"], d, dfn)
         loses_a, loses_d = _predictable(board, attacker) and d == 6, _predictable(board, defender) and a == 6
         if loses_a != loses_d:
             trace((a_unit if loses_a else d_unit).get("card"), "predictable")
             name = (a_unit if loses_a else d_unit)["name"]
-            board.notes.append(line + f"  -> an enemy 6: {name} is Predictable and loses")
+            board.tell(phrases.roll(roll(Outcome.PREDICTABLE, name)))
             return a, d, loses_d
         if left == right:
             if board.f.get("_odds"):
                 raise Tie(start)
-            board.notes.append(line + "  -> tie, roll again")
+            board.tell(phrases.roll(roll(Outcome.TIE)))
             continue
-        board.notes.append(line + ("  -> the attack kills" if left > right else "  -> the attack fails"))
+        board.tell(phrases.roll(roll(Outcome.KILL if left > right else Outcome.FAIL)))
         return a, d, left > right
 
 
@@ -114,7 +118,7 @@ def _failed(board: Board, attacker: str, a_unit: Mapping[str, Any], defender: st
             counter_attack: bool = False) -> None:
     p, q = a_unit["owner"], board.pieces[defender]["owner"]
     if counter_attack and board.rules.get("counter-fail") != "normal":
-        board.notes.append("the counter-attack fails; no one loses life for it")
+        board.note("the counter-attack fails; no one loses life for it")
     else:
         board.change_life(p, -fail_damage(a_unit), f"failed attack by #{attacker} {a_unit['name']}")
     kw = dict(dice=dice, moment="after the battle")
@@ -201,12 +205,12 @@ def _round(board: Board, attacker: str, defender: str, dice: Dice, word: str) ->
     q = board.pieces[defender]["owner"]
     a, _, won = exchange(board, dice, attacker, defender, word)
     if a == 1 and _one(board, attacker, q, dice) and won:
-        board.notes.append(f"  the 1 makes the attack fail ({a_unit['name']})")
+        board.note(f"  the 1 makes the attack fail ({a_unit['name']})")
         won = False
     if won and defender in board.pieces and attacker in board.pieces:
         keeper = fx.saved(board, defender, board.pieces[attacker]["owner"], dice, in_battle=True)
         if keeper:
-            board.notes.append(f"  {board.label(defender)} survives ({keeper}); the attack counts as failed")
+            board.note(f"  {board.label(defender)} survives ({keeper}); the attack counts as failed")
             won = False
     if won and defender in board.pieces and attacker in board.pieces:
         kill(board, attacker, defender, dice)
@@ -236,14 +240,14 @@ def fight(board: Board, attacker: str, defender: str, dice: Dice, counter: bool 
         a, killed = _round(board, attacker, defender, dice, "battle")
         if not killed and a == 1 and attacker in board.pieces and defender in board.pieces:
             critical = True
-            board.notes.append(f"critical failure: {p} rolled a 1 and failed")
+            board.note(f"critical failure: {p} rolled a 1 and failed")
             barred = refusal(board, defender, attacker)
             if counter and barred:
-                board.notes.append(f"{q} cannot counter-attack: {barred[1]} ({barred[0]}; a counter-attack is an attack)")
+                board.note(f"{q} cannot counter-attack: {barred[1]} ({barred[0]}; a counter-attack is an attack)")
             elif counter:
                 countered = _counter(board, defender, attacker, dice)
             else:
-                board.notes.append(f"{q} does not counter-attack")
+                board.note(f"{q} does not counter-attack")
     if board.f.get("_odds"):
         board.f["_result"] = {"critical": critical, "counter_kill": countered}
     board.f["timed"] = [t for t in board.f["timed"]
@@ -260,7 +264,7 @@ def _counter(board: Board, attacker: str, defender: str, dice: Dice) -> bool:
         return False
     d, killed = _round(board, attacker, defender, dice, "counter-attack")
     if d == 1:
-        board.notes.append("a 1 in a counter-attack starts no further counter-attack")
+        board.note("a 1 in a counter-attack starts no further counter-attack")
     return killed
 
 
@@ -284,7 +288,7 @@ def end_if_broken(board: Board) -> bool:
     board.f["timed"] = [t for t in board.f["timed"] if not (t["until"] == "battle" and t.get("handle") in (a, d))]
     why = " and ".join(f"#{h}" for h in gone) + (" has" if len(gone) == 1 else " have") + " left play" \
         if gone else "both units are now on one side"
-    board.notes.append(f"the battle of #{a} against #{d} ends before it is settled: {why}; "
+    board.note(f"the battle of #{a} against #{d} ends before it is settled: {why}; "
                        "no dice are rolled for it and no one loses LIFE for it")
     return True
 
@@ -294,7 +298,7 @@ def strike(board: Board, attacker: str, target: str, dice: Dice | None = None) -
     unit = board.pieces[attacker]
     unit["attacked"] = board.turn
     board.f["attacks"] = board.f.get("attacks", 0) + 1
-    board.notes.append(f"{board.label(attacker)} attacks {target}'s LIFE directly")
+    board.note(f"{board.label(attacker)} attacks {target}'s LIFE directly")
     _attacks(board, attacker, target, dice)  # type: ignore[arg-type]
     if attacker not in board.pieces:
         return

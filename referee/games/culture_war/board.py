@@ -30,6 +30,8 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from referee import prompts
 from referee.errors import RefereeError, RuleViolation
+from referee.facts import Fact, story
+from referee.games.culture_war import phrases
 from referee.model import Player, State
 
 PLAIN = "plain"  # coins of a Real Estate with no faction: every card counts them as its own
@@ -45,7 +47,7 @@ class DiceShortage(RefereeError):
     """The dice given ran out before the rules were done with them. `notes`:
     the story so far, when the one who raised it knows it (count_dice)."""
 
-    notes: Sequence[str] = ()
+    notes: Sequence[Fact] = ()
 
 
 def feeder(values: Iterable[int]) -> Dice:
@@ -93,10 +95,18 @@ class Board:
         self.f: dict[str, Any] = json.loads(json.dumps(state.fields))  # plain data: the fastest deep copy
         self.people: dict[str, Player] = {p.name: p for p in state.players}
         self.seats: list[str] = [p.name for p in state.players]
-        self.notes: list[str] = []
+        self.notes: list[Fact] = []  # what the action did, in order (see referee/facts.py)
         self.asks: list[dict[str, Any]] = []  # prompts card effects raised (effects.yaml kinds not applied)
 
     # ---- players -----------------------------------------------------------
+
+    def tell(self, fact: Fact) -> None:
+        """Add a fact to the story of the action (worded by phrases.py)."""
+        self.notes.append(fact)
+
+    def note(self, text: str) -> None:
+        """Add a line that only tells (a STORY fact) to the story of the action."""
+        self.notes.append(story(text))
 
     @property
     def rules(self) -> Mapping[str, Any]:
@@ -129,7 +139,7 @@ class Board:
         actual = new - (player.life or 0)
         self.people[name] = replace(player, life=new)
         if actual:
-            self.notes.append(f"{name} {'loses' if actual < 0 else 'gains'} {abs(actual)} life ({why})")
+            self.tell(phrases.life(name, actual, why))
         if new == 0:
             self.eliminate(name)
         return actual
@@ -145,7 +155,7 @@ class Board:
             self.f["truce"] = [t for t in self.f["truce"] if t["player"] != name]
         if self.f.get("no_income"):
             self.f["no_income"] = [b for b in self.f["no_income"] if b != name and b.lstrip("#") not in gone]
-        self.notes.append(f"{name} is out of the game at 0 life; their cards leave play")
+        self.note(f"{name} is out of the game at 0 life; their cards leave play")
 
     # ---- pieces ------------------------------------------------------------
 
@@ -209,7 +219,7 @@ class Board:
     def remove(self, handle: str, why: str) -> dict[str, Any]:
         piece = self.pieces.pop(handle)
         self.f["timed"] = [t for t in self.f["timed"] if t.get("handle") != handle]
-        self.notes.append(f"{piece['owner']}'s #{handle} {piece['name']} leaves play ({why})")
+        self.tell(phrases.leaves(piece["owner"], handle, piece["name"], f"leaves play ({why})"))
         return piece
 
     # ---- coins -------------------------------------------------------------
@@ -227,7 +237,7 @@ class Board:
         if amount <= 0 or self.people[name].eliminated:
             return
         self.put(name, {faction or PLAIN: amount})
-        self.notes.append(f"{name} gains {amount} capital to the bank ({why})")
+        self.note(f"{name} gains {amount} capital to the bank ({why})")
 
     def put(self, name: str, coins: Mapping[str, int]) -> None:
         bank = self.bank(name)
@@ -273,7 +283,7 @@ class Board:
                 left -= n
             _tidy(coins)
         if taken:
-            self.notes.append(f"{name} loses {coins_total(taken)} capital ({why})")
+            self.note(f"{name} loses {coins_total(taken)} capital ({why})")
         return taken
 
     def pay(self, name: str, cost: int, deck: str | None, what: str, order: Iterable[str] | None = None,
@@ -297,7 +307,7 @@ class Board:
                 )
             raise RuleViolation("pay the card's cost",
                                 f"{name} needs {cost} capital for {what} but has {mine + foreign}{where}")
-        spent: list[str] = []
+        spent: list[tuple[int, str, str]] = []
         left, foreign_left = cost, min(cap, foreign)
         for wants_own in (False, True):
             for key, coins in sources:
@@ -311,10 +321,9 @@ class Board:
                     left -= n
                     if not wants_own:
                         foreign_left -= n
-                    spent.append(f"{n} {f} from {'the bank' if key == 'bank' else '#' + key}")
+                    spent.append((n, f, key))
                 _tidy(coins)
-        breakdown = f": {why};" if why else ""
-        self.notes.append(f"{name} pays {cost}{breakdown} for {what}: " + ", ".join(spent))
+        self.tell(phrases.pays(name, cost, why, what, spent))
 
     # ---- freezing ----------------------------------------------------------
 

@@ -76,5 +76,5 @@ def cancel(board: Board, effect: Mapping[str, Any], player: str, flash: Mapping[
             state["hand"] = max(0, int(state["hand"]) - 1)  # the cancelled card was played from the hand
         board.people[name] = replace(board.people[name], life=was["life"], eliminated=was["eliminated"],
                                      fields=state)
-    board.notes.append(f"{player} cancels {owner}'s {last['name']} ({flash['name']}): its effects are undone; "
+    board.note(f"{player} cancels {owner}'s {last['name']} ({flash['name']}): its effects are undone; "
                        f"{owner} still paid for it")

@@ -2,11 +2,13 @@
 call `table.act`, and hand back the result with the story of what happened.
 
 Battles and the roll-off reroll ties, so how many dice they take is known
-only by playing them: with --dice the typed dice are played out here first
-(a tie left unresolved or dice left over is refused before anything is
-written); without, the table's seeded dice are drawn in order from the
-generator's position. Either way the action records how many dice it takes
-and the log holds every die.
+only by playing them: the table plays them once, in its one transaction,
+with the dice drawn as the rules ask (drawing.py, `table.act(drawn=True)`):
+the typed --dice (a tie left unresolved or dice left over is refused
+before anything is written) or the table's seeded dice in order from the
+generator's position. Either way the action records how many dice it took
+and the log holds every die. The story an echo tells is the facts the
+action was played with: the battle is fought once per command.
 """
 from __future__ import annotations
 
@@ -16,11 +18,12 @@ from typing import Any, Sequence
 
 from referee import dice as dicelib
 from referee import table
-from referee.errors import DiceError, RefereeError
+from referee.errors import RefereeError
+from referee.facts import Fact
 from referee.games.culture_war import odds as odds_of
 from referee.games.culture_war.attacks import target_of
 from referee.games.culture_war.battle import strike
-from referee.games.culture_war.board import Board, DiceShortage, feeder, hero
+from referee.games.culture_war.board import Board, hero
 from referee.games.culture_war.cards import resolve
 from referee.games.culture_war.rules import RULES
 from referee.model import Action, State
@@ -32,7 +35,7 @@ from referee.results import ActResult
 @dataclass(frozen=True)
 class Report:
     result: ActResult
-    notes: tuple[str, ...]
+    notes: tuple[Fact, ...]  # the story of the action (referee/facts.py)
 
 
 @dataclass(frozen=True)
@@ -68,49 +71,22 @@ def _current(path: Path) -> tuple[State, int, int]:
 
 
 def _report(result: ActResult) -> Report:
+    """The result and its story: the facts the action was played with (the ledger's `rules.play`)."""
+    if result.facts is not None:
+        return Report(result, result.facts)
     e = result.event
-    action = Action(e.action, e.args, e.actor, e.cards)
-    return Report(result, tuple(RULES.narrate(result.before, action, e.dice)))
+    return Report(result, tuple(RULES.narrate(result.before, Action(e.action, e.args, e.actor, e.cards), e.dice)))
 
 
-def _rolled(path: Path, name: str, args: dict[str, Any], dice_text: str | None,
-            actor: str | None = None) -> Report:
-    """Act on an action that rolls an unknown number of dice."""
-    state, seed, position = _current(path)
-    RULES.check(state, Action(name, {**args, "rolls": 1}, actor))
-    used: list[int] = []
-    if dice_text is not None:
-        typed = dicelib.parse_entered(dice_text)
-        dicelib.check_entered(typed, (6,) * len(typed), name)
-        if name == "rolloff":  # typed roll-off dice may stop after a tie; the rules check the rounds
-            return _report(table.act(path, name, {**args, "rolls": len(typed)}, actor, (), dice_text))
-        source = feeder(typed)
-    else:
-        typed = None
-
-        def source() -> int:
-            return dicelib.seeded_die(seed, position + len(used), 6)
-
-    def counted() -> int:
-        used.append(source())
-        return used[-1]
-
-    try:
-        RULES.count_dice(state, Action(name, args, actor), counted)
-    except DiceShortage as exc:
-        shown = ",".join(map(str, typed or ()))
-        story = exc.notes
-        last = story[-1] if story else ""
-        why = ("the last roll is a tie, which is rolled again" if last.endswith("roll again")
-               else "a critical failure brings a counter-attack, which rolls too" if last.startswith("counter-attack")
-               else "the battle is not over")
-        raise DiceError(f"{name}: the dice {shown} are not enough: {why}; type every die rolled, "
-                        f"e.g. --dice {shown},4,2") from None
-    if typed is not None and len(used) != len(typed):
-        raise DiceError(f"{name} used {len(used)} dice ({','.join(map(str, used))}) "
-                        f"but --dice gave {len(typed)}; leave out the extra")
-    args = {**args, "rolls": len(used)}
-    return _report(table.act(path, name, args, actor, (), dice_text))
+def _rolled(path: Path, name: str, args: dict[str, Any], dice_text: str | None) -> Report:
+    """Act on an action that rolls an unknown number of dice: played once,
+    in the table's one transaction, with the typed dice (a tie left
+    unresolved or dice left over is refused before anything is written) or
+    the table's seeded dice drawn in order as the rules ask for them."""
+    if dice_text is not None and name == "rolloff":  # typed roll-off dice may stop after a tie; the rules check the rounds
+        rolls = len(dicelib.parse_entered(dice_text))
+        return _report(table.act(path, name, {**args, "rolls": rolls}, None, (), dice_text))
+    return _report(table.act(path, name, args, None, (), dice_text, drawn=True))
 
 
 def rolloff(path: Path, dice_text: str | None = None) -> Report:
@@ -152,28 +128,17 @@ def seize(path: Path, unit: str, player: str | None = None, sources: Sequence[st
 
 def fight(path: Path, attacker: str, defender: str, dice_text: str | None = None, counter: bool = True,
           window: bool = False) -> Report:
-    state, _, _ = _current(path)
-    board = Board(state)
-    handle = board.find(attacker, ("unit",))
-    args: dict[str, Any] = {"attacker": handle, "defender": defender.strip()}
-    text = defender.strip()
-    if text.lstrip("#").isdigit() or "/" in text:
-        args["defender"] = board.find(text, ("unit",))
-    else:
-        args["defender"] = board.name(text)
+    """A battle: the units as typed (the rules find them, drawing.canonical).
+    With `window`, both dice now; the battle waits for Flashes and `settle`."""
+    args: dict[str, Any] = {"attacker": attacker.strip(), "defender": defender.strip()}
     if not counter:
         args["counter"] = False
-    if window:  # both dice now; the battle waits for Flashes and `settle`
-        return _rolled(path, "window", args, dice_text, board.pieces[handle]["owner"])
-    return _rolled(path, "battle", args, dice_text, board.pieces[handle]["owner"])
+    return _rolled(path, "window" if window else "battle", args, dice_text)
 
 
 def settle(path: Path, dice_text: str | None = None) -> Report:
     """Fight the battle whose dice are shown, with those dice (and any more it needs)."""
-    state, _, _ = _current(path)
-    window = state.fields.get("window") or {}
-    owner = state.fields.get("pieces", {}).get(str(window.get("attacker", "")), {}).get("owner")
-    return _rolled(path, "settle", {}, dice_text, owner)
+    return _rolled(path, "settle", {}, dice_text)
 
 
 def odds(path: Path, attacker: str, defender: str, counter: bool = True) -> OddsReport:

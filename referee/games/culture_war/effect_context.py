@@ -52,7 +52,7 @@ def guarded(board: Board, handle: str | None, ctx: Ctx, targeted: bool = True) -
         return False
     guard = shielded(board, handle, ctx.owner, ctx.type, targeted)
     if guard:
-        board.notes.append(f"{ctx.name} does not affect {board.label(handle)}: {guard[1]}")
+        board.note(f"{ctx.name} does not affect {board.label(handle)}: {guard[1]}")
         trace(ctx.card_id, "protected")
     return guard is not None
 

@@ -52,7 +52,7 @@ def _survive(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
         _destroy_self(board, {"kind": "discard-self"}, ctx)
     if pay:
         if board.capital(ctx.owner) < pay:
-            board.notes.append(f"{ctx.owner} cannot pay {pay} for {ctx.name}")
+            board.note(f"{ctx.owner} cannot pay {pay} for {ctx.name}")
             return
         board.take(ctx.owner, pay, ctx.name)
     ctx.battle["saved"] = ctx.name
@@ -76,7 +76,7 @@ def _if(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
     if ok:
         run(board, read(e["then"]), ctx)
     else:
-        board.notes.append(f"{ctx.name}: {why}, so nothing more happens")
+        board.note(f"{ctx.name}: {why}, so nothing more happens")
 
 
 def face_matches(face: str, die: int) -> bool:
@@ -93,7 +93,7 @@ def _roll(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
         raise RuleViolation("dice", f"{ctx.name} rolls a die, and none was given")
     die = ctx.dice()
     hit = [effs for face, effs in (e.get("outcomes") or {}).items() if face_matches(str(face), die)]
-    board.notes.append(f"{ctx.owner} rolls {die} for {ctx.name}" + ("" if hit else ": nothing happens"))
+    board.note(f"{ctx.owner} rolls {die} for {ctx.name}" + ("" if hit else ": nothing happens"))
     for effs in hit:
         run(board, read(effs), ctx)
 
@@ -109,7 +109,7 @@ def _destroy_self(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
         host = board.pieces.get(ctx.host or "")
         if host is not None and ctx.mod in host.get("mods", []):
             host["mods"].remove(ctx.mod)
-            board.notes.append(f"{ctx.name} is {word} from {board.label(ctx.host)}")  # type: ignore[arg-type]
+            board.note(f"{ctx.name} is {word} from {board.label(ctx.host)}")  # type: ignore[arg-type]
         return
     if ctx.this in board.pieces:
         if board.pieces[ctx.this]["kind"] == "unit":
@@ -131,7 +131,7 @@ def _destroy(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
         if empty:
             board.remove(empty[-1], ctx.name)
         else:
-            board.notes.append(f"{ctx.name}: {ctx.that_player} has no Real Estate without coins")
+            board.note(f"{ctx.name}: {ctx.that_player} has no Real Estate without coins")
     elif what == "empty-real-estate" and ctx.target in board.pieces and not guarded(board, ctx.target, ctx):
         board.remove(ctx.target, ctx.name)  # the play checked it holds no coins
     elif what == "your-unit" and ctx.target in board.pieces and not guarded(board, ctx.target, ctx):
@@ -198,7 +198,7 @@ def dies(board: Board, handle: str, why: str, that_player: str | None, dice: Dic
     and own-death effects follow. The piece, or None if it survived."""
     keeper = saved(board, handle, that_player, dice, in_battle=False) if can_save else None
     if keeper:
-        board.notes.append(f"{board.label(handle)} survives ({keeper})")
+        board.note(f"{board.label(handle)} survives ({keeper})")
         return None
     piece = board.remove(handle, why)
     after_death(board, piece, handle, that_player, dice)

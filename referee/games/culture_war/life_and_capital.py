@@ -53,7 +53,7 @@ def take(board: Board, who: str, amount: int, why: str, source: str | None = Non
             left -= n
         estate["coins"] = {f: n for f, n in estate["coins"].items() if n > 0}
     if taken:
-        board.notes.append(f"{who} loses {coins_total(taken)} capital from Real Estate ({why})")
+        board.note(f"{who} loses {coins_total(taken)} capital from Real Estate ({why})")
     return taken
 
 
@@ -62,7 +62,7 @@ def _gain_per(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
     if count:
         _add(board, ctx, ctx.owner, e["what"], int(e["amount"]) * count)
     else:
-        board.notes.append(f"{ctx.name}: {ctx.owner} has none to count, so gains nothing")
+        board.note(f"{ctx.name}: {ctx.owner} has none to count, so gains nothing")
 
 
 def _steal(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
@@ -72,7 +72,7 @@ def _steal(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
     taken = take(board, victim, int(e["amount"]), f"taken by {ctx.name}", e.get("source"), ctx)
     board.put(ctx.owner, taken)
     if taken:
-        board.notes.append(f"{ctx.owner} gains {coins_total(taken)} capital to the bank ({ctx.name})")
+        board.note(f"{ctx.owner} gains {coins_total(taken)} capital to the bank ({ctx.name})")
 
 
 def _refund(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
@@ -113,12 +113,12 @@ def change_control(board: Board, handle: str, to: str, why: str) -> None:
     piece["owner"] = to
     piece["attacked"] = board.turn
     board.f["timed"] = [t for t in board.f["timed"] if t.get("handle") != handle]
-    board.notes.append(f"{to} takes control of {old}'s #{handle} {piece['name']} ({why})")
+    board.note(f"{to} takes control of {old}'s #{handle} {piece['name']} ({why})")
 
 
 def _truce(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
     board.f.setdefault("truce", []).append({"player": ctx.owner, "who": e["who"], "source": ctx.name})
-    board.notes.append(f"{ctx.name}: " + ("no player may attack until the start of "
+    board.note(f"{ctx.name}: " + ("no player may attack until the start of "
                                           f"{ctx.owner}'s next turn" if e["who"] == "everyone" else
                                           f"{ctx.owner}'s units neither attack nor can be attacked until "
                                           f"{ctx.owner}'s next turn"))
@@ -128,19 +128,19 @@ def _no_income(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
     if e["who"] == "this":
         if ctx.this in board.pieces:
             board.f.setdefault("no_income", []).append(f"#{ctx.this}")
-            board.notes.append(f"{board.label(ctx.this)} produces nothing at the start of "  # type: ignore[arg-type]
+            board.note(f"{board.label(ctx.this)} produces nothing at the start of "  # type: ignore[arg-type]
                                f"{ctx.owner}'s next turn ({ctx.name})")
         return
     for name in players(board, "each-opponent", ctx):
         board.f.setdefault("no_income", []).append(name)
         board.f.setdefault("no_income_by", {})[name] = [ctx.owner, ctx.type, ctx.name]
-    board.notes.append(f"each opponent of {ctx.owner} collects no capital at the start of their next turn")
+    board.note(f"each opponent of {ctx.owner} collects no capital at the start of their next turn")
 
 
 def _win(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
     if board.life(ctx.owner) >= int(e["n"]):
         board.f["won_by"] = ctx.owner
-        board.notes.append(f"{ctx.owner} wins the game ({ctx.name})")
+        board.note(f"{ctx.owner} wins the game ({ctx.name})")
 
 
 WORDS = {"capital": "Capital", "life": "LIFE", "atk": "ATK", "def": "DEF", "dice": "die", "cyber": "Cyber",
@@ -168,7 +168,7 @@ def _discard(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
         hand = int(fields["hand"]) if "hand" in fields else None
         n = int(e["amount"]) if hand is None else min(int(e["amount"]), hand)
         if n == 0:
-            board.notes.append(f"{name} has no cards in hand to discard ({ctx.name})")
+            board.note(f"{name} has no cards in hand to discard ({ctx.name})")
             continue
         how = " at random" if e.get("random") else ""
         cards = f"{n} card" + ("s" if n > 1 else "")
@@ -189,7 +189,7 @@ def _pay_or_destroy(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
     amount = int(e["amount"])
     others = [h for h, _ in board.owned(ctx.owner, "unit") if h != ctx.this]
     if not others:
-        board.notes.append(f"{ctx.name}: {ctx.owner} has no other unit, so nothing happens")
+        board.note(f"{ctx.name}: {ctx.owner} has no other unit, so nothing happens")
         return
     choices = (["pay"] if board.capital(ctx.owner) >= amount else []) + others
     units = ", ".join(f"{h} ({board.pieces[h]['name']})" for h in others)

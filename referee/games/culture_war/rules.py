@@ -14,6 +14,7 @@ from importlib import import_module
 from typing import Any, Callable, Mapping, Sequence
 
 from referee.errors import RefereeError, RuleViolation
+from referee.facts import Fact
 from referee.games import ActionSpec, DiceNeeded, action_table
 from referee.games.culture_war import effects, phases, view, zones
 from referee.games.culture_war import phrases as game_phrases
@@ -39,6 +40,7 @@ class BoardAction(ActionSpec):
     """An action played on a Board by its `step` (see board_action)."""
 
     step: Step | None = None
+    then: Callable[[Board], dict] | None = None  # changes to the State after the step (the roll-off's first player)
 
 
 def board_action(name: str, step: Step, dice: DiceNeeded | None = None, check: Any = None,
@@ -56,12 +58,15 @@ def board_action(name: str, step: Step, dice: DiceNeeded | None = None, check: A
         run(state, action, step, (lambda: check_roll) if check_roll else _no_dice)
 
     def apply_on_board(rules: Any, state: State, action: Action, dice_: Sequence[int]) -> State:
-        return _applied(state, action, dice_, step, then)
+        return _applied(state, action, dice_, step, then)[0]
 
-    def narrate(rules: Any, state: State, action: Action, dice_: Sequence[int]) -> list[str]:
+    def narrate(rules: Any, state: State, action: Action, dice_: Sequence[int]) -> list[Fact]:
         return run(state, action, step, feeder(dice_)).notes
 
-    return BoardAction(name, check or check_on_board, apply_on_board, dice, narrate, step)
+    def play_on_board(rules: Any, state: State, action: Action, dice_: Sequence[int]) -> tuple[State, list[Fact]]:
+        return _applied(state, action, dice_, step, then)
+
+    return BoardAction(name, check or check_on_board, apply_on_board, dice, narrate, play_on_board, step, then)
 
 
 def run(state: State, action: Action, step: Step, dice: Callable[[], int] | None) -> Board:
@@ -71,7 +76,7 @@ def run(state: State, action: Action, step: Step, dice: Callable[[], int] | None
 
 
 def _applied(state: State, action: Action, dice: Sequence[int], step: Step,
-             then: Callable[[Board], dict] | None) -> State:
+             then: Callable[[Board], dict] | None) -> tuple[State, list[Fact]]:
     used: list[int] = []
     source = feeder(dice)
 
@@ -86,7 +91,7 @@ def _applied(state: State, action: Action, dice: Sequence[int], step: Step,
                             f"the dice {_dice(dice)} run out before the battle is over; type every die") from None
     if len(used) != len(dice):
         raise RuleViolation("dice", f"{action.name} used {len(used)} of the {len(dice)} dice given")
-    return freeze(board, **(then(board) if then else {}))
+    return freeze(board, **(then(board) if then else {})), board.notes
 
 
 def _no_dice() -> int:
@@ -140,7 +145,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
     board_action("rolloff", _later("turns", "rolloff"), dice=_rolled, check=_later("turns", "check_rolloff"),
                  then=_first_player),
     ActionSpec("end-turn", check_end_turn, _later("turns", "apply_end_turn"), dice=_later("turns", "turn_dice"),
-               narrate=_later("turns", "narrate_end_turn")),
+               narrate=_later("turns", "narrate_end_turn"), play=_later("turns", "play_end_turn")),
     board_action("play", _later("actions", "play"), dice=_card_rolls, check_roll=3),
     board_action("seize", _later("actions", "seize")),
     board_action("battle", _later("attacks", "battle"), dice=_rolled, check=_later("attacks", "check_battle")),
@@ -263,16 +268,16 @@ class CultureWarRules(GenericRules):
         board = Board(state)
         return [(view.long_handle(board, h), f"#{h} {p['name']}") for h, p in board.pieces.items()]
 
-    def covered(self, notes: Sequence[str], line: str) -> bool:
-        """A Real Estate's coins or a piece entering play, already in the story."""
-        return game_phrases.covered(notes, line)
+    def covered(self, facts: Sequence[Fact], line: Fact) -> bool:
+        """A Real Estate's coins or a piece entering or leaving play, already in the story."""
+        return game_phrases.covered(facts, line)
 
     def log_outcome(self, before: State, event: Event, after: State) -> list[str]:
         """A battle's rolls, as `3+2=5 v 6+0=6 fails`."""
         if event.action not in ("battle", "settle"):
             return []
-        notes = self.narrate(before, action_of(event), event.dice)
-        return [game_phrases.roll_text(n) for n in notes if n.strip().startswith("roll ")]
+        facts = self.narrate(before, action_of(event), event.dice)
+        return [game_phrases.roll_text(f.roll) for f in facts if f.roll is not None]
 
     def check(self, state: State, action: Action) -> None:
         if not state.finished and state.fields.get("window") and action.name not in WINDOW_ALLOWS:
@@ -299,10 +304,30 @@ class CultureWarRules(GenericRules):
         return _later("answers", "apply")(state, prompt, answer) if prompt.data else state
 
     def game_apply(self, state: State, action: Action, dice: Sequence[int]) -> State:
+        return self.settled(state, action, super().game_apply(state, action, dice))
+
+    def game_play(self, state: State, action: Action, dice: Sequence[int]) -> tuple[State, list[Fact]]:
+        """Apply and narrate in one run (a board action's notes are its facts)."""
+        spec = self.spec(action)
+        if spec.play is None:
+            return self.game_apply(state, action, dice), self.narrate(state, action, dice)
+        after, facts = spec.play(self, state, action, dice)
+        return self.settled(state, action, after), facts
+
+    def play_drawing(self, state: State, action: Action, dice: Any) -> tuple[Action, State, list[Fact]]:
+        """A battle, its shown dice or its settling, or the seeded roll-off:
+        checked and played once, the dice drawn as the rules ask (drawing.py)."""
+        from referee.games.culture_war import drawing  # lazy: action code loads only when an action is played
+
+        action, after, facts = drawing.play(self, state, action, dice)
+        return action, self._tracked(state, action, after), facts
+
+    def settled(self, state: State, action: Action, after: State) -> State:
+        """What follows every action: cards move between zones, a unit's
+        owner is asked which card saves it, a cancel's window closes."""
         from referee.games.culture_war import saves  # lazy: action code loads only when an action is played
 
-        settled = zones.settle(state, super().game_apply(state, action, dice), action)
-        return close_cancel(saves.ask_choices(settled), action)
+        return close_cancel(saves.ask_choices(zones.settle(state, after, action)), action)
 
     def count_dice(self, state: State, action: Action, dice: Callable[[], int]) -> None:
         """Play a board action with a dice source (to learn how many dice it
@@ -323,7 +348,10 @@ class CultureWarRules(GenericRules):
         return [*view.render_lines(state), *zones.pile_lines(state)]  # the core shows the phase
 
     def change_lines(self, before: State, after: State) -> list[str]:
-        return view.change_lines(before, after)
+        return [f.text for f in view.change_facts(before, after)]
+
+    def change_facts(self, before: State, after: State) -> list[Fact]:
+        return view.change_facts(before, after)
 
 
 RULES = CultureWarRules()

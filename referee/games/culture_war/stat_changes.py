@@ -23,7 +23,7 @@ def _stats(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
             board.f["timed"].append({"stat": stat, "amount": amount, "scope": scope, "player": ctx.owner,
                                      "until": "turn", "source": ctx.name, "type": ctx.type})
         side = f"{ctx.owner}'s units" if who == "your-units" else f"units of {ctx.owner}'s opponents"
-        board.notes.append(f"{side} get {_changes(changes)} until the end of the turn ({ctx.name})")
+        board.note(f"{side} get {_changes(changes)} until the end of the turn ({ctx.name})")
         return
     handle = ctx.this if who == "this" else ctx.target
     if handle is None or handle not in board.pieces or guarded(board, handle, ctx, who != "this"):
@@ -38,7 +38,7 @@ def _stats(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
                                      "until": duration, "source": ctx.name})
     word = {"game": "for the rest of the game", "battle": "for this battle" if ctx.moment == "battle"
             or board.f.get("window") else "for its next battle this turn", "turn": "until the end of the turn"}[duration]
-    board.notes.append(f"{board.label(handle)} gets {_changes(changes)} {word} ({ctx.name})")
+    board.note(f"{board.label(handle)} gets {_changes(changes)} {word} ({ctx.name})")
 
 
 def _changes(changes: list[tuple[str, int]]) -> str:
@@ -59,7 +59,7 @@ def _timed_unit(key: str, **extra: Any) -> Callable[[Board, Mapping[str, Any], C
                  "source": ctx.name, **{k: e.get(k, v) for k, v in extra.items()}}
         board.f["timed"].append(entry)
         when = "this battle" if board.f.get("window") else "its next battle this turn"
-        board.notes.append(f"{board.label(ctx.target)}: {ctx.name} holds for {when}")
+        board.note(f"{board.label(ctx.target)}: {ctx.name} holds for {when}")
     return handler
 
 

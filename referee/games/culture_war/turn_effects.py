@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.games.culture_war import zones
+from referee.games.culture_war import phrases, zones
 from referee.games.culture_war.board import Board
 from referee.games.culture_war.effect_context import Ctx, Dice, guarded
 from referee.games.culture_war.effects import capacity, live_effects, production, read, when_of
@@ -56,7 +56,7 @@ def end_truces(board: Board, name: str) -> None:
     if board.f.get("truce"):
         kept = [t for t in board.f["truce"] if t["player"] != name]
         if len(kept) != len(board.f["truce"]):
-            board.notes.append(f"{name}'s truce ends")
+            board.note(f"{name}'s truce ends")
         board.f["truce"] = kept
 
 
@@ -90,20 +90,20 @@ def start_of_turn(board: Board, name: str, dice: Dice | None, draw: int = 0) -> 
         if name in blocked and by and guarded(board, handle, Ctx(by[0], {"name": by[2], "type": by[1]}), False):
             pass  # a protected Real Estate produces: the card that stopped income cannot affect it
         elif name in blocked or f"#{handle}" in blocked:
-            board.notes.append(f"{name}'s #{handle} {estate['name']} produces nothing this turn")
+            board.note(f"{name}'s #{handle} {estate['name']} produces nothing this turn")
             continue
         room = capacity(estate) - sum(estate["coins"].values())
         made = min(production(estate, board), max(0, room))
         faction = estate.get("deck") or "plain"
         if made:
             estate["coins"][faction] = estate["coins"].get(faction, 0) + made
-            board.notes.append(f"{name}'s #{handle} {estate['name']} produces {made} "
-                               f"(now {sum(estate['coins'].values())}/{capacity(estate)})")
+            board.tell(phrases.produces(name, handle, estate["name"], made, sum(estate["coins"].values()),
+                                        capacity(estate)))
         elif production(estate, board):
-            board.notes.append(f"{name}'s #{handle} {estate['name']} is full "
+            board.note(f"{name}'s #{handle} {estate['name']} is full "
                                f"({sum(estate['coins'].values())}/{capacity(estate)}) and produces nothing")
         else:
-            board.notes.append(f"{name}'s #{handle} {estate['name']} produces nothing")
+            board.note(f"{name}'s #{handle} {estate['name']} produces nothing")
     mine = {f"#{h}" for h, _ in board.owned(name, "estate")}
     board.f["no_income"] = [b for b in blocked if b != name and b not in mine]
     board.f.get("no_income_by", {}).pop(name, None)

@@ -9,6 +9,7 @@ from dataclasses import replace
 from typing import Any, Callable, Mapping, Sequence
 
 from referee.errors import RefereeError, RuleViolation
+from referee.facts import Fact
 from referee.games.culture_war import turn_effects
 from referee.games.culture_war import phases, zones
 from referee.games.culture_war.board import Board
@@ -53,10 +54,10 @@ def rolloff(board: Board, args: Mapping[str, Any], dice: Callable[[], int]) -> N
         line = "roll-off: " + ", ".join(f"{n} {d}" for n, d in rolled)
         if len(order["contenders"]) == 1:
             order.update(settled=True, first=order["contenders"][0], contenders=[])
-            board.notes.append(f"{line} -> {order['first']} goes first; then "
+            board.note(f"{line} -> {order['first']} goes first; then "
                                + ", ".join(play_order(board.seats, order["first"])[1:]))
         else:
-            board.notes.append(f"{line} -> {' and '.join(order['contenders'])} tie on {top} and roll again")
+            board.note(f"{line} -> {' and '.join(order['contenders'])} tie on {top} and roll again")
 
 
 # ---- the turn -------------------------------------------------------------------
@@ -66,11 +67,15 @@ def apply_end_turn(rules: Any, state: State, action: Action, dice: Sequence[int]
     return end_turn(state, dice)[0]
 
 
-def narrate_end_turn(rules: Any, state: State, action: Action, dice: Sequence[int]) -> list[str]:
+def play_end_turn(rules: Any, state: State, action: Action, dice: Sequence[int]) -> tuple[State, list[Fact]]:
+    return end_turn(state, dice)
+
+
+def narrate_end_turn(rules: Any, state: State, action: Action, dice: Sequence[int]) -> list[Fact]:
     return end_turn(state, dice)[1]
 
 
-def end_turn(state: State, dice: Sequence[int]) -> tuple[State, list[str]]:
+def end_turn(state: State, dice: Sequence[int]) -> tuple[State, list[Fact]]:
     """The turn ends and the next player still in begins theirs; also what
     happened on the way, in words (end- and start-of-turn effects, the draw,
     production)."""

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Mapping
 
+from referee.facts import Fact, Kind, change
 from referee.games.culture_war import effects
 from referee.games.culture_war.board import Board, coins_text, coins_total, slug
 from referee.games.culture_war.phases import play_order
@@ -100,36 +101,38 @@ def _order_line(board: Board) -> str:
     return f"first player: not decided{tied} - roll off with `referee rolloff`: {', '.join(order['contenders'])}"
 
 
-def change_lines(before: State, after: State) -> list[str]:
-    """What changed in the game's own part of the table, in words."""
+def change_facts(before: State, after: State) -> list[Fact]:
+    """What changed in the game's own part of the table, a line each. A line
+    about a piece entering or leaving play or its coins names the piece
+    (`pieces`), so a story that told it leaves the line out (phrases.covered)."""
     b, a = Board(before), Board(after)
-    out: list[str] = []
+    out: list[Fact] = []
     for handle in sorted(set(b.pieces) | set(a.pieces), key=int):
         old, new = b.pieces.get(handle), a.pieces.get(handle)
         if old is None and new is not None:
-            out.append(f"{new['owner']}: #{handle} {new['name']} in play")
+            out.append(Fact(f"{new['owner']}: #{handle} {new['name']} in play", Kind.CHANGE, pieces=(handle,)))
         elif new is None and old is not None:
-            out.append(f"{old['owner']}: #{handle} {old['name']} gone")
+            out.append(Fact(f"{old['owner']}: #{handle} {old['name']} gone", Kind.CHANGE, pieces=(handle,)))
         elif old != new:
             assert old is not None and new is not None
             if new["kind"] == "estate" and old["coins"] != new["coins"]:
-                out.append(f"{new['owner']}: #{handle} {new['name']} coins "
-                           f"{coins_total(old['coins'])} -> {coins_total(new['coins'])}/{effects.capacity(new)}")
+                out.append(Fact(f"{new['owner']}: #{handle} {new['name']} coins {coins_total(old['coins'])} -> "
+                                f"{coins_total(new['coins'])}/{effects.capacity(new)}", Kind.CHANGE, pieces=(handle,)))
             if old.get("mods") != new.get("mods"):
-                out.append(f"{new['owner']}: #{handle} {new['name']} mods: "
-                           + (", ".join(m["name"] for m in new.get("mods", [])) or "none"))
+                out.append(change(f"{new['owner']}: #{handle} {new['name']} mods: "
+                           + (", ".join(m["name"] for m in new.get("mods", [])) or "none")))
             was, now = old.get("now") or {}, new.get("now") or {}
             if was != now:
-                out.append(f"{new['owner']}: #{handle} {new['name']} " + ", ".join(
-                    f"{k.upper()} {was.get(k)} -> {v}" for k, v in now.items() if was.get(k) != v))
+                out.append(change(f"{new['owner']}: #{handle} {new['name']} " + ", ".join(
+                    f"{k.upper()} {was.get(k)} -> {v}" for k, v in now.items() if was.get(k) != v)))
     for name in a.seats:
         if b.f["banks"].get(name, {}) != a.f["banks"].get(name, {}):
-            out.append(f"{name}: bank {coins_total(b.f['banks'].get(name, {}))} -> "
-                       f"{coins_total(a.f['banks'].get(name, {}))} ({coins_text(a.f['banks'].get(name, {}))})")
+            out.append(change(f"{name}: bank {coins_total(b.f['banks'].get(name, {}))} -> "
+                              f"{coins_total(a.f['banks'].get(name, {}))} ({coins_text(a.f['banks'].get(name, {}))})"))
     if b.f["order"] != a.f["order"] and a.f["order"]["settled"]:
-        out.append(_order_line(a))
+        out.append(change(_order_line(a)))
     if b.f["alliances"] != a.f["alliances"]:
-        out.append("alliances: " + ("; ".join(" & ".join(p) for p in a.f["alliances"]) or "none"))
+        out.append(change("alliances: " + ("; ".join(" & ".join(p) for p in a.f["alliances"]) or "none")))
     return out
 
 

@@ -27,6 +27,7 @@ from typing import Any, Mapping
 
 from referee.copies import check_free_copy
 from referee.errors import RefereeError, RuleViolation
+from referee.games.culture_war import phrases
 from referee.model import Action, State
 
 HAND = 5  # cards each player draws at the start of the game
@@ -256,7 +257,7 @@ def return_to_hand(board: Any, handle: str) -> dict[str, Any]:
     piece = board.pieces.pop(handle)
     board.f.setdefault("returned", []).append(handle)
     board.f["timed"] = [t for t in board.f["timed"] if t.get("handle") != handle]
-    board.notes.append(f"{piece['owner']}'s #{handle} {piece['name']} goes back to {piece['owner']}'s hand")
+    board.tell(phrases.leaves(piece["owner"], handle, piece["name"], f"goes back to {piece['owner']}'s hand"))
     return piece
 
 
@@ -268,10 +269,9 @@ def draw_on_board(board: Any, name: str, count: int, why: str) -> None:
     fields, n = drawn(player.fields, count)
     board.people[name] = replace(player, fields=fields)
     if n:
-        board.notes.append(f"{name} draws {n} card{'' if n == 1 else 's'} ({why}): "
-                           f"hand {fields['hand']}, draw pile {fields['draw_pile']}")
+        board.tell(phrases.draws(name, n, why, fields["hand"], fields["draw_pile"]))
     else:
-        board.notes.append(f"{name}'s draw pile is empty: no card drawn ({why})")
+        board.note(f"{name}'s draw pile is empty: no card drawn ({why})")
 
 
 def estates_held(state_fields: Mapping[str, Any], owner: str) -> int:

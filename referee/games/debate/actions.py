@@ -154,26 +154,14 @@ def _thread(value: Any) -> int:
 # ---- the forum: checked by playing them on a copy --------------------------------
 
 
-def check_tactic(rules: Any, state: State, action: Action) -> None:
-    """`argue` or `device`."""
-    play_tactic(state, action)
-
-
 def apply_tactic(rules: Any, state: State, action: Action, dice: Sequence[int]) -> State:
+    """`argue` or `device` (checked by applying it: generic.check_by_applying)."""
     return play_tactic(state, action)
 
 
-def check_remove(rules: Any, state: State, action: Action) -> None:
-    """`destroy` or `return`."""
-    remove(state, action)
-
-
 def apply_remove(rules: Any, state: State, action: Action, dice: Sequence[int]) -> State:
+    """`destroy` or `return` (checked by applying it)."""
     return remove(state, action)
-
-
-def check_ability(rules: Any, state: State, action: Action) -> None:
-    use_ability(state, action)
 
 
 def apply_ability(rules: Any, state: State, action: Action, dice: Sequence[int]) -> State:

@@ -30,7 +30,7 @@ from referee.games.debate import forum as fm
 from referee.games.debate import phases as ph
 from referee.games.debate import phrases as game_phrases
 from referee.games.debate.cards import find_potus
-from referee.games.generic import GenericRules
+from referee.games.generic import GenericRules, check_by_applying
 from referee.games.shared import SHARED_ACTIONS
 from referee.model import Action, GameSlug, Setup, State
 
@@ -50,11 +50,11 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("no-argument", actions.check_no_argument, actions.apply_no_argument),
     ActionSpec("deck", actions.check_deck, actions.apply_deck),
     ActionSpec("potus", actions.check_potus, actions.apply_potus),
-    ActionSpec("argue", actions.check_tactic, actions.apply_tactic),
-    ActionSpec("device", actions.check_tactic, actions.apply_tactic),
-    ActionSpec("destroy", actions.check_remove, actions.apply_remove),
-    ActionSpec("return", actions.check_remove, actions.apply_remove),
-    ActionSpec("ability", actions.check_ability, actions.apply_ability),
+    ActionSpec("argue", check_by_applying(actions.apply_tactic), actions.apply_tactic),
+    ActionSpec("device", check_by_applying(actions.apply_tactic), actions.apply_tactic),
+    ActionSpec("destroy", check_by_applying(actions.apply_remove), actions.apply_remove),
+    ActionSpec("return", check_by_applying(actions.apply_remove), actions.apply_remove),
+    ActionSpec("ability", check_by_applying(actions.apply_ability), actions.apply_ability),
     ActionSpec("fortitude", actions.check_fortitude, actions.apply_fortitude),
     ActionSpec("round-end", actions.check_round_end, actions.apply_round_end),
 )

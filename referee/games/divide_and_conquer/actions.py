@@ -18,6 +18,7 @@ from typing import Any, Callable, Sequence
 from referee import prompts
 from referee.errors import RuleViolation
 from referee.games import ActionSpec
+from referee.games.generic import check_by_applying
 from referee.games.divide_and_conquer import battle, events, hands, zones
 from referee.games.divide_and_conquer.phases import Phase
 from referee.games.divide_and_conquer.work import Work
@@ -31,13 +32,15 @@ Step = Callable[[State, Action, Sequence[int]], State]
 def step_action(name: str, step: Step, dice: tuple[int, ...] | None = None) -> ActionSpec:
     """The table entry of a turn action or attack step (see the module docstring)."""
 
-    def check(rules: Any, state: State, action: Action) -> None:
-        step(state, action, CHECK_DICE)
+    def strict(rules: Any, state: State, action: Action, rolled: Sequence[int]) -> State:
+        return step(state, action, rolled)
 
     def apply(rules: Any, state: State, action: Action, rolled: Sequence[int]) -> State:
         return step(state, replace(action, args={**action.args, REPLAYING: True}), rolled)
 
-    return ActionSpec(name, check, apply, (lambda rules, state, action: dice) if dice else None)
+    strict.__name__ = name
+    return ActionSpec(name, check_by_applying(strict, CHECK_DICE), apply,
+                      (lambda rules, state, action: dice) if dice else None)
 
 
 def _run(state: State, action: Action, body: Callable[[Work], None], ends_turn: bool) -> State:
