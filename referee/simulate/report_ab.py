@@ -9,12 +9,11 @@ from reportlab.lib.units import mm
 from reportlab.platypus import PageBreak
 
 from referee.simulate.ab import biggest_card_changes
+from referee.simulate.report_parts import pct, rate_chart, table
 from referee.simulate.result import SimulationResult
 
 
 def ab_story(result: SimulationResult, styles: dict, width: float, ink, para: Callable, word: str) -> list:
-    from referee.simulate.report_pdf import _pct, _table, rate_chart  # lazy: the report's own drawing helpers
-
     comparison, against = result.comparison, result.against
     assert comparison is not None and against is not None and result.tally_b is not None
     body, small, h1, h2 = styles["body"], styles["small"], styles["h1"], styles["h2"]
@@ -33,24 +32,24 @@ def ab_story(result: SimulationResult, styles: dict, width: float, ink, para: Ca
         story.append(para(f"Win rate by {word}, A then B (whiskers: 95% interval)", h2))
         story.append(rate_chart(rows, fair, width, ink))
     story.append(para("Side by side", h2))
-    table = [["", "A", "B", "p (B against A)"]]
+    side = [["", "A", "B", "p (B against A)"]]
     for name, d in comparison.factions.items():
-        table.append([name, _pct(d.a), _pct(d.b), _p(d)])
+        side.append([name, pct(d.a), pct(d.b), _p(d)])
     for seat, d in comparison.seats.items():
-        table.append([f"seat {int(seat) + 1}", _pct(d.a), _pct(d.b), _p(d)])
+        side.append([f"seat {int(seat) + 1}", pct(d.a), pct(d.b), _p(d)])
     f = comparison.first
-    table.append(["moved first", _pct(f.a), _pct(f.b), _p(f)])
-    table.append(["mean turns", str(comparison.turns[0]), str(comparison.turns[1]), ""])
-    table.append(["mean actions", str(comparison.actions[0]), str(comparison.actions[1]), ""])
-    story.append(_table([[para(str(c), small) for c in row] for row in table], [50 * mm, 48 * mm, 48 * mm, 24 * mm]))
+    side.append(["moved first", pct(f.a), pct(f.b), _p(f)])
+    side.append(["mean turns", str(comparison.turns[0]), str(comparison.turns[1]), ""])
+    side.append(["mean actions", str(comparison.actions[0]), str(comparison.actions[1]), ""])
+    story.append(table([[para(str(c), small) for c in row] for row in side], [50 * mm, 48 * mm, 48 * mm, 24 * mm]))
     moved = [(c, v) for c, v in biggest_card_changes(comparison) if v["win"].a.n or v["win"].b.n]
     if moved:
         story.append(para("The cards that moved most", h2))
         rows_t = [["card", "plays a game A", "B", "win when played A", "B", "p"]]
         for card, v in moved:
             a, b = v["plays_per_game"]
-            rows_t.append([card, f"{a:.2f}", f"{b:.2f}", _pct(v["win"].a), _pct(v["win"].b), _p(v["win"])])
-        story.append(_table([[para(str(c), small) for c in row] for row in rows_t],
+            rows_t.append([card, f"{a:.2f}", f"{b:.2f}", pct(v["win"].a), pct(v["win"].b), _p(v["win"])])
+        story.append(table([[para(str(c), small) for c in row] for row in rows_t],
                             [46 * mm, 20 * mm, 14 * mm, 36 * mm, 36 * mm, 18 * mm]))
     return story
 
