@@ -13,7 +13,8 @@ What a player may do, by the moment:
                    Flashes at any time), `seize`, every battle their units
                    may fight (with and without `--window` and `--no-counter`),
                    `end-turn`; anyone: Flashes and alliances (`ally`,
-                   `unally`, `donate`, `gift`).
+                   `unally`, `donate`, `gift`), and `end-turn` (no --by)
+                   when the player whose turn it is went out on it.
 
 Not listed: the scorekeeper's corrections (`life`, `capital`, `win`,
 `draw`, a `discard` no prompt asked for, `play --cost`), and the payment
@@ -68,10 +69,22 @@ TYPE_WORDS = {"unit": "a unit", "mod": "a Mod", "flash": "a Flash", "happening":
 
 @lru_cache(maxsize=None)
 def card(card_id: str) -> Mapping[str, Any]:
-    """A Culture War card by id, as the stats dict an action carries (cached: read once)."""
+    """A Culture War card by id, as the stats dict an action carries (cached:
+    the whole game's cards are read from the index once, not once per card)."""
+    found = _every_card().get(card_id)
+    if found is not None:
+        return found
     from referee.games.culture_war.cards import resolve  # lazy: the card index, read only when moves are asked for
 
-    return resolve(card_id)
+    return resolve(card_id)  # a short code or a QR payload, or the error naming what is wrong
+
+
+@lru_cache(maxsize=1)
+def _every_card() -> Mapping[str, Mapping[str, Any]]:
+    from referee.cards.index import load_index, project_root  # lazy: the card index, read only when moves are asked for
+
+    index = load_index(project_root())
+    return {c.id: stats_of(c) for c in index.cards.values() if c.game == GAME and c.type in CARD_TYPES}
 
 
 @lru_cache(maxsize=None)
@@ -146,7 +159,14 @@ class _Gen:
             self.alliances()
             if self.name == self.board.active:
                 self.add(Action("end-turn", {}, PlayerName(self.name)), f"end-turn --by {self.name}")
+            elif self.state.active_player.eliminated:  # out on their own turn: anyone passes it on
+                self.ended_for(self.state.active_player.name)
         return self.out
+
+    def ended_for(self, out: str) -> None:
+        action = Action("end-turn", {})
+        if self.ok(action):
+            self.add(action, "end-turn", text=f"end {out}'s turn ({out} is out of the game)")
 
     def add(self, action: Action, command: str, kind: str | None = None, text: str | None = None,
             **details: Any) -> None:
