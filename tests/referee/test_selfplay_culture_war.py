@@ -44,9 +44,10 @@ def base_unit(faction: str) -> str:
     return next(c["id"] for c in deck_file(faction) if "base" in (c.get("traits") or []))
 
 
-def new_table(players: int = 3, seed: int = 5):
+def new_table(players: int = 3, seed: int = 5, seating: bool = False):
     seats = tuple((f"P{i + 1}", FACTIONS[(seed + i) % 5]) for i in range(players))
-    state = RULES.setup(Setup(GameSlug.CULTURE_WAR, seats, seed), ())
+    rules = {"first-player": "seating"} if seating else {}
+    state = RULES.setup(Setup(GameSlug.CULTURE_WAR, seats, seed, house_rules=rules), ())
     return state, selfplay.deal(RULES, state, random.Random(seed))
 
 
@@ -175,3 +176,22 @@ def test_a_player_out_on_their_own_turn_has_it_ended_by_anyone():
         assert [(m.action.actor, m.command) for m in ends] == [(None, "end-turn")]
     after = RULES.apply(state, ends[0].action, ())
     assert after.active_player.name == "P3"
+
+
+def test_a_discard_prompt_is_answered_by_naming_cards_from_the_known_hand():
+    from referee.legal import legal_moves
+
+    state, dealer = new_table(seating=True)
+    prompt = {"number": 1, "player": "P1", "card_id": "technocracy-data-harvest", "card": "Data Harvest",
+              "moment": "played", "text": "P1 discards 1 card", "enter": "referee resolve 1 CARD",
+              "commands": [], "choices": [], "data": {"discard": {"player": "P1", "count": 1, "counted": True},
+                                                     "free": True}}
+    asked = state.__class__(**{**state.__dict__, "fields": {**state.fields, "prompts": [prompt], "prompt_next": 2}})
+    answers = [m.action.args["answer"] for m in legal_moves(RULES, asked, PlayerName("P1"), dealer.hands())
+               if m.action is not None and m.action.name == "resolve"]
+    assert set(dealer.hands()["P1"]) <= set(answers) and "done" in answers
+    named = Action("resolve", {"prompt": 1, "answer": dealer.hands()["P1"][0]}, PlayerName("P1"))
+    after = RULES.apply(asked, named, ())
+    dealer.after(asked, named, after)
+    assert len(dealer.held["P1"]) == 4 and dealer.violations(after) == []
+    assert after.fields["discards"]["P1"][-1]["card"] == named.args["answer"]

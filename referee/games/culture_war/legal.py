@@ -45,6 +45,7 @@ holds both to `check`).
 from __future__ import annotations
 
 from functools import lru_cache
+from itertools import combinations
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from referee import prompts
@@ -200,7 +201,7 @@ class _Gen:
         for prompt in waiting:
             if prompt.player != self.name:
                 continue
-            for answer in prompt.choices or ("done", "skip"):
+            for answer in (*(prompt.choices or ("done", "skip")), *self.named_discards(prompt)):
                 action = Action("resolve", {"prompt": prompt.number, "answer": answer}, PlayerName(self.name))
                 if self.ok(action):
                     self.add(action, f"resolve {prompt.number} {answer} --by {self.name}",
@@ -214,6 +215,17 @@ class _Gen:
                     action = Action("discard", {"piece": handle})
                     if self.ok(action):
                         self.add(action, f"discard {handle}")
+
+    def named_discards(self, prompt: prompts.Prompt) -> list[str]:
+        """With the hand known, a discard a card asks for answered by naming
+        the cards (`resolve N CARD,CARD`), each set of them once."""
+        want = (prompt.data or {}).get("discard")
+        if self.hand is None or not want or not want.get("counted"):
+            return []
+        count = int(want["count"])
+        if not 0 < count <= len(self.hand):
+            return []
+        return list(dict.fromkeys(",".join(c) for c in combinations(sorted(self.hand), count)))
 
     def hand_discards(self) -> None:
         me = self.state.player(self.name)
