@@ -195,3 +195,17 @@ def test_a_discard_prompt_is_answered_by_naming_cards_from_the_known_hand():
     dealer.after(asked, named, after)
     assert len(dealer.held["P1"]) == 4 and dealer.violations(after) == []
     assert after.fields["discards"]["P1"][-1]["card"] == named.args["answer"]
+
+
+def test_a_discard_at_random_is_not_the_players_choice():
+    from referee.legal import legal_moves
+
+    state, dealer = new_table(seating=True)
+    prompt = {"number": 1, "player": "P1", "card_id": "anarchy-botnet-swarm", "card": "Botnet Swarm",
+              "moment": "played", "text": "P1 discards 1 card at random (Botnet Swarm)", "enter": "referee resolve 1 done",
+              "commands": [], "choices": [], "data": {"discard": {"player": "P1", "count": 1, "counted": True},
+                                                     "free": True}}
+    asked = state.__class__(**{**state.__dict__, "fields": {**state.fields, "prompts": [prompt], "prompt_next": 2}})
+    answers = {m.action.args["answer"] for m in legal_moves(RULES, asked, PlayerName("P1"), dealer.hands())
+               if m.action is not None and m.action.name == "resolve"}
+    assert "done" in answers and not answers & set(dealer.hands()["P1"])

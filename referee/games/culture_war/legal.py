@@ -218,9 +218,11 @@ class _Gen:
 
     def named_discards(self, prompt: prompts.Prompt) -> list[str]:
         """With the hand known, a discard a card asks for answered by naming
-        the cards (`resolve N CARD,CARD`), each set of them once."""
+        the cards (`resolve N CARD,CARD`), each set of them once. A discard at
+        random (Botnet Swarm) is no one's choice: it is answered `done`, and
+        the table (in self-play the dealer) picks the cards."""
         want = (prompt.data or {}).get("discard")
-        if self.hand is None or not want or not want.get("counted"):
+        if self.hand is None or not want or not want.get("counted") or "at random" in prompt.text:
             return []
         count = int(want["count"])
         if not 0 < count <= len(self.hand):
