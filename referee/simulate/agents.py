@@ -25,7 +25,7 @@ from typing import Any, Callable, Protocol, Sequence
 from referee import dice as dicelib
 from referee.errors import RefereeError
 from referee.legal import Hands, Move
-from referee.model import GameSlug, PlayerName, State
+from referee.model import Action, GameSlug, PlayerName, State
 from referee.simulate.turns import mover_and_moves
 
 WIN_SCORE = 1_000_000.0
@@ -102,18 +102,39 @@ def generic_evaluate(state: State, player: PlayerName) -> float:
     return standing(me) - best_other - 10.0 * len(others)
 
 
+Roll = Callable[[Any, State, Action, Callable[[], int]], tuple[Action, tuple[int, ...]]]
+
+
+@lru_cache(maxsize=None)
+def roller(game: GameSlug) -> Roll | None:
+    """The game's `dice_for(rules, state, action, die)` (its legal module)
+    where an action rolls until it is decided (a battle, a roll-off): the
+    action as the table records it (with its `rolls`) and the dice it took.
+    None where `rules.dice_needed` always knows the dice beforehand."""
+    module = importlib.import_module(game.module("legal"))
+    return getattr(module, "dice_for", None)  # a module attribute, not a rules hook
+
+
 def outcome(rules: Any, state: State, move: Move, rng: random.Random) -> State | None:
     """The view after `move`, with dice drawn from the agent's own generator;
     None when the view cannot carry the move out (it needed a hidden card)."""
+    return outcome_rolled(rules, state, move, rng)[0]
+
+
+def outcome_rolled(rules: Any, state: State, move: Move, rng: random.Random) -> tuple[State | None, bool]:
+    """`outcome`, and whether the move rolled dice (another sample may differ)."""
     action = move.action
     if action is None:
-        return None
+        return None, False
     try:
-        faces = rules.dice_needed(state, action)
-        dice = tuple(rng.randint(1, f) for f in faces)
-        return rules.apply(state, action, dice)
+        roll = roller(state.game)
+        if roll is not None:
+            action, dice = roll(rules, state, action, lambda: rng.randint(1, 6))
+        else:
+            dice = tuple(rng.randint(1, f) for f in rules.dice_needed(state, action))
+        return rules.apply(state, action, dice), bool(dice)
     except RefereeError:
-        return None
+        return None, False
 
 
 @dataclass
@@ -133,23 +154,18 @@ class GreedyAgent:
         best: list[Move] = []
         best_value = -math.inf
         for move in moves:
-            total = 0.0
-            for _ in range(self.samples if _rolls(rules, view, move) else 1):
-                after = outcome(rules, view, move, rng)
-                total += score(after, player) if after is not None else -WIN_SCORE / 2
-            value = total / (self.samples if _rolls(rules, view, move) else 1)
+            after, dice = outcome_rolled(rules, view, move, rng)
+            total, count = (score(after, player) if after is not None else -WIN_SCORE / 2), 1
+            while dice and count < self.samples:  # the dice decide: sample again
+                again, _ = outcome_rolled(rules, view, move, rng)
+                total += score(again, player) if again is not None else -WIN_SCORE / 2
+                count += 1
+            value = total / count
             if value > best_value:
                 best, best_value = [move], value
             elif value == best_value:
                 best.append(move)
         return best[rng.randrange(len(best))]
-
-
-def _rolls(rules: Any, state: State, move: Move) -> bool:
-    try:
-        return move.action is not None and bool(rules.dice_needed(state, move.action))
-    except RefereeError:
-        return False
 
 
 @dataclass

@@ -24,7 +24,7 @@ from referee.errors import RefereeError
 from referee.games import rules_for
 from referee.legal import Hands
 from referee.model import Action, GameSlug, PlayerName, Setup, State
-from referee.simulate.agents import AgentKind, make_agent, selfplay_module
+from referee.simulate.agents import AgentKind, make_agent, roller, selfplay_module
 from referee.simulate.turns import mover_and_moves
 
 
@@ -204,16 +204,16 @@ def _play(config, rules, state, seats, index, agents, rngs, physical, first, pos
         move = agents[seat].choose(rules, view, player, moves, _own_hand(hands, player), rngs[seat])
         action = move.action
         assert action is not None
+        action, dice = _rolled(rules, state, action, config.seed, position)
         if config.check:
             _check_move(config, rules, state, action, steps)
-        dice = dicelib.draw(config.seed, position, rules.dice_needed(state, action))
         position += len(dice)
         before = state
         state = rules.apply(state, action, dice)
         physical.after(before, action, state)
         actions += 1
         steps.append(Step(action, dice)) if (config.keep or config.check) else None
-        for card in action.cards:
+        for card in _cards_of(action):
             played[index.get(action.actor or player, seat)].append(str(card))
         if audit is not None:
             problems = (physical.violations(state) + _count_problems(state)
@@ -228,6 +228,33 @@ def _play(config, rules, state, seats, index, agents, rngs, physical, first, pos
     return GameRecord(config.seed, seats, first, outcome, winner, state.turn, actions,
                       tuple(tuple(p) for p in played), setup_dice,
                       tuple(steps) if config.keep else ())
+
+
+def _rolled(rules: Any, state: State, action: Action, seed: int, position: int) -> tuple[Action, tuple[int, ...]]:
+    """The action as the table records it and its dice from the seeded roller:
+    an action that rolls until it is decided (a battle) is played out by the
+    game's `dice_for` and gets its `rolls`; any other takes `dice_needed`."""
+    roll = roller(state.game)
+    if roll is None:
+        return action, dicelib.draw(seed, position, rules.dice_needed(state, action))
+    count = [position]
+
+    def die() -> int:
+        count[0] += 1
+        return dicelib.draw(seed, count[0] - 1, (6,))[0]
+
+    return roll(rules, state, action, die)
+
+
+def _cards_of(action: Action) -> list[str]:
+    """The cards an action plays: its recorded revisions, else (a generated
+    move records none) the card a `play` names."""
+    if action.cards:
+        return [str(c) for c in action.cards]
+    if action.name != "play":
+        return []
+    named = action.args.get("cards", action.args.get("card"))
+    return [str(c) for c in named] if isinstance(named, list) else ([str(named)] if named else [])
 
 
 def _seat_of(config: GameConfig, name: str, faction: str | None) -> Seat:

@@ -89,10 +89,31 @@ def slug(piece: Mapping[str, Any]) -> str:
     return re.sub(r"[^a-z0-9]+", "-", piece["name"].lower()).strip("-")
 
 
+_SCALARS = (str, int, float, bool, type(None))
+
+
+def plain_copy(value: Any) -> Any:
+    """A deep copy of plain JSON data, exactly as a JSON round trip gives it
+    (a tuple becomes a list, a key a string), about three times faster than
+    one: a Board is made for every check and every action."""
+    kind = type(value)
+    if kind is dict:
+        return {k if type(k) is str else _json_key(k): plain_copy(v) for k, v in value.items()}
+    if kind is list or kind is tuple:
+        return [plain_copy(v) for v in value]
+    if kind in _SCALARS:
+        return value
+    return json.loads(json.dumps(value))  # anything else (a mapping proxy, a str enum): as JSON would give it
+
+
+def _json_key(key: Any) -> str:
+    return next(iter(json.loads(json.dumps({key: 0}))))
+
+
 class Board:
     def __init__(self, state: State):
         self.base = state
-        self.f: dict[str, Any] = json.loads(json.dumps(state.fields))  # plain data: the fastest deep copy
+        self.f: dict[str, Any] = plain_copy(state.fields)
         self.people: dict[str, Player] = {p.name: p for p in state.players}
         self.seats: list[str] = [p.name for p in state.players]
         self.notes: list[Fact] = []  # what the action did, in order (see referee/facts.py)

@@ -13,7 +13,8 @@ What a player may do, by the moment:
                    Flashes at any time), `seize`, every battle their units
                    may fight (with and without `--window` and `--no-counter`),
                    `end-turn`; anyone: Flashes and alliances (`ally`,
-                   `unally`, `donate`, `gift`).
+                   `unally`, `donate`, `gift`), and `end-turn` (no --by)
+                   when the player whose turn it is went out on it.
 
 Not listed: the scorekeeper's corrections (`life`, `capital`, `win`,
 `draw`, a `discard` no prompt asked for, `play --cost`), and the payment
@@ -44,6 +45,7 @@ holds both to `check`).
 from __future__ import annotations
 
 from functools import lru_cache
+from itertools import combinations
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from referee import prompts
@@ -68,10 +70,22 @@ TYPE_WORDS = {"unit": "a unit", "mod": "a Mod", "flash": "a Flash", "happening":
 
 @lru_cache(maxsize=None)
 def card(card_id: str) -> Mapping[str, Any]:
-    """A Culture War card by id, as the stats dict an action carries (cached: read once)."""
+    """A Culture War card by id, as the stats dict an action carries (cached:
+    the whole game's cards are read from the index once, not once per card)."""
+    found = _every_card().get(card_id)
+    if found is not None:
+        return found
     from referee.games.culture_war.cards import resolve  # lazy: the card index, read only when moves are asked for
 
-    return resolve(card_id)
+    return resolve(card_id)  # a short code or a QR payload, or the error naming what is wrong
+
+
+@lru_cache(maxsize=1)
+def _every_card() -> Mapping[str, Mapping[str, Any]]:
+    from referee.cards.index import load_index, project_root  # lazy: the card index, read only when moves are asked for
+
+    index = load_index(project_root())
+    return {c.id: stats_of(c) for c in index.cards.values() if c.game == GAME and c.type in CARD_TYPES}
 
 
 @lru_cache(maxsize=None)
@@ -147,7 +161,14 @@ class _Gen:
             self.alliances()
             if self.name == self.board.active:
                 self.out += shared_moves(self.rules, self.state, self.name)  # `end-turn`
+            elif self.state.active_player.eliminated:  # out on their own turn: anyone passes it on
+                self.ended_for(self.state.active_player.name)
         return self.out
+
+    def ended_for(self, out: str) -> None:
+        action = Action("end-turn", {})
+        if self.ok(action):
+            self.add(action, "end-turn", text=f"end {out}'s turn ({out} is out of the game)")
 
     def add(self, action: Action, command: str, kind: str | None = None, text: str | None = None,
             **details: Any) -> None:
@@ -174,8 +195,17 @@ class _Gen:
             self.add(action, "rolloff", text="roll off for the first player")
 
     def answers(self, waiting: Sequence[prompts.Prompt]) -> None:
-        """What card text asks of a table while a prompt waits: a card from
-        a hand, or a piece of one's own, discarded."""
+        """What card text asks of a table while a prompt waits, beyond the
+        prompt's own answers (shared_moves): the cards of a known hand named
+        for a discard, a card from a hand, or a piece of one's own, discarded."""
+        for prompt in waiting:
+            if prompt.player != self.name:
+                continue
+            for answer in self.named_discards(prompt):
+                action = Action("resolve", {"prompt": prompt.number, "answer": answer}, PlayerName(self.name))
+                if self.ok(action):
+                    self.add(action, f"resolve {prompt.number} {answer} --by {self.name}",
+                             text=f"{self.name} answers prompt {prompt.number} ({prompt.card}): {answer}")
         commands = {c for p in waiting for c in p.commands}
         if "discard-hand" in commands:
             self.hand_discards()
@@ -185,6 +215,19 @@ class _Gen:
                     action = Action("discard", {"piece": handle})
                     if self.ok(action):
                         self.add(action, f"discard {handle}")
+
+    def named_discards(self, prompt: prompts.Prompt) -> list[str]:
+        """With the hand known, a discard a card asks for answered by naming
+        the cards (`resolve N CARD,CARD`), each set of them once. A discard at
+        random (Botnet Swarm) is no one's choice: it is answered `done`, and
+        the table (in self-play the dealer) picks the cards."""
+        want = (prompt.data or {}).get("discard")
+        if self.hand is None or not want or not want.get("counted") or "at random" in prompt.text:
+            return []
+        count = int(want["count"])
+        if not 0 < count <= len(self.hand):
+            return []
+        return list(dict.fromkeys(",".join(c) for c in combinations(sorted(self.hand), count)))
 
     def hand_discards(self) -> None:
         me = self.state.player(self.name)

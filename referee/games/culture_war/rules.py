@@ -280,15 +280,21 @@ class CultureWarRules(GenericRules):
         return [game_phrases.roll_text(f.roll) for f in facts if f.roll is not None]
 
     def check(self, state: State, action: Action) -> None:
-        if not state.finished and state.fields.get("window") and action.name not in WINDOW_ALLOWS:
-            card = action.args.get("_card") or {}
-            if action.name != "play" or card.get("type") != "flash":
-                raise RuleViolation("after the dice", "a battle's dice are shown and it waits to be settled: only "
-                                    "Flash cards may be played now, then `referee settle`")
-        if not state.finished:
-            phases.check_phase(state, action)
-            zones.check(state, action)
-        super().check(state, action)
+        try:
+            if not state.finished and state.fields.get("window") and action.name not in WINDOW_ALLOWS:
+                card = action.args.get("_card") or {}
+                if action.name != "play" or card.get("type") != "flash":
+                    raise RuleViolation("after the dice", "a battle's dice are shown and it waits to be settled: "
+                                        "only Flash cards may be played now, then `referee settle`")
+            if not state.finished:
+                phases.check_phase(state, action)
+                zones.check(state, action)
+            super().check(state, action)
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            # the CLI always builds whole arguments; an action built another way is refused, never a crash
+            given = ", ".join(sorted(action.args)) or "none"
+            raise RefereeError(f"{action.name} cannot be played with these arguments ({given}): "
+                               f"{type(exc).__name__} {exc}") from None
 
     def check_prompt_answer(self, state: State, prompt: Any, answer: str) -> None:
         if prompt.data:
