@@ -142,7 +142,8 @@ def _known_commands(db, player: str, hand: list[str]) -> set[str]:
 
 
 def test_a_cold_war_attack_takes_one_card_or_two_from_a_phone(cold, tmp_path):
-    twin = Served(tmp_path / "twin", COLD) if (tmp_path / "twin").mkdir() is None else None
+    (tmp_path / "twin").mkdir()
+    twin = Served(tmp_path / "twin", COLD)  # the same table, where Airborne attacks alone
     for served in (cold, twin):
         for line in (ANN_SETUP, BO_SETUP, "start --first Ann"):
             served.table.run(line)

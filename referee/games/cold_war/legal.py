@@ -112,12 +112,12 @@ class _Gen:
         drawn = self.hand()
         if drawn is None:
             holes = [CARD_PLACEHOLDER] * 6
-            placed: dict[str, Any] = PROPAGANDA_SLOT if self.state.house_rules.get("propaganda") == "on" else {}
+            may: dict[str, Any] = PROPAGANDA_SLOT if self.state.house_rules.get("propaganda") == "on" else {}
             self.out.append(placeholder(["setup", self.name, *holes, "--discard", CARD_PLACEHOLDER, "--discard",
                                          CARD_PLACEHOLDER, "--discard", CARD_PLACEHOLDER], "setup",
                                         f"{self.name} records the setup: 6 of the 9 cards drawn placed (non-Military "
                                         "ones may go face down as Propaganda), 3 discarded",
-                                        slots=[dict(placed) for _ in range(6)] + [{} for _ in range(SETUP_DISCARDS)]))
+                                        slots=[dict(may) for _ in range(6)] + [{} for _ in range(SETUP_DISCARDS)]))
             return
         cards = sorted(self.hands.get(PlayerName(self.name), ()))  # type: ignore[union-attr]
         for out in itertools.combinations(range(len(cards)), SETUP_DISCARDS):
