@@ -27,6 +27,7 @@ from test_rules_cold_war_hidden import ANN_SETUP, BO_SETUP
 
 from referee import legal, table as core
 from referee.cli import cli
+from referee.games import rules_for
 from referee.serve.app import create_app
 from referee.serve.play import Play, RateLimit
 from referee.serve.tokens import TokenStore
@@ -107,6 +108,91 @@ def test_moves_say_whose_turn_it_is_when_the_player_has_none(petri):
 def test_moves_of_an_unknown_token_are_a_404_json_error(cold):
     got = cold.client.get("/p/" + "x" * 32 + "/moves")
     assert got.status_code == 404 and "error" in got.json()
+
+
+# ---- Cold War's card slots: an optional second card, a card's own flag -------------------
+
+
+def _fill(move: dict, picks: list) -> str:
+    """A `<CARD>` move's command with the cards in, as the phone page fills it
+    (docs/play-api.md): a pick is a card id, (flag, card id) for a card that
+    carries its slot's flag, or None to leave out an optional slot's word."""
+    words, at, slots = [], 0, move["details"].get("slots", [])
+    for word in move["command"].split(" "):
+        if word != legal.CARD_PLACEHOLDER:
+            words.append(word)
+            continue
+        pick, slot = picks[at], slots[at] if at < len(slots) else {}
+        at += 1
+        if pick is None:
+            assert slot.get("optional"), f"slot {at} may not be left out"
+        elif isinstance(pick, tuple):
+            assert slot.get("flag") == pick[0], f"slot {at} takes no {pick[0]}"
+            words += list(pick)
+        else:
+            words.append(pick)
+    assert at == len(picks)
+    return " ".join(words)
+
+
+def _known_commands(db, player: str, hand: list[str]) -> set[str]:
+    """What `referee moves` lists for `player` when their hand is known (self-play's view)."""
+    state = core.status(db).state
+    return {m.command for m in legal.legal_moves(rules_for("cold-war"), state, player, {player: hand})}
+
+
+def test_a_cold_war_attack_takes_one_card_or_two_from_a_phone(cold, tmp_path):
+    (tmp_path / "twin").mkdir()
+    twin = Served(tmp_path / "twin", COLD)  # the same table, where Airborne attacks alone
+    for served in (cold, twin):
+        for line in (ANN_SETUP, BO_SETUP, "start --first Ann"):
+            served.table.run(line)
+    moves = cold.moves("Ann").json()["moves"]
+    attack = next(m for m in moves if m["kind"] == "attack" and m["details"]["at"] == "S1")
+    assert attack["command"] == "attack Bo S1 <CARD> <CARD> --by Ann"
+    assert attack["details"]["slots"] == [{}, {"optional": True}]  # the second card may be left out
+    assert {"cold-wm-airborne", "cold-wm-deep-sub"} <= {c["id"] for c in attack["cards"]}
+    one, two = _fill(attack, ["cold-wm-airborne", None]), _fill(attack, ["cold-wm-airborne", "cold-wm-deep-sub"])
+    assert one == "attack Bo S1 cold-wm-airborne --by Ann"
+    assert two == "attack Bo S1 cold-wm-airborne cold-wm-deep-sub --by Ann"
+    known = _known_commands(cold.db, "Ann", ["cold-wm-airborne", "cold-wm-deep-sub"])
+    assert one in known and two in known  # the very lines `referee moves` gives for that hand
+    # First Dog in Orbit defends with 200: Airborne's 150 alone fails, with the Deep Sub's 150 it falls
+    with twin.client:
+        alone = twin.post("Ann", {"command": one})
+    assert alone.status_code == 200, alone.text
+    bo = core.status(twin.db).state.fields["desks"]["Bo"]
+    assert bo["science"] == [{"cards": ["cold-vk-orbit-dog"], "n": 1}]
+    got = cold.post("Ann", {"command": two})
+    assert got.status_code == 200, got.text
+    bo = core.status(cold.db).state.fields["desks"]["Bo"]
+    assert bo["science"] == [] and "cold-vk-orbit-dog" in bo["discard"]
+    event = cold.table.log()["events"][-1]
+    assert event["action"] == "attack" and event["args"]["cards"] == ["cold-wm-airborne", "cold-wm-deep-sub"]
+
+
+def test_a_cold_war_setup_from_a_phone_places_propaganda(cold):
+    setup = next(m for m in cold.moves("Ann").json()["moves"] if m["kind"] == "setup")
+    slots = setup["details"]["slots"]
+    assert [s.get("flag") for s in slots] == ["--propaganda"] * 6 + [None] * 3  # placed cards, then the discards
+    assert not any(s.get("optional") for s in slots)
+    command = _fill(setup, ["cold-wm-kitchen", ("--propaganda", "cold-wm-big-brain"), "cold-wm-forward-base",
+                            "cold-wm-tank-battalion", "cold-wm-joint-brass", "cold-wm-proxy-war",
+                            "cold-wm-vice-president", "cold-wm-snoop-director", "cold-wm-rapid-deploy"])
+    assert "cold-wm-kitchen --propaganda cold-wm-big-brain cold-wm-forward-base" in command
+    got = cold.post("Ann", {"command": command})
+    assert got.status_code == 200, got.text
+    ann = core.status(cold.db).state.fields["desks"]["Ann"]
+    assert sorted(ann["propaganda"]) == ["cold-wm-big-brain", "cold-wm-proxy-war"]  # the flagged card, and a Special
+    assert "cold-wm-big-brain" in [c for g in ann["military"] for c in g["cards"]]
+    assert [c for g in ann["science"] for c in g["cards"]] == ["cold-wm-kitchen"]
+
+
+def test_a_cold_war_setup_offers_no_propaganda_when_the_house_rule_is_off(tmp_path):
+    served = Served(tmp_path, COLD + " --house-rule propaganda=off")
+    with served.client:
+        setup = next(m for m in served.moves("Ann").json()["moves"] if m["kind"] == "setup")
+    assert not any(s.get("flag") for s in setup["details"]["slots"])
 
 
 # ---- POST /p/<token>/act: played ----------------------------------------------------

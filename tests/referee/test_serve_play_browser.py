@@ -50,9 +50,10 @@ BO_SETUP = {"cards": ["cold-vk-marshal", "cold-vk-orbit-dog", "cold-vk-fortress-
             "discard": ["cold-vk-five-year-plan", "cold-vk-metro-palace", "cold-vk-ideologist"]}
 ANN_PLACES, BO_PLACES = "cold-wm-airborne", "cold-vk-interceptors"  # Military Power: placed face down
 ANN_DISCARDS, BO_DISCARDS = "cold-wm-cavalry", "cold-vk-motor-rifles"  # face up: a turn discards one card
+ANN_ATTACKS = "cold-wm-marines"  # Attack 200 at Bo's First Dog in Orbit (Defence 200): alone, and it falls
 BO_PROPAGANDA = "cold-vk-state-ballet"  # Science & Culture placed face down as Propaganda (the confirm's toggle)
 SECRET = {  # what each player's phone put face down
-    "Ann": ["cold-wm-forward-base", "cold-wm-tank-battalion", "cold-wm-proxy-war", ANN_PLACES],
+    "Ann": ["cold-wm-forward-base", "cold-wm-tank-battalion", "cold-wm-proxy-war", "cold-wm-big-brain", ANN_PLACES],
     BO: ["cold-vk-fortress-line", "cold-vk-tank-column", "cold-vk-air-defence", BO_PLACES, BO_PROPAGANDA],
 }
 
@@ -301,6 +302,10 @@ def test_two_phones_and_the_cli_play_cold_war_and_keep_their_secrets(tmp_path, p
         confirm = wait_for(ann, lambda d: d.find_element("css selector", ".sheet.confirm"), 5)
         for cid in ANN_SETUP["cards"] + ANN_SETUP["discard"]:
             assert cards()[cid].name in confirm.text  # the move in words, every card by name
+        ticks = confirm.find_elements("css selector", ".chosen .option[data-option='--propaganda']")
+        assert len(ticks) == 6  # each placed card may go face down as Propaganda
+        ticks[5].click()  # the Big Brain Initiative: Propaganda
+        assert "--propaganda cold-wm-big-brain --discard" in confirm.find_element("css selector", ".command").text
         fits_a_phone(ann)
         shot(ann, "phone-confirm")
         ok, echo = send(ann)
@@ -327,6 +332,13 @@ def test_two_phones_and_the_cli_play_cold_war_and_keep_their_secrets(tmp_path, p
         tap_move(ann, "discard <CARD> --by Ann")
         pick_by_name(ann, ANN_DISCARDS)
         assert send(ann)[0]
+        tap_move(ann, f"attack {BO} S1 <CARD> <CARD>")  # one Military Power card or two: the second is optional
+        pick_by_code(ann, ANN_ATTACKS)
+        wait_for(ann, lambda d: d.find_element("css selector", ".sheet .without"), 5).click()
+        line = wait_for(ann, lambda d: d.find_element("css selector", ".sheet.confirm .command"), 5).text
+        assert line == f"referee attack {BO} S1 {ANN_ATTACKS} --by Ann", line
+        ok, echo = send(ann)
+        assert ok, echo
         assert play(ann, "end-turn --by Ann")[0]
         # refusals: a card already on the table (422), and a probe for where Ann's face-down card is
         tap_move(bo, "place <CARD>")

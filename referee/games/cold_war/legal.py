@@ -17,7 +17,9 @@ table, such as a Special placed with or without --propaganda, are one move):
 - a Fallen Leader's turn: `fallen TARGET CARD [--at SPOT]` with the card on
   top of the draw pile (hands: a Fallen Leader's "hand" is that top card),
   and `end-turn`.
-With the hands unknown, card plays from the hand are `<CARD>` moves.
+With the hands unknown, card plays from the hand are `<CARD>` moves; their
+details' `slots` say which `<CARD>` may be left out (an attack's second card)
+and which may be written `--propaganda CARD` (a setup's placed cards).
 Not generated (docs/legal-moves.md): which cards a Propaganda challenge
 takes (--their/--own: the rules' default, the last placed, is used), and
 regroups of several steps in one command (play them one after another).
@@ -34,6 +36,9 @@ from referee.legal import CARD_PLACEHOLDER, Hands, Move, accepts, command_line, 
 from referee.model import Action, PlayerName, State
 
 SETUP_DISCARDS = 3
+# A `<CARD>` move's details' `slots` (docs/play-api.md): one entry per `<CARD>`, in order; `optional`: the
+# word may be left out; `flag`: the card may be written `FLAG CARD` instead (what `flag_text` says it does).
+PROPAGANDA_SLOT = {"flag": "--propaganda", "flag_text": "face down as Propaganda"}
 
 
 def legal_moves(rules: Any, state: State, player: PlayerName, hands: Hands | None = None) -> list[Move]:
@@ -107,10 +112,12 @@ class _Gen:
         drawn = self.hand()
         if drawn is None:
             holes = [CARD_PLACEHOLDER] * 6
+            may: dict[str, Any] = PROPAGANDA_SLOT if self.state.house_rules.get("propaganda") == "on" else {}
             self.out.append(placeholder(["setup", self.name, *holes, "--discard", CARD_PLACEHOLDER, "--discard",
                                          CARD_PLACEHOLDER, "--discard", CARD_PLACEHOLDER], "setup",
                                         f"{self.name} records the setup: 6 of the 9 cards drawn placed (non-Military "
-                                        "ones may go face down as Propaganda), 3 discarded"))
+                                        "ones may go face down as Propaganda), 3 discarded",
+                                        slots=[dict(may) for _ in range(6)] + [{} for _ in range(SETUP_DISCARDS)]))
             return
         cards = sorted(self.hands.get(PlayerName(self.name), ()))  # type: ignore[union-attr]
         for out in itertools.combinations(range(len(cards)), SETUP_DISCARDS):
@@ -269,9 +276,10 @@ class _Gen:
                                     f"{me} discards a card from the hand"))
         for target in self.opponents():
             for spot in self.spots(target):
-                self.out.append(placeholder(["attack", target, spot, CARD_PLACEHOLDER, "--by", me], "attack",
-                                            f"{me} attacks {target}'s {spot} with 1 or 2 Military Power cards "
-                                            "from the hand", target=target, at=spot))
+                self.out.append(placeholder(["attack", target, spot, CARD_PLACEHOLDER, CARD_PLACEHOLDER, "--by", me],
+                                            "attack", f"{me} attacks {target}'s {spot} with 1 or 2 Military Power "
+                                            "cards from the hand", target=target, at=spot,
+                                            slots=[{}, {"optional": True}]))
             self.out.append(placeholder(["special", CARD_PLACEHOLDER, target, "--by", me], "special",
                                         f"{me} plays a Special from the hand at {target}", target=target))
 

@@ -152,17 +152,33 @@
   }
   document.addEventListener("keydown", function (e) { if (e.key === "Escape" && sheet) { close(); draw(); } });
 
-  // The slots of a move's <CARD>s, each named by the option before it ("discard 2") or "card 3".
-  function slotsOf(command) {
-    var words = command.split(/\s+/), count = {}, out = [];
+  // The slots of a move's <CARD>s, each named by the option before it ("discard 2") or "card 3"; the
+  // move's details' `slots` (one per <CARD>) may mark one optional (left out of the command when empty)
+  // or give it a flag the card may carry ("--propaganda": the card goes as "--propaganda CARD").
+  function slotsOf(mv) {
+    var words = mv.command.split(/\s+/), count = {}, out = [];
+    var told = (mv.details && Array.isArray(mv.details.slots)) ? mv.details.slots : [];
     words.forEach(function (w, i) {
       if (w !== HOLE) return;
       var prev = words[i - 1] || "";
       var label = prev.indexOf("--") === 0 ? prev.slice(2) : "card";
       count[label] = (count[label] || 0) + 1;
-      out.push({ label: label, n: count[label], card: null, value: null });
+      var say = told[out.length] || {};
+      out.push({ label: label, n: count[label], card: null, value: null, optional: !!say.optional,
+                 flag: typeof say.flag === "string" ? say.flag : null, flagText: say.flag_text || say.flag,
+                 flagged: false });
     });
-    out.forEach(function (s) { s.name = count[s.label] > 1 ? s.label + " " + s.n : s.label; });
+    out.forEach(function (s) { s.name = (count[s.label] > 1 ? s.label + " " + s.n : s.label) + (s.optional ? " (optional)" : ""); });
+    return out;
+  }
+  // The command with the chosen cards in place of the <CARD>s: an empty optional slot's word left out,
+  // a flagged card written after its flag.
+  function filled(command, slots) {
+    var parts = command.split(HOLE), out = parts[0];
+    slots.forEach(function (slot, i) {
+      if (slot.value) out += (slot.flag && slot.flagged ? slot.flag + " " : "") + slot.value + parts[i + 1];
+      else out = out.replace(/ $/, "") + parts[i + 1];
+    });
     return out;
   }
 
@@ -181,7 +197,7 @@
     var s = open("picker", null);
     var h = s.querySelector("h2");
     say(h, mv.text);
-    var me = sheet = { el: s, move: mv, slots: slots || slotsOf(mv.command), at: 0 };
+    var me = sheet = { el: s, move: mv, slots: slots || slotsOf(mv), at: 0 };
     var cards = mv.cards || [];
     var chips = el("div", "slots");
     var label = el("label", "find", "Name or 5-character code");
@@ -198,12 +214,15 @@
     var tools = el("div", "tools");
     if (canScan()) add(tools, button("scan", "Scan the card's QR code", function () { scan(said, found); }));
     var foot = add(el("div", "foot"), button("cancel", "Cancel", function () { close(); draw(); }));
+    var without = button("without", "", function () { confirm(mv, me.slots); });  // every required slot full
+    add(foot, without);
     add(s, chips, label, input, tools, said, list, foot);
 
     function first() {
       for (var i = 0; i < me.slots.length; i++) if (!me.slots[i].card) return i;
       return -1;
     }
+    function ready() { return me.slots.every(function (o) { return o.card || o.optional; }); }
     function drawSlots() {
       chips.textContent = "";
       me.slots.forEach(function (slot, i) {
@@ -214,6 +233,9 @@
         c.setAttribute("aria-pressed", i === me.at ? "true" : "false");
         add(chips, c);
       });
+      var left = me.slots.filter(function (o) { return !o.card; }).map(function (o) { return o.name.replace(" (optional)", ""); });
+      without.hidden = !(ready() && left.length);
+      without.textContent = "Go on without " + left.join(", ");
     }
     function drawList() {
       var q = input.value.trim().toLowerCase(), code = codeOf(input.value);
@@ -280,29 +302,44 @@
     // a move's words may offer one option, "(--propaganda: face down in Military)": a toggle here
     var option = OPTION.exec(mv.text), chosen = false;
     add(s, say(el("p", "say"), option ? mv.text.replace(option[0], "") : mv.text));
-    var parts = mv.command.split(HOLE), base = parts[0];
-    slots.forEach(function (slot, i) { base += slot.value + parts[i + 1]; });
-    var command = base;
-    if (slots.length) {
+    var command = "", line = el("code", "command");
+    function update() {
+      command = filled(mv.command, slots) + (chosen ? " " + option[1] : "");
+      line.textContent = "referee " + command;
+    }
+    // a toggle: a box with its words, ticked when `on()`; a tap flips it and redraws the command
+    function tick(cls, words, on, flip) {
+      var t = button(cls, null, function () {
+        flip();
+        t.setAttribute("aria-pressed", String(on()));
+        t.firstChild.textContent = on() ? "✓" : "";
+        update();
+      });
+      t.setAttribute("aria-pressed", String(on()));
+      add(t, el("span", "box", on() ? "✓" : ""), el("span", null, words));
+      return t;
+    }
+    update();
+    if (slots.some(function (slot) { return slot.card; })) {
       var ul = el("ul", "chosen");
       slots.forEach(function (slot) {
-        add(ul, add(el("li"), el("span", "k", slot.name + ": "), el("bdi", null, slot.card.name),
-                    el("span", "code", " " + (slot.card.code || ""))));
+        if (!slot.card) return;  // an optional slot left empty
+        var li = add(el("li"), el("span", "k", slot.name.replace(" (optional)", "") + ": "), el("bdi", null, slot.card.name),
+                     el("span", "code", " " + (slot.card.code || "")));
+        if (slot.flag) {
+          var t = tick("option flag", slot.flagText, function () { return slot.flagged; },
+                       function () { slot.flagged = !slot.flagged; });
+          t.dataset.option = slot.flag;
+          add(li, t);
+        }
+        add(ul, li);
       });
       add(s, ul);
     }
-    var line = el("code", "command", "referee " + command);
     if (option) {
-      var toggle = button("option", null, function () {
-        chosen = !chosen;
-        command = base + (chosen ? " " + option[1] : "");
-        toggle.setAttribute("aria-pressed", String(chosen));
-        toggle.firstChild.textContent = chosen ? "✓" : "";
-        line.textContent = "referee " + command;
-      });
-      toggle.setAttribute("aria-pressed", "false");
+      var toggle = tick("option", option[2], function () { return chosen; }, function () { chosen = !chosen; });
       toggle.dataset.option = option[1];
-      add(s, add(toggle, el("span", "box"), el("span", null, option[2])));
+      add(s, toggle);
     }
     add(s, line);
     var send = button("send", "Send", function () { post(command, send); });
