@@ -37,8 +37,13 @@ def deal(rules: Any, state: State, rng: random.Random) -> "DebateTable":
     return DebateTable(state, rng)
 
 
+_STARTERS: dict[str, list[dict[str, Any]]] = {}
+
+
 def _starter(letter: str) -> list[dict[str, Any]]:
-    return dcards.starter_deck(letter)
+    if letter not in _STARTERS:
+        _STARTERS[letter] = dcards.starter_deck(letter)
+    return [dict(c) for c in _STARTERS[letter]]
 
 
 class DebateTable:
