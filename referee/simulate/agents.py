@@ -7,10 +7,18 @@ or a face-down card: the view it gets is `visible_state(state, [player])`.
 
 - random: uniform over the legal moves;
 - greedy: one-ply lookahead, each move applied to the view with sampled dice
-  and the result scored by the game's evaluation (`evaluate` in its legal
-  module, else the generic one below);
+  and the result scored by the game's evaluation (`evaluate` in its
+  selfplay module, else the generic one below);
 - search: Monte Carlo tree search (UCT) from the view, rollouts by random
   moves to a depth limit, leaves scored by the same evaluation.
+
+A game with hidden cards gives its selfplay module a
+`determinise(rules, view, player, hand, rng) -> (State, Physical)`: a whole
+table consistent with the view, the cards the player cannot see sampled
+from those they may still be (never read from the real table), with a
+dealer following its hands. Greedy applies its moves to one such table;
+search builds a tree on each of a few of them and adds up the visits, the
+dealer giving every seat its sampled hand in the playouts.
 """
 from __future__ import annotations
 
@@ -115,6 +123,20 @@ def roller(game: GameSlug) -> Roll | None:
     return getattr(module, "dice_for", None)  # a module attribute, not a rules hook
 
 
+def determiniser(game: GameSlug):
+    """The game's `determinise(rules, view, player, hand, rng)`, or None (nothing hidden to sample)."""
+    module = selfplay_module(game)
+    return getattr(module, "determinise", None) if module is not None else None  # a module attribute
+
+
+def _sampled(rules: Any, view: State, player: PlayerName, hands: Hands | None, rng: random.Random):
+    """(state, physical or None): the view made whole where the game can sample its hidden cards."""
+    sample = determiniser(view.game)
+    if sample is None:
+        return view, None
+    return sample(rules, view, player, tuple((hands or {}).get(player, ())), rng)
+
+
 def outcome(rules: Any, state: State, move: Move, rng: random.Random) -> State | None:
     """The view after `move`, with dice drawn from the agent's own generator;
     None when the view cannot carry the move out (it needed a hidden card)."""
@@ -151,6 +173,7 @@ class GreedyAgent:
         if len(moves) == 1:
             return moves[0]
         score = evaluation(view.game)
+        view, _ = _sampled(rules, view, player, hands, rng)
         best: list[Move] = []
         best_value = -math.inf
         for move in moves:
@@ -176,6 +199,7 @@ class _Node:
     children: dict[int, "_Node"] | None = None
     visits: int = 0
     value: float = 0.0  # summed reward of `mover`'s parent decision, in 0..1
+    physical: Any = None  # the sampled table's dealer (its hands) at this node, or None
 
 
 @dataclass
@@ -187,16 +211,30 @@ class SearchAgent:
     budget: int = 200  # playouts per decision
     depth: int = 6  # random moves per playout before the leaf is scored
     explore: float = 1.4
+    samples: int = 4  # determinisations of the hidden cards (games that sample them)
 
     def choose(self, rules, view, player, moves, hands, rng):
         if len(moves) == 1:
             return moves[0]
         score = evaluation(view.game)
-        root = _Node(view, player, list(moves), {})
-        for _ in range(self.budget):
-            self._playout(rules, root, hands, rng, score)
-        best = max(root.children.items(), key=lambda kv: kv[1].visits, default=None)
-        return root.moves[best[0]] if best else moves[rng.randrange(len(moves))]
+        trees = self.samples if determiniser(view.game) is not None else 1
+        if trees == 1:
+            root = _Node(view, player, list(moves), {})
+            for _ in range(self.budget):
+                self._playout(rules, root, hands, rng, score)
+            best = max(root.children.items(), key=lambda kv: kv[1].visits, default=None)
+            return root.moves[best[0]] if best else moves[rng.randrange(len(moves))]
+        visits = [0] * len(moves)
+        for t in range(trees):
+            state, physical = _sampled(rules, view, player, hands, rng)
+            root = _Node(state, player, list(moves), {}, physical=physical)
+            budget = self.budget // trees + (1 if t < self.budget % trees else 0)
+            for _ in range(budget):
+                self._playout(rules, root, hands, rng, score)
+            for i, child in root.children.items():
+                visits[i] += child.visits
+        best = max(range(len(moves)), key=lambda i: visits[i])
+        return moves[best] if visits[best] else moves[rng.randrange(len(moves))]
 
     def _playout(self, rules, root, hands, rng, score) -> None:
         path: list[tuple[_Node, PlayerName]] = []
@@ -208,8 +246,10 @@ class SearchAgent:
             if untried:
                 i = untried[rng.randrange(len(untried))]
                 after = outcome(rules, node.state, node.moves[i], rng)
-                mover, moves = (None, []) if after is None else mover_and_moves(rules, after, hands)
-                child = _Node(after if after is not None else node.state, mover, moves, {})
+                physical = _follow(node.physical, node.state, node.moves[i], after)
+                known = physical.hands() if physical is not None else hands
+                mover, moves = (None, []) if after is None else mover_and_moves(rules, after, known)
+                child = _Node(after if after is not None else node.state, mover, moves, {}, physical=physical)
                 if after is None:
                     child.moves = []
                 node.children[i] = child
@@ -221,21 +261,32 @@ class SearchAgent:
                 kv[1].value / (kv[1].visits or 1) + self.explore * math.sqrt(log_n / (kv[1].visits or 1))))
             path.append((child, node.mover))
             node = child
-        state = node.state
+        state, physical = node.state, node.physical
         for _ in range(self.depth):  # rollout
             if state.finished:
                 break
-            mover, moves = mover_and_moves(rules, state, hands)
+            mover, moves = mover_and_moves(rules, state, physical.hands() if physical is not None else hands)
             if not moves:
                 break
-            after = outcome(rules, state, moves[rng.randrange(len(moves))], rng)
+            chosen = moves[rng.randrange(len(moves))]
+            after = outcome(rules, state, chosen, rng)
             if after is None:
                 break
+            physical = _follow(physical, state, chosen, after)
             state = after
         root.visits += 1
         for child, chooser in path:
             child.visits += 1
             child.value += _reward(score(state, chooser)) if chooser is not None else 0.5
+
+
+def _follow(physical: Any, before: State, move: Move, after: State | None) -> Any:
+    """The sampled table's dealer after `move` (a copy: the node before keeps its own)."""
+    if physical is None or after is None or move.action is None:
+        return physical
+    following = physical.clone()
+    following.after(before, move.action, after)
+    return following
 
 
 def _reward(value: float) -> float:

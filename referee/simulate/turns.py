@@ -3,6 +3,8 @@ the player a waiting prompt asks, else the player whose turn it is, else
 anyone the rules let act (used by the game loop and the search agent)."""
 from __future__ import annotations
 
+import importlib
+from functools import lru_cache
 from typing import Any, Mapping
 
 from referee.legal import Hands, Move, legal_moves
@@ -23,6 +25,9 @@ def mover_and_moves(rules: Any, state: State, hands: Hands | None) -> tuple[Play
         return None, []
     asked = waiting_player(state)
     order = [asked] if asked else []
+    first = _first_movers(state.game)
+    if first is not None:  # the game's own say on who acts first when several may (Cold War's setup)
+        order += list(first(state))
     order.append(state.active_player.name)
     order += [p.name for p in state.players if not p.eliminated]
     seen: set[str] = set()
@@ -34,3 +39,17 @@ def mover_and_moves(rules: Any, state: State, hands: Hands | None) -> tuple[Play
         if moves:
             return PlayerName(name), moves
     return None, []
+
+
+@lru_cache(maxsize=None)
+def _first_movers(game: Any):
+    """The game's `movers(state)` in its selfplay module: who of the players
+    that may act now goes first (e.g. a setup before anyone's regroup), or None."""
+    name = game.module("selfplay")
+    try:
+        module = importlib.import_module(name)  # lazy: a game's self-play module, only when simulating
+    except ModuleNotFoundError as exc:
+        if exc.name != name:
+            raise
+        return None
+    return getattr(module, "movers", None)  # a module attribute, not a rules hook

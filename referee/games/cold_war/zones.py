@@ -31,8 +31,10 @@ HAND = 5
 
 def fresh_pile(deck: Mapping[str, Any]) -> list[str]:
     """A country's draw pile at the start of a round: every card but the
-    Leader, one entry per printed copy, in deck order (the order is unknown)."""
-    return [cid for cid, stats in deck["cards"].items() if cid != deck["leader"]
+    Leader, one entry per printed copy, by id (the real order is unknown; by id,
+    a table read back from its saved JSON, whose keys are sorted, gives the
+    same list as the table in memory)."""
+    return [cid for cid, stats in sorted(deck["cards"].items()) if cid != deck["leader"]
             for _ in range(max(1, int(stats.get("quantity") or 1)))]
 
 

@@ -206,7 +206,7 @@ def _before_play(rules: Any, state: State, name: str) -> list[Move]:
             out.append(move(rules, state, act, ["potus", name, card["id"]], kind="setup"))
     other = opponent([p.name for p in state.players], name)
     for letter in cards.STARTERS:
-        act = action("deck", {"player": name, "_deck": cards.starter_deck(letter)}, None)
+        act = action("deck", {"player": name, "_deck": starter(letter)}, None)
         if accepts(rules, state, act):
             out.append(Move(act, f"deck {name} {letter}", "setup",
                             f"{name} plays starter deck {letter.upper()} (hidden from {other})"))
@@ -229,10 +229,26 @@ def card_entry(card_id: str) -> dict[str, Any]:
     return dict(_ENTRIES[card_id])
 
 
-def potus_cards() -> list[dict[str, Any]]:
-    from referee.cards.index import load_index, project_root  # lazy: the card index, only before play
-    from referee.games.debate.cards import GAME, entry  # lazy: as above
+_POTUS: list[dict[str, Any]] = []
+_STARTER: dict[str, list[dict[str, Any]]] = {}
 
-    index = load_index(project_root())
-    return [entry(c.id, c.name, c.type, c.fields, c.quantity) for c in sorted(index.cards.values(), key=lambda c: c.id)
-            if c.game == GAME and c.type == "potus"]
+
+def potus_cards() -> list[dict[str, Any]]:
+    """Every POTUS card's stats (read once a process, as card_entry reads a card)."""
+    if not _POTUS:
+        from referee.cards.index import load_index, project_root  # lazy: the card index, only before play
+        from referee.games.debate.cards import GAME, entry  # lazy: as above
+
+        index = load_index(project_root())
+        _POTUS.extend(entry(c.id, c.name, c.type, c.fields, c.quantity)
+                      for c in sorted(index.cards.values(), key=lambda c: c.id) if c.game == GAME and c.type == "potus")
+    return [dict(c) for c in _POTUS]
+
+
+def starter(letter: str) -> list[dict[str, Any]]:
+    """Starter deck A or B as `deck` records it (read once a process)."""
+    if letter not in _STARTER:
+        from referee.games.debate.cards import starter_deck  # lazy: the card index, only before play
+
+        _STARTER[letter] = starter_deck(letter)
+    return [dict(c) for c in _STARTER[letter]]

@@ -181,6 +181,10 @@ class DebateRules(GenericRules):
         """Every refusal names the rule and the phase the round is in."""
         try:
             super().check(state, action)
+        except (KeyError, TypeError, AttributeError, ValueError) as exc:
+            # an action no command writes (a command always gives its arguments, of their types)
+            raise RuleViolation("command", f"{action.name} with arguments it cannot take "
+                                f"({type(exc).__name__}: {exc})") from None
         except RuleViolation as refusal:
             now = ph.describe(state)
             if state.finished or now in refusal.message:
