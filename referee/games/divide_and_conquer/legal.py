@@ -36,6 +36,7 @@ agreement test checks every one against `rules.check`).
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import lru_cache
 from itertools import combinations, product
 from typing import Any, Callable, Iterator, Mapping, Sequence
@@ -45,7 +46,7 @@ from referee.errors import RefereeError
 from referee.games.divide_and_conquer import events, plays, printed, zones
 from referee.games.divide_and_conquer.phases import Phase
 from referee.legal import CARD_PLACEHOLDER, Hands, Move
-from referee.model import Action, PlayerName, State
+from referee.model import Action, PlayerName, Revision, State
 
 GAME = "divide-and-conquer"
 INTENTS = ("take-over", "destroy")
@@ -58,6 +59,14 @@ def card(card_id: str) -> Mapping[str, Any]:
     from referee.games.divide_and_conquer.cards import from_lookup  # lazy: as above
 
     return from_lookup(lookup(card_id))
+
+
+@lru_cache(maxsize=None)
+def revision(card_id: str) -> Revision:
+    """The card's revision in the card sources (what an action records for it)."""
+    from referee.cards import lookup  # lazy: the card index, read only when moves are asked for
+
+    return Revision(lookup(card_id).card.revision)
 
 
 @lru_cache(maxsize=None)
@@ -116,6 +125,10 @@ class _Gen:
             self.keep(action, command, **details)
 
     def keep(self, action: Action, command: str, **details: Any) -> None:
+        ids = [action.args.get("card"), *(action.args.get("cards") or ()),
+               *(a["card"]["id"] for a in action.args.get("_attach") or ())]
+        if any(ids):  # the cards' revisions, as the CLI records them for the cards a command names
+            action = replace(action, cards={i: revision(i) for i in ids if i})
         self.out.append(Move(action, command, action.name, self.words(action), details))
 
     def words(self, action: Action) -> str:
