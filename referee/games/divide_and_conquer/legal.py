@@ -17,21 +17,26 @@ Hands: with `hands=None` the referee counts each hand but cannot see it,
 so a play from the hand is listed by what it may be ("play an event from
 your hand", action None, `<CARD>` in the command); the moves that need no
 hand card (an attack, an empty team, base groups joining, `call`, `fight`,
-`end-turn`) stay concrete. With `hands` (self-play) every card and every
-combination is listed. A team or a raise is one move per combination: a
-multiset of the hand's groups, of base groups joining, and of the hand's
-assets and deficits each placed on a card in the fight, written in one
-canonical order (the same cards in another order make the same play).
-An asset put on a group laid in the same command names it by card id,
-which the CLI reads as the first group of that id laid.
+`end-turn`) stay concrete. With `hands` (self-play) every card is listed.
+A team or a raise is one move per combination: a multiset of the hand's
+groups, of base groups joining, and of the hand's assets and deficits each
+placed on a card in the fight, written in one canonical order (the same
+cards in another order make the same play). An asset put on a group laid in
+the same command names it by card id, which the CLI reads as the first group
+of that id laid. Their number grows exponentially with the hand, so they are
+listed smallest first within a budget (plays.py; an event on everyone naming
+a group in each base likewise): a move says `listed_up_to` when the list was
+cut short.
 
 Each move is judged by `rules.check` (the candidates come from the rules'
 structure: the cards, the groups on the table, the players), except where
 the rules' own code shows a choice cannot change the verdict: which group an
 asset or deficit goes on (`attach` only asks that it is on the table), and
 which group of one kind an attack aims at (`attack` asks only whether it is
-the player's own, unaffiliated or another player's, and the intent); there
-one action of each kind is judged and the verdict holds for the rest (the
+the player's own, unaffiliated or another player's, and the intent), and
+which cards a team or raise lays (plays.py checks the cards as `battle.lay`
+does; the stage and the player are the same for every play); there one
+action of each kind is judged and the verdict holds for the rest (the
 agreement test checks every one against `rules.check`).
 """
 from __future__ import annotations
