@@ -3,7 +3,8 @@
 
 A turn's action (event, unaffiliate, recruit, attach) and each step of an
 attack (attack, team, call, raise, fight) is one `step` function: checking
-runs it on a copy and drops the result (a fight with placeholder dice);
+runs it on a copy with CHECKING set, which stops once every check has
+passed (the table after it is not built; a fight has placeholder dice);
 applying runs it again with REPLAYING set, which skips the checks that
 came in with this version (printed copies, empty raises and additions, a
 base group joining twice in one command, another player), so a table logged
@@ -25,6 +26,7 @@ from referee.games.divide_and_conquer.work import Work
 from referee.model import Action, State
 
 REPLAYING = "_applying"  # marks an action being applied, not checked
+CHECKING = "_checking"  # marks an action being checked: the step stops before building the table after it
 CHECK_DICE = (6, 6)  # what a fight is checked with: any dice are legal
 Step = Callable[[State, Action, Sequence[int]], State]
 
@@ -33,7 +35,7 @@ def step_action(name: str, step: Step, dice: tuple[int, ...] | None = None) -> A
     """The table entry of a turn action or attack step (see the module docstring)."""
 
     def strict(rules: Any, state: State, action: Action, rolled: Sequence[int]) -> State:
-        return step(state, action, rolled)
+        return step(state, replace(action, args={**action.args, CHECKING: True}), rolled)
 
     def apply(rules: Any, state: State, action: Action, rolled: Sequence[int]) -> State:
         return step(state, replace(action, args={**action.args, REPLAYING: True}), rolled)
@@ -43,10 +45,46 @@ def step_action(name: str, step: Step, dice: tuple[int, ...] | None = None) -> A
                       (lambda rules, state, action: dice) if dice else None)
 
 
+TEXT_ARGS = ("player", "target", "intent", "onto", "pick", "attachment", "card")
+LIST_ARGS = ("cards", "attach", "join", "groups")
+CARD_KEYS = ("id", "name", "type")
+
+
+def well_formed(action: Action) -> None:
+    """Refuse an action whose arguments are not what the commands record
+    (a word where a word goes, lists of words, card data with its id, name
+    and type), so a malformed action is refused, never half-read."""
+    args = action.args
+
+    def bad(key: str) -> RuleViolation:
+        return RuleViolation("the command's arguments", f"{action.name}: the argument {key} is not "
+                             f"what the command records ({args[key]!r})")
+
+    def is_card(value: Any) -> bool:
+        return isinstance(value, dict) and all(isinstance(value.get(k), str) for k in CARD_KEYS)
+
+    for key in TEXT_ARGS:
+        if key in args and not isinstance(args[key], str):
+            raise bad(key)
+    for key in LIST_ARGS:
+        if key in args and not (isinstance(args[key], list) and all(isinstance(v, str) for v in args[key])):
+            raise bad(key)
+    if "_card" in args and not is_card(args["_card"]):
+        raise bad("_card")
+    if "_groups" in args and not (isinstance(args["_groups"], list) and all(is_card(g) for g in args["_groups"])):
+        raise bad("_groups")
+    if "_attach" in args and not (isinstance(args["_attach"], list) and all(
+            isinstance(a, dict) and is_card(a.get("card")) and isinstance(a.get("onto"), str)
+            for a in args["_attach"])):
+        raise bad("_attach")
+
+
 def _run(state: State, action: Action, body: Callable[[Work], None], ends_turn: bool) -> State:
     w = Work.of(state)
     w.strict = not action.args.get(REPLAYING)
     body(w)
+    if action.args.get(CHECKING):
+        return state  # every check passed; what follows only builds the table after it
     after = w.state(state)
     return end_turn(after) if ends_turn else after
 
@@ -70,6 +108,8 @@ def event(state: State, action: Action, dice: Sequence[int]) -> State:
     pick = action.args.get("pick")
     opts = {**action.args, "player": state.player(pick).name if pick else None}
     events.play(w, actor, card, opts)
+    if action.args.get(CHECKING):
+        return state  # every check passed (see _run)
     w.fields["discard"].append(card["id"])
     w.fields["last_event"] = {"turn": state.turn, "player": actor, "card": card["id"],
                               "name": card["name"], "notes": list(w.notes)}

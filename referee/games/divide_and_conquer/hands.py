@@ -16,6 +16,8 @@ from referee.model import State
 
 
 def check_correction(state: State, args: Mapping[str, Any]) -> None:
+    if not isinstance(args.get("player"), str):
+        raise RuleViolation("the command's arguments", "hand: name the player whose count changes")
     player = state.player(args["player"])
     check_change(args, f"{player.name}'s hand")
     now = int(player.fields["hand"])

@@ -18,34 +18,40 @@ Hands: with `hands=None` the referee counts each hand but cannot see it,
 so a play from the hand is listed by what it may be ("play an event from
 your hand", action None, `<CARD>` in the command); the moves that need no
 hand card (an attack, an empty team, base groups joining, `call`, `fight`,
-`end-turn`) stay concrete. With `hands` (self-play) every card and every
-combination is listed. A team or a raise is one move per combination: a
-multiset of the hand's groups, of base groups joining, and of the hand's
-assets and deficits each placed on a card in the fight, written in one
-canonical order (the same cards in another order make the same play).
-An asset put on a group laid in the same command names it by card id,
-which the CLI reads as the first group of that id laid.
+`end-turn`) stay concrete. With `hands` (self-play) every card is listed.
+A team or a raise is one move per combination: a multiset of the hand's
+groups, of base groups joining, and of the hand's assets and deficits each
+placed on a card in the fight, written in one canonical order (the same
+cards in another order make the same play). An asset put on a group laid in
+the same command names it by card id, which the CLI reads as the first group
+of that id laid. Their number grows exponentially with the hand, so they are
+listed smallest first within a budget (plays.py; an event on everyone naming
+a group in each base likewise): a move says `listed_up_to` when the list was
+cut short.
 
 Each move is judged by `rules.check` (the candidates come from the rules'
 structure: the cards, the groups on the table, the players), except where
 the rules' own code shows a choice cannot change the verdict: which group an
 asset or deficit goes on (`attach` only asks that it is on the table), and
 which group of one kind an attack aims at (`attack` asks only whether it is
-the player's own, unaffiliated or another player's, and the intent); there
-one action of each kind is judged and the verdict holds for the rest (the
+the player's own, unaffiliated or another player's, and the intent), and
+which cards a team or raise lays (plays.py checks the cards as `battle.lay`
+does; the stage and the player are the same for every play); there one
+action of each kind is judged and the verdict holds for the rest (the
 agreement test checks every one against `rules.check`).
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import lru_cache
-from itertools import combinations_with_replacement, product
-from typing import Any, Callable, Iterator, Mapping, Sequence
+from itertools import combinations, product
+from typing import Any, Callable, Iterator, Mapping
 
 from referee import prompts
-from referee.games.divide_and_conquer import events, zones
+from referee.games.divide_and_conquer import events, plays, printed, zones
 from referee.games.divide_and_conquer.phases import Phase
 from referee.legal import CARD_PLACEHOLDER, Hands, Move, accepts, shared_moves
-from referee.model import Action, PlayerName, State
+from referee.model import Action, PlayerName, Revision, State
 
 GAME = "divide-and-conquer"
 INTENTS = ("take-over", "destroy")
@@ -58,6 +64,14 @@ def card(card_id: str) -> Mapping[str, Any]:
     from referee.games.divide_and_conquer.cards import from_lookup  # lazy: as above
 
     return from_lookup(lookup(card_id))
+
+
+@lru_cache(maxsize=None)
+def revision(card_id: str) -> Revision:
+    """The card's revision in the card sources (what an action records for it)."""
+    from referee.cards import lookup  # lazy: the card index, read only when moves are asked for
+
+    return Revision(lookup(card_id).card.revision)
 
 
 @lru_cache(maxsize=None)
@@ -89,6 +103,7 @@ class _Gen:
         self.out: list[Move] = []
         self.held = int(state.player(name).fields.get("hand", 0))
         self._names: dict[str, str] | None = None
+        self.bounds: dict[str, int] = {}  # an event's listing cut short: the most groups it names (plays.BUDGET)
 
     def moves(self) -> list[Move]:
         waiting = prompts.pending(self.state)
@@ -112,6 +127,10 @@ class _Gen:
             self.keep(action, command, **details)
 
     def keep(self, action: Action, command: str, **details: Any) -> None:
+        ids = [action.args.get("card"), *(action.args.get("cards") or ()),
+               *(a["card"]["id"] for a in action.args.get("_attach") or ())]
+        if any(ids):  # the cards' revisions, as the CLI records them for the cards a command names
+            action = replace(action, cards={i: revision(i) for i in ids if i})
         self.out.append(Move(action, command, action.name, self.words(action), details))
 
     def words(self, action: Action) -> str:
@@ -163,9 +182,13 @@ class _Gen:
                                  f"{name} puts an asset or deficit from the hand on a group", "card in hand")
             else:
                 for c in self.cards_of("event"):
+                    before = len(self.out)
                     for options, flags in self.event_options(c):
                         self.add(Action("event", {"player": name, "card": c["id"], "_card": c, **options}, self.me),
                                  f"event {c['id']}{flags}{by}")
+                    if c["id"] in self.bounds:
+                        for m in self.out[before:]:
+                            m.details["listed_up_to"] = self.bounds[c["id"]]
                 for c in self.cards_of("group"):
                     for verb in ("unaffiliate", "recruit"):
                         self.add(Action(verb, {"player": name, "card": c["id"], "_card": c}, self.me),
@@ -215,10 +238,17 @@ class _Gen:
                 hits = [g["ref"] for g in gs if (not c.get("wing") or g["wing"] == c["wing"])
                         and not zones.has(g, "event-immune")]
                 if hits:
-                    per.append([None, *hits])
-            for chosen in product(*per):
-                refs = [r for r in chosen if r is not None]
-                yield ({"groups": refs} if refs else {}), "".join(f" --group {r}" for r in refs)
+                    per.append(hits)
+            # named in 0, 1, 2 ... bases while the list stays within plays.BUDGET (see plays.py)
+            count = 0
+            for k in range(len(per) + 1):
+                batch = [chosen for bases in combinations(per, k) for chosen in product(*bases)]
+                count += len(batch)
+                if k > 1 and count > plays.BUDGET:
+                    self.bounds[c["id"]] = k - 1
+                    return
+                for refs in batch:
+                    yield ({"groups": list(refs)} if refs else {}), "".join(f" --group {r}" for r in refs)
         else:
             yield {}, ""
 
@@ -248,7 +278,9 @@ class _Gen:
             self.add(Action("fight", {}), "fight")
 
     def laid(self, verb: str, attack: Mapping[str, Any], empty: bool, joins: bool) -> None:
-        """Every team (or raise) the hand and the base allow, one canonical order each."""
+        """The teams (or raises) the hand and the base allow, smallest first (plays.py), one
+        canonical order each; `rules.check` judges the first, and the stage's verdict holds for
+        the rest (what differs between plays is the cards, which plays.py checks as `lay` does)."""
         name = self.name
         joinable: list[str] = []
         if joins:
@@ -263,61 +295,33 @@ class _Gen:
                 self.placeholder(f"{verb} {CARD_PLACEHOLDER} --by {name}", verb,
                                  f"{name} {'lays' if verb == 'team' else 'raises with'} cards from the hand"
                                  + (" (groups, and assets or deficits on cards in the fight)"), "cards in hand")
-            hand_groups: list[str] = []
-            hand_attach: list[str] = []
+            hand: list[str] = []
         else:
-            hand_groups = sorted(i for i in self.hand if card(i)["type"] == "group")
-            hand_attach = sorted(i for i in self.hand if card(i)["type"] in ("asset", "deficit"))
-        for groups in _sub_multisets(hand_groups):
-            for joined in _subsets(joinable):
-                targets = [*in_fight, *joined, *(f"new:{groups.index(g)}" for g in dict.fromkeys(groups))]
-                for attaches in _placements(hand_attach, targets):
-                    if not (groups or joined or attaches) and not empty:
-                        continue
-                    if len(groups) + len(attaches) > self.held:
-                        continue
-                    self._laid_move(verb, list(groups), list(joined), attaches)
+            hand = self.hand
+        seen = printed.counts(self.f)
+        free = {i: int(card(i).get("quantity") or 10**6) - seen.get(i, 0) for i in dict.fromkeys(hand)}
+        groups = plays.counted([i for i in hand if card(i)["type"] == "group"], free)
+        attach = plays.counted([i for i in hand if card(i)["type"] in ("asset", "deficit")], free)
+        found = plays.listed(groups, joinable, attach, in_fight, self.held, 0 if empty else 1)
+        details = {} if found.complete_to is None else {"listed_up_to": found.complete_to}
+        for i, play in enumerate(found.plays):
+            action, command = self._laid_move(verb, play)
+            if i == 0 and not self.ok(action):
+                return
+            self.keep(action, command, **details)
 
-    def _laid_move(self, verb: str, groups: list[str], joined: list[str], attaches: list[tuple[str, str]]) -> None:
-        name = self.name
-        args: dict[str, Any] = {"player": name, "cards": groups, "_groups": [card(g) for g in groups],
-                                "attach": [f"{a}={onto}" for a, onto in attaches],
-                                "_attach": [{"card": card(a), "onto": onto} for a, onto in attaches]}
-        if joined:
-            args["join"] = joined
-        words = [verb, *groups, *(f"--join {j}" for j in joined)]
-        for a, onto in attaches:
+    def _laid_move(self, verb: str, play: plays.Play) -> tuple[Action, str]:
+        name, groups = self.name, play.groups
+        args: dict[str, Any] = {"player": name, "cards": list(groups), "_groups": [card(g) for g in groups],
+                                "attach": [f"{a}={onto}" for a, onto in play.attaches],
+                                "_attach": [{"card": card(a), "onto": onto} for a, onto in play.attaches]}
+        if play.joined:
+            args["join"] = list(play.joined)
+        words = [verb, *groups, *(f"--join {j}" for j in play.joined)]
+        for a, onto in play.attaches:
             words.append(f"--attach {a}={groups[int(onto[4:])] if onto.startswith('new:') else onto}")
         words.append(f"--by {name}")
-        self.add(Action(verb, args, self.me), " ".join(words))
-
-
-def _sub_multisets(items: Sequence[str]) -> Iterator[tuple[str, ...]]:
-    """Every sub-multiset of a sorted list, each once, in sorted order."""
-    distinct = list(dict.fromkeys(items))
-    counts = [items.count(i) for i in distinct]
-    for take in product(*(range(n + 1) for n in counts)):
-        yield tuple(i for i, k in zip(distinct, take) for _ in range(k))
-
-
-def _subsets(items: Sequence[str]) -> Iterator[tuple[str, ...]]:
-    for take in product((False, True), repeat=len(items)):
-        yield tuple(i for i, t in zip(items, take) if t)
-
-
-def _placements(cards: Sequence[str], targets: Sequence[str]) -> Iterator[list[tuple[str, str]]]:
-    """Every way to put some of `cards` (a sorted multiset) on `targets`, each
-    card on one target or kept; copies of one card are interchangeable."""
-    distinct = list(dict.fromkeys(cards))
-    per: list[list[tuple[tuple[str, str], ...]]] = []
-    for c in distinct:
-        n = cards.count(c)
-        options = [()]
-        for k in range(1, n + 1):
-            options += [tuple((c, t) for t in chosen) for chosen in combinations_with_replacement(targets, k)]
-        per.append(options)
-    for pick in product(*per):
-        yield [pair for group in pick for pair in group]
+        return Action(verb, args, self.me), " ".join(words)
 
 
 # ---- dice, for self-play ------------------------------------------------------------------------

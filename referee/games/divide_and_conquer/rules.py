@@ -148,6 +148,7 @@ class DivideAndConquerRules(GenericRules):
     # ---- checking ------------------------------------------------------------
 
     def check(self, state: State, action: Action) -> None:
+        actions.well_formed(action)
         if state.result and not (action.name == "win" and state.winner is None):  # the deck ran out and was scored
             raise RuleViolation("game over", f"the game is over: {state.result}; undo to go back")
         attack = state.fields.get("attack")

@@ -25,7 +25,7 @@ class Work:
 
     @classmethod
     def of(cls, state: State) -> "Work":
-        return cls(json.loads(json.dumps(dict(state.fields))),  # plain JSON: the fastest deep copy
+        return cls(_copy_fields(state.fields),
                    {p.name: int(p.fields.get("hand", 0)) for p in state.players},
                    [p.name for p in state.players], [], {p.name: int(p.fields.get("drawn", 0)) for p in state.players})
 
@@ -70,6 +70,34 @@ class Work:
         fields = {**self.fields, "groups": where(self.fields)}
         fields["phase"] = phase_of(fields).value  # the same words as rules.phase(state), for status --json
         return replace(state, players=tuple(players), fields=fields)
+
+
+def _group(g: dict[str, Any]) -> dict[str, Any]:
+    return {**g, "attached": [dict(a) for a in g["attached"]]}
+
+
+BIG = ("bases", "unaffiliated", "discard", "groups")
+
+
+def _copy_fields(fields: Any) -> dict[str, Any]:
+    """A deep copy of the table's fields (plain JSON) that rules may change:
+    the groups (dicts of words and numbers, with their attachments) copied
+    by shape, the rest through JSON; the `groups` summary is rebuilt by
+    `state`, never changed in place, so it is shared."""
+    rest = json.loads(json.dumps({k: v for k, v in fields.items() if k not in BIG}))
+    out = {}
+    for k, v in fields.items():
+        if k == "bases":
+            out[k] = {n: [_group(g) for g in gs] for n, gs in v.items()}
+        elif k == "unaffiliated":
+            out[k] = [_group(g) for g in v]
+        elif k == "discard":
+            out[k] = list(v)
+        elif k == "groups":
+            out[k] = v
+        else:
+            out[k] = rest[k]
+    return out
 
 
 def where(fields: dict[str, Any]) -> dict[str, Any]:
