@@ -41,7 +41,7 @@ test: $(STAMP) browser printtools
 
 ## The self-play fuzz at full size: 200 games of every game with --check (slow; the suite plays 10)
 fuzz: $(STAMP)
-	FUZZ_GAMES=200 $(BIN)/python -m pytest -q -p no:cacheprovider tests/referee/test_fuzz_*.py
+	FUZZ_GAMES=200 $(BIN)/python -m pytest -q -n auto -p no:cacheprovider tests/referee/test_fuzz_*.py
 
 ## Regenerate the README's pictures (docs/images/) from a real build
 pictures: $(STAMP)

@@ -32,7 +32,7 @@ PAGES = [  # (file, game, pdf, page, scale)
     ("rules-debate-1.png", "debate", "rules-rules.pdf", 1, 0.55),
 ]
 
-SELFPLAY = ("selfplay-report-1.png", "petri-dish", 400, 0.55)  # (file, game, games, scale)
+SELFPLAY = ("selfplay-report-1.png", "culture-war", 3, 300, 0.55)  # (file, game, players, games, scale)
 
 
 def render(pdf: Path, page: int, scale: float):
@@ -71,22 +71,22 @@ def main() -> int:
             image, _ = render(out / game / pdf, page, scale)
             image.save(images / name, optimize=True)
             print(f"docs/images/{name}: {game}/{pdf} page {page}")
-        name, game, games, scale = SELFPLAY
-        selfplay_report(out / "selfplay.pdf", game, games)
+        name, game, players, games, scale = SELFPLAY
+        selfplay_report(out / "selfplay.pdf", game, players, games)
         image, _ = render(out / "selfplay.pdf", 1, scale)
         image.save(images / name, optimize=True)
-        print(f"docs/images/{name}: referee simulate {game} --games {games}")
+        print(f"docs/images/{name}: referee simulate {game} --players {players} --games {games}")
     return 0
 
 
-def selfplay_report(pdf: Path, game: str, games: int) -> None:
+def selfplay_report(pdf: Path, game: str, players: int, games: int) -> None:
     """A real balance report: every core, fixed seeds."""
     import os
 
     from referee.simulate.runner import make_plan
     from referee.simulate.session import simulate
 
-    plan = make_plan(game, None, (), ("random",), games, seed=1, jobs=os.cpu_count() or 1)
+    plan = make_plan(game, players, (), ("random",), games, seed=1, jobs=os.cpu_count() or 1)
     simulate(plan, pdf_path=pdf)
 
 
