@@ -35,7 +35,7 @@ from referee.serve.watch import POLL_S, TableWatch
 KEEPALIVE_S = 15.0
 SEND_TIMEOUT_S = 10.0  # a client that takes longer to accept one event is dropped
 JS, CSS = "text/javascript; charset=utf-8", "text/css; charset=utf-8"
-STATIC = {"app.js": JS, "app.css": CSS, "controller.js": JS, "controller.css": CSS,
+STATIC = {"dom.js": JS, "app.js": JS, "app.css": CSS, "controller.js": JS, "controller.css": CSS,
           "index.html": "text/html; charset=utf-8",
           "vendor/jsqr/jsQR.js": JS, "vendor/jsqr/LICENSE": "text/plain; charset=utf-8"}  # the only files served
 HEADERS = {

@@ -26,12 +26,12 @@ from collections import Counter
 from typing import Any, Mapping
 
 from referee.games.cold_war import desk as D
+from referee.games.dealing import Copy, take
 from referee.legal import Hands
 from referee.model import Action, PlayerName, State
 
 WIN = 1_000_000.0
 SETUP_DRAW = 9
-Copy = tuple[str, int]
 
 
 def deal(rules: Any, state: State, rng: random.Random) -> "ColdWarTable":
@@ -80,7 +80,7 @@ class ColdWarTable:
         self.rng.shuffle(inside)
         hand = []
         for cid in desk["known"]:
-            hand.append(_take(inside, cid))
+            hand.append(take(inside, cid))
         for _ in range(int(desk["hand"]) - len(desk["known"])):
             hand.append(inside.pop())
         self.hand[name], self.pile[name], self.out[name] = hand, inside, out
@@ -89,7 +89,7 @@ class ColdWarTable:
         """NAME's own cards as they hold them: the hand (or, at setup, the nine
         drawn; a Fallen Leader, the card on top of the pile)."""
         hidden = self.hand[name] + self.pile[name]
-        mine = [c for c in (_take(hidden, cid) for cid in cards) if c is not None]
+        mine = [c for c in (take(hidden, cid) for cid in cards) if c is not None]
         self.rng.shuffle(hidden)
         if (desk["fallen"] or not desk["set_up"]) and not desk["hand"]:
             self.hand[name], self.pile[name] = [], mine + hidden
@@ -126,14 +126,14 @@ class ColdWarTable:
         now = Counter(after["unseen"]) + Counter(after["known"])
         for cid, n in (was - now).items():  # left the hand or the pile
             for _ in range(n):
-                copy = _take(hand, cid) or _take(pile, cid)
+                copy = take(hand, cid) or take(pile, cid)
                 if copy is None:
                     self.problems.append(f"{cid} left {name}'s hand or pile, where the dealer has no copy")
                 else:
                     out.append(copy)
         for cid, n in (now - was).items():  # into the hand from a known place (a pile in known order)
             for _ in range(n):
-                copy = _take(out, cid)
+                copy = take(out, cid)
                 if copy is None:
                     self.problems.append(f"{cid} came into {name}'s hand from nowhere")
                 else:
@@ -169,12 +169,6 @@ class ColdWarTable:
                 problems.append(f"{name}'s deck is not its {len(self.deck[name])} printed copies, each in one place")
         return problems
 
-
-def _take(copies: list[Copy], card_id: str) -> Copy | None:
-    for i, (cid, _) in enumerate(copies):
-        if cid == card_id:
-            return copies.pop(i)
-    return None
 
 
 def _visible(f: Mapping[str, Any], name: str) -> list[str]:

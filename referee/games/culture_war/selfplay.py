@@ -33,13 +33,13 @@ from referee.errors import RefereeError
 from referee.games.culture_war import zones
 from referee.games.culture_war.cards import starting_cards
 from referee.games.culture_war.legal import card, deck_cards, dice_for
+from referee.games.dealing import Copy
 from referee.legal import Hands
 from referee.model import Action, PlayerName, State
 
 __all__ = ["Dealer", "deal", "evaluate", "dice_for"]
 
 WIN = 1_000_000.0
-Copy = tuple[str, int]  # (card id, copy number as the QR payload names it)
 
 
 def printed_copies(faction: str) -> list[Copy]:

@@ -25,12 +25,12 @@ from collections import Counter
 from dataclasses import replace
 from typing import Any, Mapping
 
+from referee.games.dealing import Copy, take
 from referee.games.debate import cards as dcards
 from referee.legal import Hands
 from referee.model import Action, PlayerName, State
 
 WIN = 1_000_000.0
-Copy = tuple[str, int]  # (card id, copy number)
 
 
 def deal(rules: Any, state: State, rng: random.Random) -> "DebateTable":
@@ -156,7 +156,7 @@ class DebateTable:
         hand, out = self.hand[name], self.out[name]
         expected_seen = Counter(before["seen"])
         if played is not None:
-            copy = _take(hand, played)
+            copy = take(hand, played)
             if copy is None:
                 self.problems.append(f"{name} played {played}, which is not in their hand")
             else:
@@ -165,7 +165,7 @@ class DebateTable:
                 expected_seen[played] -= 1
         for card_id, n in (Counter(after["seen"]) - expected_seen).items():  # back to the hand
             for _ in range(n):
-                copy = _take(out, card_id)
+                copy = take(out, card_id)
                 if copy is None:
                     self.problems.append(f"{card_id} went back to {name}'s hand from nowhere")
                 else:
@@ -175,7 +175,7 @@ class DebateTable:
         if loose:  # the discard pile shuffled back into the draw pile
             for card_id, n in loose.items():
                 for _ in range(n):
-                    self.draw[name].append(_take(out, card_id))
+                    self.draw[name].append(take(out, card_id))
             self.rng.shuffle(self.draw[name])
         need = after["hand"] - len(hand)
         if need < 0:
@@ -208,12 +208,6 @@ class DebateTable:
                 problems.append(f"{card_id} has no printed copy {n}")
         return problems
 
-
-def _take(copies: list[Copy], card_id: str) -> Copy | None:
-    for i, (cid, _) in enumerate(copies):
-        if cid == card_id:
-            return copies.pop(i)
-    return None
 
 
 def _owned(forum: Mapping[str, Any], name: str) -> list[str]:

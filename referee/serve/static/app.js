@@ -7,16 +7,7 @@
   var SVG = "http://www.w3.org/2000/svg";
   var cards = {};
 
-  function el(tag, cls, text) {
-    var e = document.createElement(tag);
-    if (cls) e.className = cls;
-    if (text !== undefined && text !== null) e.textContent = String(text);
-    return e;
-  }
-  function add(parent) {
-    for (var i = 1; i < arguments.length; i++) if (arguments[i]) parent.appendChild(arguments[i]);
-    return parent;
-  }
+  var el = window.refereeDom.el, add = window.refereeDom.add;
   function svg(tag, attrs) {
     var e = document.createElementNS(SVG, tag);
     for (var k in attrs) e.setAttribute(k, attrs[k]);

@@ -18,16 +18,7 @@
   var fresh = 0;            // the table's version after this phone's last move: older move lists are not shown
   var seen = 0;             // the newest table version this page has heard of
 
-  function el(tag, cls, text) {
-    var e = document.createElement(tag);
-    if (cls) e.className = cls;
-    if (text !== undefined && text !== null) e.textContent = String(text);
-    return e;
-  }
-  function add(parent) {
-    for (var i = 1; i < arguments.length; i++) if (arguments[i]) parent.appendChild(arguments[i]);
-    return parent;
-  }
+  var el = window.refereeDom.el, add = window.refereeDom.add;
   function button(cls, text, onclick) {
     var b = el("button", cls, text);
     b.type = "button";
