@@ -22,15 +22,21 @@ WINDOW = "window"  # state field: a battle whose dice are shown and which waits 
 def battle(board: Board, args: Mapping[str, Any], dice: Callable[[], int]) -> None:
     attacker, defender, direct = target_of(board, args)
     board.f["begun"] = True
+    if not args.get("paid"):  # a battle settled after its window paid when the window opened
+        pay_taxes(board, attacker, defender, direct)
+    if direct:
+        strike(board, attacker, defender, dice)
+    else:
+        fight(board, attacker, defender, dice, counter=args.get("counter", True))
+
+
+def pay_taxes(board: Board, attacker: str, defender: str, direct: bool) -> None:
+    """The attacker's owner pays what the defender's attack-tax cards ask."""
     owner = board.pieces[attacker]["owner"]
     foe = defender if direct else board.pieces[defender]["owner"]
     for amount, src in taxes(board, attacker, defender, direct):
         effects.trace(src.get("card"), "attack-tax")
         board.take(owner, amount, f"to attack {foe} ({src['name']})")
-    if direct:
-        strike(board, attacker, defender, dice)
-    else:
-        fight(board, attacker, defender, dice, counter=args.get("counter", True))
 
 
 def taxes(board: Board, attacker: str, defender: str, direct: bool) -> list[tuple[int, dict[str, Any]]]:
@@ -57,9 +63,10 @@ def window(board: Board, args: Mapping[str, Any], dice: Callable[[], int]) -> No
     attacker, defender, direct = target_of(board, args)
     if direct:
         raise RuleViolation("after the dice", "an attack straight at LIFE rolls no dice: fight it with `referee battle`")
+    pay_taxes(board, attacker, defender, direct)  # the attack is made now: coins spent in the window cannot undo it
     rolled = [dice(), dice()]
     board.f[WINDOW] = {"attacker": attacker, "defender": defender, "counter": args.get("counter", True),
-                       "dice": rolled}
+                       "dice": rolled, "paid": True}
     board.note(f"dice shown: {board.label(attacker)} rolled {rolled[0]}, {board.label(defender)} "
                        f"rolled {rolled[1]}; Flashes may be played now, then `referee settle`")
     for line in pending(board):
@@ -92,7 +99,7 @@ def settle(board: Board, args: Mapping[str, Any], dice: Callable[[], int]) -> No
         return next(shown, None) or dice()
 
     battle(board, {"attacker": window["attacker"], "defender": window["defender"],
-                            "counter": window.get("counter", True)}, both)
+                   "counter": window.get("counter", True), "paid": window.get("paid", False)}, both)
 
 
 def target_of(board: Board, args: Mapping[str, Any]) -> tuple[str, str, bool]:
@@ -176,7 +183,7 @@ def check_window(rules: Any, state: State, action: Action) -> None:
     attacker, defender, direct = target_of(board, action.args)
     if direct:  # as `window` itself refuses it
         raise RuleViolation("after the dice", "an attack straight at LIFE rolls no dice: fight it with `referee battle`")
-    taxes(board, attacker, defender, direct)  # paid when `settle` fights it
+    taxes(board, attacker, defender, direct)  # paid as the window opens, as `window` itself refuses it
 
 
 def check_settle(rules: Any, state: State, action: Action) -> None:

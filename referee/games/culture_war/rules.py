@@ -179,7 +179,7 @@ def close_cancel(state: State, action: Action) -> State:
 
 class CultureWarRules(GenericRules):
     slug = GameSlug.CULTURE_WAR
-    version = "culture-war-7"  # 7: issue 25 (battles: counter-attacks, triggers, battle Flashes, saves; protection, cancel, seize coins, prompts, timing; cards seen going back to a hand: hand_known); 6: an eliminated player's truces end
+    version = "culture-war-8"  # 8: an attack tax is paid as a battle's window opens (a Flash bought with those coins jammed settle); 7: issue 25 (battles: counter-attacks, triggers, battle Flashes, saves; protection, cancel, seize coins, prompts, timing; cards seen going back to a hand: hand_known); 6: an eliminated player's truces end
     min_players, max_players = 2, 5
     has_life = True
     has_capital = True
