@@ -63,9 +63,11 @@ def test_the_wheel_carries_its_package_data(installed):
     assert where.startswith(str(installed)), f"pnp imported from {where}, not the installed wheel"
     assert (Path(where) / "assets" / "blank.png").is_file()
     assert len(list((Path(where) / "assets" / "fonts").glob("*.ttf"))) == 5
-    fallback = Path(where) / "assets" / "fonts" / "fallback"  # the fallback fonts and their licence (issue 28)
+    fallback = Path(where) / "assets" / "fonts" / "fallback"  # the fallback fonts and their licences (issues 28, 26)
     assert {p.name for p in fallback.iterdir()} == {
-        "NotoSansSymbols2-Regular.ttf", "NotoSansSymbols-Regular.ttf", "LICENSE-Noto-OFL.txt"}
+        "NotoSansSymbols2-Regular.ttf", "NotoSansSymbols-Regular.ttf", "LICENSE-Noto-OFL.txt",
+        "NotoSansArabic-Regular.ttf", "NotoSansHebrew-Regular.ttf", "NotoEmoji-Regular.ttf",
+        "DroidSansFallback.ttf", "LICENSE-Droid-Apache-2.0.txt"}
 
 
 def test_the_installed_package_starts_and_builds_a_new_game(installed, tmp_path):
