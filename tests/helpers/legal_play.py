@@ -156,3 +156,22 @@ def parsed(monkeypatch, game: str, command: str, state: State | None = None,
     result = CliRunner().invoke(found, words[1:], obj={})
     assert got, f"`{command}` recorded nothing: {result.output} {result.exception!r}"
     return got[0]
+
+
+def report(visits_of: Callable[[int], Any], seeds: range = range(40, 50)) -> str:
+    """Moves and generation time per state over random games (the legal tests'
+    `__main__`: numbers for a report, never an assertion)."""
+    import time
+
+    t0 = time.perf_counter()
+    times, sizes = [], []
+    for seed in seeds:
+        for visit in visits_of(seed):
+            times.append(visit.seconds)
+            sizes.extend(len(m) for m in visit.moves.values())
+    times.sort()
+    sizes.sort()
+    return (f"states {len(times)}; moves median {sizes[len(sizes) // 2]}, p90 {sizes[len(sizes) * 9 // 10]}, "
+            f"max {sizes[-1]}; time median {times[len(times) // 2] * 1000:.2f} ms, p90 "
+            f"{times[len(times) * 9 // 10] * 1000:.2f} ms, max {times[-1] * 1000:.1f} ms "
+            f"(wall {time.perf_counter() - t0:.1f}s)")

@@ -19,13 +19,12 @@ dice. On the states met:
 from __future__ import annotations
 
 import random
-import time
 from itertools import combinations, product
 from typing import Any
 
 import pytest
 
-from helpers.legal_play import Visit, accepted, key, moves_of, play_out, same_after
+from helpers.legal_play import Visit, accepted, key, moves_of, play_out, report, same_after
 from helpers.legal_play import parsed as parse_command
 from referee import prompts
 from referee.games import rules_for
@@ -267,15 +266,4 @@ def test_every_generated_command_line_records_the_generated_action(monkeypatch):
 
 
 if __name__ == "__main__":  # numbers for the report: moves and time per state
-    t0 = time.perf_counter()
-    times, sizes = [], []
-    for seed in range(40, 50):
-        for visit in visits(seed, steps=150, players=4 + seed % 5):
-            times.append(visit.seconds)
-            sizes.extend(len(m) for m in visit.moves.values())
-    times.sort()
-    sizes.sort()
-    print(f"states {len(times)}; moves median {sizes[len(sizes) // 2]}, p90 {sizes[len(sizes) * 9 // 10]}, "
-          f"max {sizes[-1]}; time median {times[len(times) // 2] * 1000:.2f} ms, p90 "
-          f"{times[len(times) * 9 // 10] * 1000:.2f} ms, max {times[-1] * 1000:.1f} ms "
-          f"(wall {time.perf_counter() - t0:.1f}s)")
+    print(report(lambda seed: visits(seed, steps=150, players=4 + seed % 5)))
