@@ -17,15 +17,25 @@ with `action=None` and a `command` holding a placeholder (`<CARD>`). In
 self-play the simulator knows every hand and passes it; the same generator
 then lists the concrete cards.
 
+A game's module may also export `candidates(rules, state, player, hands)
+-> list[Candidate]`: the same moves before `check` has judged them, each with
+the action `check` must accept (its `legal_moves` is then those candidates
+filtered, so the two cannot disagree). Self-play's random agent draws from
+the candidates and checks only what it draws (`random_legal`): uniform over
+the legal moves, without judging every one of them.
+
 This module is the core's part: the Move value and the dispatch to the game's
 module, loaded only when moves are asked for (referee start-up stays lazy).
 """
 from __future__ import annotations
 
+import bisect
 import importlib
+import itertools
+import random
 import shlex
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from referee import prompts, table
 from referee.errors import RefereeError
@@ -70,10 +80,93 @@ class Move:
         return out
 
 
+@dataclass(frozen=True)
+class Candidate:
+    """A move before the rules have judged it.
+
+    action: the action the move plays (None for a `<CARD>` move);
+    check:  the action `check` must accept for the move to be legal (it may
+            differ from `action`: a battle is checked with one die), or None
+            when the generator already knows the move is legal;
+    make:   builds the Move (its command and words), only when it is wanted.
+    """
+
+    action: Action | None
+    check: Action | None
+    make: Callable[[], Move]
+
+    @classmethod
+    def known(cls, move: Move) -> "Candidate":
+        return cls(move.action, None, lambda: move)
+
+    def legal(self, rules: Any, state: State) -> bool:
+        return self.check is None or accepts(rules, state, self.check)
+
+    @property
+    def size(self) -> int:
+        return 1
+
+    def at(self, index: int) -> "Candidate":
+        return self
+
+    def each(self) -> Iterable["Candidate"]:
+        return (self,)
+
+
+@dataclass(frozen=True)
+class CandidateRun:
+    """`size` candidates made one by one only when drawn (`at(i)`): a run of
+    moves that differ in one number, such as `donate ann bo 1` .. `89`."""
+
+    size: int
+    at: Callable[[int], Candidate]
+
+    def each(self) -> Iterable[Candidate]:
+        return (self.at(i) for i in range(self.size))
+
+
+def judged(rules: Any, state: State, found: Iterable[Candidate | CandidateRun]) -> list[Move]:
+    """The moves of the candidates that `check` accepts, in order."""
+    return [c.make() for group in found for c in group.each() if c.legal(rules, state)]
+
+
 def legal_moves(rules: Any, state: State, player: PlayerName, hands: Hands | None = None) -> list[Move]:
     """Every move `player` may make now, in the game's own order."""
     module = importlib.import_module(state.game.module("legal"))  # lazy: only when moves are asked for
     return module.legal_moves(rules, state, player, hands)
+
+
+def candidates(rules: Any, state: State, player: PlayerName,
+               hands: Hands | None = None) -> list[Candidate | CandidateRun]:
+    """`player`'s moves before judging: the game's `candidates` where it has
+    them, else its legal moves (each already judged)."""
+    module = importlib.import_module(state.game.module("legal"))  # lazy: only when moves are asked for
+    own = getattr(module, "candidates", None)  # a module attribute, not a rules hook
+    if own is None:
+        return [Candidate.known(m) for m in module.legal_moves(rules, state, player, hands)]
+    return own(rules, state, player, hands)
+
+
+def random_legal(rules: Any, state: State, player: PlayerName, hands: Hands | None,
+                 rng: random.Random) -> Candidate | None:
+    """One of `player`'s concrete legal moves, each equally likely, or None
+    when there is none: candidates are drawn at random and judged as drawn,
+    a refused one put aside (rejection sampling gives every legal move the
+    same chance, and only the drawn ones are checked)."""
+    groups = [g for g in candidates(rules, state, player, hands) if g.size]
+    ends = list(itertools.accumulate(g.size for g in groups))
+    total = ends[-1] if ends else 0
+    refused: set[int] = set()
+    while len(refused) < total:
+        k = rng.randrange(total)
+        if k in refused:
+            continue
+        g = bisect.bisect_right(ends, k)
+        chosen = groups[g].at(k - (ends[g - 1] if g else 0))
+        if chosen.action is not None and chosen.legal(rules, state):
+            return chosen
+        refused.add(k)
+    return None
 
 
 # ---- helpers the games' generators share ----------------------------------------
@@ -130,19 +223,26 @@ def shared_moves(rules: Any, state: State, player: str) -> list[Move]:
     answer) and `end-turn`. A game whose own `end-turn` replaces the shared
     one gets it here too: the check is the game's. The corrections (life,
     capital, crowd, win) are not listed."""
-    out: list[Move] = []
+    return judged(rules, state, shared_candidates(rules, state, player))
+
+
+def shared_candidates(rules: Any, state: State, player: str) -> list[Candidate]:
+    """`shared_moves` before judging."""
+    out: list[Candidate] = []
     name = state.player(player).name
+
+    def candidate(act: Action, words: list[Any]) -> Candidate:
+        return Candidate(act, act, lambda: move(rules, state, act, words))
+
     for prompt in prompts.pending(state):
         if prompt.player != name:
             continue
         for answer in prompt.choices or ("done", "skip"):
             act = action("resolve", {"prompt": prompt.number, "answer": answer}, name)
-            if accepts(rules, state, act):
-                out.append(move(rules, state, act, ["resolve", prompt.number, answer, "--by", name]))
+            out.append(candidate(act, ["resolve", prompt.number, answer, "--by", name]))
     if "end-turn" in rules.actions:
         act = action("end-turn", {}, name)
-        if accepts(rules, state, act):
-            out.append(move(rules, state, act, ["end-turn", "--by", name]))
+        out.append(candidate(act, ["end-turn", "--by", name]))
     return out
 
 

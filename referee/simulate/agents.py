@@ -34,7 +34,7 @@ from referee import dice as dicelib
 from referee.errors import RefereeError
 from referee.legal import Hands, Move
 from referee.model import Action, GameSlug, PlayerName, State
-from referee.simulate.turns import mover_and_moves
+from referee.simulate.turns import mover_and_draw, mover_and_moves
 
 WIN_SCORE = 1_000_000.0
 
@@ -265,10 +265,11 @@ class SearchAgent:
         for _ in range(self.depth):  # rollout
             if state.finished:
                 break
-            mover, moves = mover_and_moves(rules, state, physical.hands() if physical is not None else hands)
-            if not moves:
+            mover, drawn = mover_and_draw(rules, state, physical.hands() if physical is not None else hands,
+                                          lambda _: rng)
+            if drawn is None:
                 break
-            chosen = moves[rng.randrange(len(moves))]
+            chosen = drawn.make()
             after = outcome(rules, state, chosen, rng)
             if after is None:
                 break

@@ -22,10 +22,10 @@ from typing import Any, Mapping, Protocol, Sequence
 from referee import dice as dicelib
 from referee.errors import RefereeError
 from referee.games import rules_for
-from referee.legal import Hands
+from referee.legal import Hands, Move, random_legal
 from referee.model import Action, GameSlug, PlayerName, Setup, State
 from referee.simulate.agents import AgentKind, make_agent, roller, selfplay_module
-from referee.simulate.turns import mover_and_moves
+from referee.simulate.turns import concrete_moves, in_turn
 
 
 class Outcome(str, Enum):
@@ -193,15 +193,18 @@ def _play(config, rules, state, seats, index, agents, rngs, physical, first, pos
             outcome = Outcome.CAPPED
             break
         hands = physical.hands()
-        player, moves = mover_and_moves(rules, state, hands)
+        player, move, moves = _decide(rules, state, hands, seats, index, agents, rngs)
         if player is None:
             if config.check:
                 raise Violation(config.game, config.seed, "no player has a legal move, yet the game is not over", steps)
             outcome = Outcome.JAM
             break
         seat = index[player]
-        view = _view(rules, state, player)
-        move = agents[seat].choose(rules, view, player, moves, _own_hand(hands, player), rngs[seat])
+        if config.check and moves is None:  # the audit judges against every legal move
+            moves = concrete_moves(rules, state, player, hands)
+            if _key(move.action) not in {_key(m.action) for m in moves}:
+                raise Violation(config.game, config.seed, f"the random draw {move.command!r} is not among "
+                                f"{player}'s {len(moves)} legal moves", steps)
         action = move.action
         assert action is not None
         action, dice = _rolled(rules, state, action, config.seed, position)
@@ -228,6 +231,30 @@ def _play(config, rules, state, seats, index, agents, rngs, physical, first, pos
     return GameRecord(config.seed, seats, first, outcome, winner, state.turn, actions,
                       tuple(tuple(p) for p in played), setup_dice,
                       tuple(steps) if config.keep else ())
+
+
+def _decide(rules: Any, state: State, hands: Hands | None, seats: Sequence[Seat], index: Mapping[str, int],
+            agents: Sequence[Any], rngs: Sequence[random.Random]) -> tuple[PlayerName | None, Any, list[Move] | None]:
+    """(player, move, their legal moves or None): who acts and what they
+    play. A random seat draws one legal move (judging only the candidates it
+    draws); any other agent chooses from all of them, seeing its own view."""
+    for player in in_turn(state):
+        seat = index[player]
+        if seats[seat].agent is AgentKind.RANDOM:
+            drawn = random_legal(rules, state, player, hands, rngs[seat])
+            if drawn is not None:
+                return player, drawn.make(), None
+            continue
+        moves = concrete_moves(rules, state, player, hands)
+        if moves:
+            view = _view(rules, state, player)
+            return player, agents[seat].choose(rules, view, player, moves, _own_hand(hands, player), rngs[seat]), moves
+    return None, None, None
+
+
+def _key(action: Action | None) -> Any:
+    return None if action is None else (action.name, repr(sorted(action.args.items(), key=lambda kv: kv[0])),
+                                        action.actor)
 
 
 def _rolled(rules: Any, state: State, action: Action, seed: int, position: int) -> tuple[Action, tuple[int, ...]]:

@@ -4,10 +4,11 @@ anyone the rules let act (used by the game loop and the search agent)."""
 from __future__ import annotations
 
 import importlib
+import random
 from functools import lru_cache
-from typing import Any, Mapping
+from typing import Any, Callable, Iterator, Mapping
 
-from referee.legal import Hands, Move, legal_moves
+from referee.legal import Candidate, Hands, Move, legal_moves, random_legal
 from referee.model import PlayerName, State
 
 
@@ -19,10 +20,12 @@ def waiting_player(state: State) -> PlayerName | None:
     return None
 
 
-def mover_and_moves(rules: Any, state: State, hands: Hands | None) -> tuple[PlayerName | None, list[Move]]:
-    """The player to act now and their concrete legal moves."""
+def in_turn(state: State) -> Iterator[PlayerName]:
+    """The players who may act now, in the order they are asked: the one a
+    waiting prompt asks, those the game says go first, the player whose turn
+    it is, then everyone still in. The first with a legal move acts."""
     if state.finished:
-        return None, []
+        return
     asked = waiting_player(state)
     order = [asked] if asked else []
     first = _first_movers(state.game)
@@ -32,13 +35,35 @@ def mover_and_moves(rules: Any, state: State, hands: Hands | None) -> tuple[Play
     order += [p.name for p in state.players if not p.eliminated]
     seen: set[str] = set()
     for name in order:
-        if name in seen:
-            continue
-        seen.add(name)
-        moves = [m for m in legal_moves(rules, state, PlayerName(name), hands) if m.action is not None]
+        if name not in seen:
+            seen.add(name)
+            yield PlayerName(name)
+
+
+def concrete_moves(rules: Any, state: State, player: PlayerName, hands: Hands | None) -> list[Move]:
+    """`player`'s legal moves that name every card (no `<CARD>` move)."""
+    return [m for m in legal_moves(rules, state, player, hands) if m.action is not None]
+
+
+def mover_and_moves(rules: Any, state: State, hands: Hands | None) -> tuple[PlayerName | None, list[Move]]:
+    """The player to act now and their concrete legal moves."""
+    for name in in_turn(state):
+        moves = concrete_moves(rules, state, name, hands)
         if moves:
-            return PlayerName(name), moves
+            return name, moves
     return None, []
+
+
+def mover_and_draw(rules: Any, state: State, hands: Hands | None,
+                   rng_of: Callable[[PlayerName], random.Random]) -> tuple[PlayerName | None, Candidate | None]:
+    """The player to act now and one of their legal moves drawn uniformly
+    (`referee.legal.random_legal`, with that player's `rng_of`): the random
+    agent's choice, without judging every move the player has."""
+    for name in in_turn(state):
+        chosen = random_legal(rules, state, name, hands, rng_of(name))
+        if chosen is not None:
+            return name, chosen
+    return None, None
 
 
 @lru_cache(maxsize=None)

@@ -111,13 +111,20 @@ def _json_key(key: Any) -> str:
 
 
 class Board:
-    def __init__(self, state: State):
+    def __init__(self, state: State, fields: dict[str, Any] | None = None):
         self.base = state
-        self.f: dict[str, Any] = plain_copy(state.fields)
+        self.f: dict[str, Any] = plain_copy(state.fields) if fields is None else fields
         self.people: dict[str, Player] = {p.name: p for p in state.players}
         self.seats: list[str] = [p.name for p in state.players]
         self.notes: list[Fact] = []  # what the action did, in order (see referee/facts.py)
         self.asks: list[dict[str, Any]] = []  # prompts card effects raised (effects.yaml kinds not applied)
+
+    @classmethod
+    def reading(cls, state: State) -> "Board":
+        """A Board over the state's own fields, not a copy: for code that only
+        reads (the legal-move generator), which must change nothing through it
+        (tests/referee/test_legal_culture_war.py holds it to that)."""
+        return cls(state, state.fields)  # type: ignore[arg-type]
 
     # ---- players -----------------------------------------------------------
 

@@ -55,7 +55,8 @@ from referee.games.culture_war.actions import MOD_KINDS, NOW_OF, targets_of
 from referee.games.culture_war.attacks import WINDOW, target_of, taxes
 from referee.games.culture_war.board import PLAIN, Board, feeder
 from referee.games.culture_war.cards import CARD_TYPES, GAME, stats_of
-from referee.legal import CARD_PLACEHOLDER, Hands, Move, accepts, shared_moves
+from referee.legal import (CARD_PLACEHOLDER, Candidate, CandidateRun, Hands, Move, accepts, judged, shared_candidates,
+                           shared_moves)
 from referee.model import Action, PlayerName, State
 
 TIMED = ("unit", "real-estate", "mod", "happening", "operation")  # own turn, before the first attack
@@ -122,23 +123,39 @@ def deck_cards(deck: str | None) -> tuple[str, ...]:
 
 def legal_moves(rules: Any, state: State, player: PlayerName, hands: Hands | None = None) -> list[Move]:
     """Every move `player` may make now (see the module docstring)."""
+    return judged(rules, state, _generate(rules, state, player, hands, lazy=False))
+
+
+def candidates(rules: Any, state: State, player: PlayerName,
+               hands: Hands | None = None) -> list[Candidate | CandidateRun]:
+    """The same moves before `check` has judged them (referee/legal.py):
+    `legal_moves` is exactly those of them `check` accepts."""
+    return _generate(rules, state, player, hands, lazy=True)
+
+
+def _generate(rules: Any, state: State, player: PlayerName, hands: Hands | None,
+              lazy: bool) -> list[Candidate | CandidateRun]:
     if state.finished:
         return []
     me = state.player(player)
     if me.eliminated:
         return []
-    gen = _Gen(rules, state, me.name, hands)
-    return gen.moves()
+    return _Gen(rules, state, me.name, hands, lazy).moves()
 
 
 class _Gen:
-    def __init__(self, rules: Any, state: State, name: str, hands: Hands | None):
-        self.rules, self.state, self.name = rules, state, name
-        self.board = Board(state)
+    """Proposes the moves. Eager, `ok` asks `check` and only accepted moves
+    are added; lazy, `ok` says yes and the action it was asked about goes
+    with the move added next, as the check its candidate still needs."""
+
+    def __init__(self, rules: Any, state: State, name: str, hands: Hands | None, lazy: bool = False):
+        self.rules, self.state, self.name, self.lazy = rules, state, name, lazy
+        self.board = Board.reading(state)
         self.hand: Sequence[str] | None = None
         if hands is not None and name in hands:
             self.hand = list(hands[name])
-        self.out: list[Move] = []
+        self.out: list[Candidate | CandidateRun] = []
+        self._pending: Action | None = None
 
     # ---- by moment ----
 
@@ -148,7 +165,7 @@ class _Gen:
         if not f.get("order", {}).get("settled", True):
             self.rolloff()
         elif waiting:
-            self.out += shared_moves(self.rules, self.state, self.name)  # its player's answers (`resolve`)
+            self.shared()  # its player's answers (`resolve`)
             self.answers(waiting)
         elif f.get(WINDOW):
             self.cards(flash_only=True)
@@ -160,7 +177,7 @@ class _Gen:
                 self.battles()
             self.alliances()
             if self.name == self.board.active:
-                self.out += shared_moves(self.rules, self.state, self.name)  # `end-turn`
+                self.shared()  # `end-turn`
             elif self.state.active_player.eliminated:  # out on their own turn: anyone passes it on
                 self.ended_for(self.state.active_player.name)
         return self.out
@@ -170,9 +187,24 @@ class _Gen:
         if self.ok(action):
             self.add(action, "end-turn", text=f"end {out}'s turn ({out} is out of the game)")
 
+    def shared(self) -> None:
+        if self.lazy:
+            self.out += shared_candidates(self.rules, self.state, self.name)
+        else:
+            self.out += [Candidate.known(m) for m in shared_moves(self.rules, self.state, self.name)]
+
     def add(self, action: Action, command: str, kind: str | None = None, text: str | None = None,
             **details: Any) -> None:
-        self.out.append(Move(action, command, kind or action.name, text or self.words(action), details))
+        check, self._pending = self._pending, None
+
+        def make() -> Move:
+            return Move(action, command, kind or action.name, text or self.words(action), details)
+
+        self.out.append(Candidate(action, check, make))
+
+    def known(self, move: Move) -> None:
+        """A move that needs no check (a `<CARD>` move)."""
+        self.out.append(Candidate.known(move))
 
     def words(self, action: Action) -> str:
         from referee.wording import Words, phrase  # lazy: words only when moves are asked for
@@ -185,6 +217,10 @@ class _Gen:
         return said[0] if said else action.name
 
     def ok(self, action: Action) -> bool:
+        """Whether `action` may be added; lazy, yes, and the next move added carries it as its check."""
+        if self.lazy:
+            self._pending = action
+            return True
         return accepts(self.rules, self.state, action)
 
     # ---- the roll-off, prompts, the window ----
@@ -234,8 +270,8 @@ class _Gen:
         if "hand" in me.fields and int(me.fields["hand"]) < 1:
             return
         if self.hand is None:
-            self.out.append(Move(None, f"discard-hand {CARD_PLACEHOLDER} --by {self.name}", "discard-hand",
-                                 f"{self.name} discards a card from their hand", {"placeholder": "card in hand"}))
+            self.known(Move(None, f"discard-hand {CARD_PLACEHOLDER} --by {self.name}", "discard-hand",
+                            f"{self.name} discards a card from their hand", {"placeholder": "card in hand"}))
             return
         for card_id in dict.fromkeys(self.hand):
             c = card(card_id)
@@ -354,8 +390,8 @@ class _Gen:
         where = {"mod": " on a unit, Real Estate or Operation"}.get(kind, "")
         text = (f"{name}: {'deploy' if kind == 'unit' else 'play'} {TYPE_WORDS[kind]} costing up to {top} "
                 f"from the hand{where}")
-        self.out.append(Move(None, f"{verb} {CARD_PLACEHOLDER}{on}{by}", "play", text,
-                             {"type": kind, "max_cost": top, "placeholder": "card in hand"}))
+        self.known(Move(None, f"{verb} {CARD_PLACEHOLDER}{on}{by}", "play", text,
+                        {"type": kind, "max_cost": top, "placeholder": "card in hand"}))
 
     # ---- seizing, battles ----
 
@@ -435,18 +471,33 @@ class _Gen:
         me = PlayerName(name)
         for pair in allied:  # many of these: worded here (as phrases.py words them), not through wording
             other = pair[0] if pair[1] == name else pair[1]
-            for amount in range(1, life):
-                self.add(Action("donate", {"from": name, "to": other, "amount": amount}, me),
-                         f"donate {name} {other} {amount}", text=f"{name} gives {other} {amount} life")
-            for amount in range(1, sum(coins.values()) + 1):
-                self.add(Action("gift", {"from": name, "to": other, "amount": amount}, me),
-                         f"gift {name} {other} {amount}",
-                         text=f"{name} gives {other} {amount} coin{'' if amount == 1 else 's'}")
+            self.run(life - 1, lambda i, other=other: (
+                Action("donate", {"from": name, "to": other, "amount": i + 1}, me),
+                f"donate {name} {other} {i + 1}", f"{name} gives {other} {i + 1} life"))
+            self.run(sum(coins.values()), lambda i, other=other: (
+                Action("gift", {"from": name, "to": other, "amount": i + 1}, me),
+                f"gift {name} {other} {i + 1}", f"{name} gives {other} {i + 1} coin{'' if i == 0 else 's'}"))
             for faction, held in sorted(coins.items()):
-                for amount in range(1, held + 1):
-                    self.add(Action("gift", {"from": name, "to": other, "amount": amount, "faction": faction}, me),
-                             f"gift {name} {other} {amount} --faction {faction}",
-                             text=f"{name} gives {other} {amount} {faction} coin{'' if amount == 1 else 's'}")
+                self.run(held, lambda i, other=other, faction=faction: (
+                    Action("gift", {"from": name, "to": other, "amount": i + 1, "faction": faction}, me),
+                    f"gift {name} {other} {i + 1} --faction {faction}",
+                    f"{name} gives {other} {i + 1} {faction} coin{'' if i == 0 else 's'}"))
+
+    def run(self, count: int, nth: Callable[[int], tuple[Action, str, str]]) -> None:
+        """`count` moves the generator knows are legal, differing in one number:
+        `nth(i)` gives the i-th one's action, command and words. Made only
+        when drawn (a CandidateRun); eager, all of them, in order."""
+        if count <= 0:
+            return
+
+        def at(i: int) -> Candidate:
+            action, command, text = nth(i)
+            return Candidate(action, None, lambda: Move(action, command, action.name, text, {}))
+
+        if self.lazy:
+            self.out.append(CandidateRun(count, at))
+        else:
+            self.out += [at(i) for i in range(count)]
 
     def _coins(self) -> dict[str, int]:
         held: dict[str, int] = {}
