@@ -153,7 +153,12 @@ def random_legal(rules: Any, state: State, player: PlayerName, hands: Hands | No
     when there is none: candidates are drawn at random and judged as drawn,
     a refused one put aside (rejection sampling gives every legal move the
     same chance, and only the drawn ones are checked)."""
-    groups = [g for g in candidates(rules, state, player, hands) if g.size]
+    return draw(rules, state, candidates(rules, state, player, hands), rng)
+
+
+def draw(rules: Any, state: State, found: Sequence[Candidate | CandidateRun], rng: random.Random) -> Candidate | None:
+    """`random_legal` over candidates already found."""
+    groups = [g for g in found if g.size]
     ends = list(itertools.accumulate(g.size for g in groups))
     total = ends[-1] if ends else 0
     refused: set[int] = set()

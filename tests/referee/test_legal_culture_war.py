@@ -280,3 +280,36 @@ def test_every_generated_command_line_records_the_generated_action(monkeypatch):
 
 if __name__ == "__main__":  # numbers for the report: moves and time per state
     print(report(lambda seed: visits(seed, steps=150)))
+
+
+# ---- candidates: what self-play's random agent draws from ----------------------------------------
+
+
+def test_candidates_judged_are_the_legal_moves_and_generating_changes_nothing():
+    """The lazy candidates (each with the check it still needs, donations as
+    runs) judged by `check` give exactly the legal moves, in order; the
+    generator reads the table without copying it and must not change it."""
+    from referee.legal import judged, random_legal
+
+    rng = random.Random(5)
+    states = draws = runs = 0
+    for visit in visits(31, steps=90):
+        before = visit.state.to_dict()
+        for p in visit.state.players:
+            if p.eliminated:
+                continue
+            eager = [key(m.action) for m in legal_moves(RULES, visit.state, p.name, visit.hands)]
+            found = legal.candidates(RULES, visit.state, p.name, visit.hands)
+            runs += sum(1 for c in found if c.size > 1)
+            assert [key(m.action) for m in judged(RULES, visit.state, found)] == eager
+            listed = {k for k, m in zip(eager, legal_moves(RULES, visit.state, p.name, visit.hands))
+                      if m.action is not None}
+            for _ in range(3):
+                drawn = random_legal(RULES, visit.state, p.name, visit.hands, rng)
+                assert (drawn is None) == (not listed)
+                if drawn is not None:
+                    assert key(drawn.action) in listed, drawn.action
+                    draws += 1
+        assert visit.state.to_dict() == before, f"generating moves changed the table at turn {visit.state.turn}"
+        states += 1
+    assert states > 40 and draws > 60 and runs > 0, (states, draws, runs)

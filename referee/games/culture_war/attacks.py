@@ -5,7 +5,6 @@ played, until `settle` fights the waiting battle with those dice.
 """
 from __future__ import annotations
 
-import copy
 from typing import Any, Callable, Mapping
 
 from referee.errors import RefereeError, RuleViolation
@@ -76,7 +75,7 @@ def window(board: Board, args: Mapping[str, Any], dice: Callable[[], int]) -> No
 def pending(board: Board) -> list[str]:
     """What `settle` would do now, with the dice shown (a tie, reroll or
     counter-attack that needs more dice is said to, not rolled)."""
-    trial = copy.deepcopy(board)
+    trial = board.trial()
     before = len(trial.notes)
     try:
         settle(trial, {}, feeder(()))

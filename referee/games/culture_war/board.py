@@ -126,6 +126,17 @@ class Board:
         (tests/referee/test_legal_culture_war.py holds it to that)."""
         return cls(state, state.fields)  # type: ignore[arg-type]
 
+    def trial(self) -> "Board":
+        """A copy to try something on (what `settle` would do now): the
+        fields, the players, the story and the prompts so far, each its own;
+        the base State is shared (it is frozen)."""
+        other = Board(self.base, plain_copy(self.f))
+        other.people = dict(self.people)
+        other.seats = list(self.seats)
+        other.notes = list(self.notes)
+        other.asks = plain_copy(self.asks)
+        return other
+
     # ---- players -----------------------------------------------------------
 
     def tell(self, fact: Fact) -> None:

@@ -24,6 +24,7 @@ are read through `legacy`, so old tables replay.
 """
 from __future__ import annotations
 
+from contextlib import contextmanager
 from typing import Any, Iterable, Iterator, Mapping
 
 from referee.games.culture_war.board import DEFAULT_CAPACITY, DEFAULT_PRODUCTION, Board
@@ -119,6 +120,35 @@ def pieces(board: Board) -> Iterator[tuple[str, dict[str, Any]]]:
 
 def statics(board: Board, kind: str) -> Iterator[tuple[str, dict[str, Any], dict[str, Any]]]:
     """(handle, piece, effect) for every static effect of `kind` on a card in play (Mods excluded)."""
+    memo = _FROZEN_STATICS.get(id(board))
+    if memo is None:
+        return _statics(board, kind)
+    if kind not in memo:
+        memo[kind] = list(_statics(board, kind))
+    return iter(memo[kind])
+
+
+# Boards that nothing changes on for a while (`steady`), by id: the static
+# effects of each kind found on them so far.
+_FROZEN_STATICS: dict[int, dict[str, list[tuple[str, dict[str, Any], dict[str, Any]]]]] = {}
+
+
+@contextmanager
+def steady(board: Board) -> Iterator[None]:
+    """While the caller changes nothing on `board` but what `statics` never
+    reads (a piece's `now`): each kind's static effects are found once
+    (`freeze` reading every piece's stats; the legal-move generator)."""
+    if id(board) in _FROZEN_STATICS:
+        yield
+        return
+    _FROZEN_STATICS[id(board)] = {}
+    try:
+        yield
+    finally:
+        del _FROZEN_STATICS[id(board)]
+
+
+def _statics(board: Board, kind: str) -> Iterator[tuple[str, dict[str, Any], dict[str, Any]]]:
     for handle, piece in pieces(board):
         for e in live_effects(piece):
             if e["kind"] == kind and e.get("when") in STATIC:
@@ -388,9 +418,10 @@ def freeze(board: Board, **changes: Any) -> State:
     `now`: what the card counts as at this moment (a unit's ATK and DEF with
     every effect, a Real Estate's production and capacity), for status and
     scripts. Every Culture War action ends here."""
-    for handle, piece in board.pieces.items():
-        if piece["kind"] == "unit":
-            piece["now"] = {"atk": unit_stat(board, handle, "atk"), "def": unit_stat(board, handle, "def")}
-        elif piece["kind"] == "estate":
-            piece["now"] = {"production": production(piece, board), "capacity": capacity(piece)}
+    with steady(board):
+        for handle, piece in board.pieces.items():
+            if piece["kind"] == "unit":
+                piece["now"] = {"atk": unit_stat(board, handle, "atk"), "def": unit_stat(board, handle, "def")}
+            elif piece["kind"] == "estate":
+                piece["now"] = {"production": production(piece, board), "capacity": capacity(piece)}
     return board.to_state(**changes)

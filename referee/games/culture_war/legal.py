@@ -156,10 +156,16 @@ class _Gen:
             self.hand = list(hands[name])
         self.out: list[Candidate | CandidateRun] = []
         self._pending: Action | None = None
+        self._capital: dict[str | None, tuple[int, int]] = {}  # by deck: the board does not change
 
     # ---- by moment ----
 
-    def moves(self) -> list[Move]:
+    def moves(self) -> list[Candidate | CandidateRun]:
+        with effects.steady(self.board):  # the generator only reads the board
+            self._moves()
+        return self.out
+
+    def _moves(self) -> None:
         state, f = self.state, self.board.f
         waiting = prompts.pending(state)
         if not f.get("order", {}).get("settled", True):
@@ -180,7 +186,6 @@ class _Gen:
                 self.shared()  # `end-turn`
             elif self.state.active_player.eliminated:  # out on their own turn: anyone passes it on
                 self.ended_for(self.state.active_player.name)
-        return self.out
 
     def ended_for(self, out: str) -> None:
         action = Action("end-turn", {})
@@ -312,6 +317,11 @@ class _Gen:
 
     def capital(self, deck: str | None) -> tuple[int, int]:
         """(own coins, coins of other factions) for a card of faction `deck`."""
+        if deck not in self._capital:
+            self._capital[deck] = self._count_capital(deck)
+        return self._capital[deck]
+
+    def _count_capital(self, deck: str | None) -> tuple[int, int]:
         mine = foreign = 0
         for _, coins in self.board.sources(self.name):
             for f, n in coins.items():
