@@ -106,6 +106,33 @@ def plain_copy(value: Any) -> Any:
     return json.loads(json.dumps(value))  # anything else (a mapping proxy, a str enum): as JSON would give it
 
 
+# What a Board never changes in place, shared with the State it is made from
+# instead of copied: the effects printed on a piece or a Mod (read through
+# `effects.read`, which copies each one), and the piles of discarded and
+# removed cards, which only `zones.settle` extends, on lists of its own.
+_SHARED_ANYWHERE = "effects"
+_SHARED_ON_TOP = frozenset({"discards", "removed"})
+
+
+def board_copy(fields: Mapping[str, Any]) -> dict[str, Any]:
+    """The fields a Board edits: `plain_copy` but for what it never changes in place."""
+    return {k if type(k) is str else _json_key(k): (v if k in _SHARED_ON_TOP else _copy_sharing(v))
+            for k, v in fields.items()}
+
+
+def _copy_sharing(value: Any) -> Any:
+    kind = type(value)
+    if kind is dict:
+        return {k if type(k) is str else _json_key(k): (v if k == _SHARED_ANYWHERE and type(v) is list
+                                                        else _copy_sharing(v))
+                for k, v in value.items()}
+    if kind is list or kind is tuple:
+        return [_copy_sharing(v) for v in value]
+    if kind in _SCALARS:
+        return value
+    return json.loads(json.dumps(value))
+
+
 def _json_key(key: Any) -> str:
     return next(iter(json.loads(json.dumps({key: 0}))))
 
@@ -113,7 +140,7 @@ def _json_key(key: Any) -> str:
 class Board:
     def __init__(self, state: State, fields: dict[str, Any] | None = None):
         self.base = state
-        self.f: dict[str, Any] = plain_copy(state.fields) if fields is None else fields
+        self.f: dict[str, Any] = board_copy(state.fields) if fields is None else fields
         self.people: dict[str, Player] = {p.name: p for p in state.players}
         self.seats: list[str] = [p.name for p in state.players]
         self.notes: list[Fact] = []  # what the action did, in order (see referee/facts.py)
@@ -130,7 +157,7 @@ class Board:
         """A copy to try something on (what `settle` would do now): the
         fields, the players, the story and the prompts so far, each its own;
         the base State is shared (it is frozen)."""
-        other = Board(self.base, plain_copy(self.f))
+        other = Board(self.base, board_copy(self.f))
         other.people = dict(self.people)
         other.seats = list(self.seats)
         other.notes = list(self.notes)
