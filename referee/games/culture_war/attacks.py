@@ -171,14 +171,14 @@ def truce(board: Board, owner: str, foe: str) -> None:
 
 
 def check_battle(rules: Any, state: State, action: Action) -> None:
-    board = Board(state)
+    board = Board.reading(state)  # target_of and taxes only read
     taxes(board, *target_of(board, action.args))  # as `battle` itself refuses it
 
 
 def check_window(rules: Any, state: State, action: Action) -> None:
     if state.fields.get(WINDOW):
         raise RuleViolation("after the dice", "a battle already waits to be settled: `referee settle` first")
-    board = Board(state)
+    board = Board.reading(state)  # target_of and taxes only read
     attacker, defender, direct = target_of(board, action.args)
     if direct:  # as `window` itself refuses it
         raise RuleViolation("after the dice", "an attack straight at LIFE rolls no dice: fight it with `referee battle`")

@@ -164,7 +164,7 @@ def forced_targets(board: Board, attacker: str) -> list[str]:
         return []
     owner = board.pieces[attacker]["owner"]
     guards = []
-    for handle, piece in sorted(board.pieces.items(), key=lambda kv: int(kv[0])):
+    for handle, piece in board.in_order():
         if piece["kind"] == "unit" and piece["owner"] != owner and \
                 any(e["kind"] == "taunt" for e in live_effects(piece)):
             trace(piece.get("card"), "taunt")

@@ -145,6 +145,8 @@ class Board:
         self.seats: list[str] = [p.name for p in state.players]
         self.notes: list[Fact] = []  # what the action did, in order (see referee/facts.py)
         self.asks: list[dict[str, Any]] = []  # prompts card effects raised (effects.yaml kinds not applied)
+        self._keys: tuple[str, ...] = ()  # the handles `in_order` last sorted, and their order
+        self._sorted: list[str] = []
 
     @classmethod
     def reading(cls, state: State) -> "Board":
@@ -235,9 +237,17 @@ class Board:
         self.pieces[handle] = piece
         return handle
 
+    def in_order(self) -> list[tuple[str, dict[str, Any]]]:
+        """Every piece in play, by handle number (the order is worked out
+        again only when the handles in play have changed)."""
+        pieces = self.pieces
+        keys = tuple(pieces)
+        if keys != self._keys:
+            self._keys, self._sorted = keys, sorted(keys, key=int)
+        return [(h, pieces[h]) for h in self._sorted]
+
     def owned(self, name: str, kind: str | None = None) -> list[tuple[str, dict[str, Any]]]:
-        return [(h, p) for h, p in sorted(self.pieces.items(), key=lambda kv: int(kv[0]))
-                if p["owner"] == name and (kind is None or p["kind"] == kind)]
+        return [(h, p) for h, p in self.in_order() if p["owner"] == name and (kind is None or p["kind"] == kind)]
 
     def label(self, handle: str) -> str:
         piece = self.pieces[handle]
@@ -278,7 +288,7 @@ class Board:
         raise RefereeError(f"{owner} has no {what} matching {rest!r} in play ({self._listing(kinds, owner)})")
 
     def _listing(self, kinds: tuple[str, ...], owner: str | None = None) -> str:
-        found = [f"#{h} {p['name']} ({p['owner']})" for h, p in sorted(self.pieces.items(), key=lambda kv: int(kv[0]))
+        found = [f"#{h} {p['name']} ({p['owner']})" for h, p in self.in_order()
                  if p["kind"] in kinds and (owner is None or p["owner"] == owner)]
         return "in play: " + ", ".join(found) if found else "none in play"
 

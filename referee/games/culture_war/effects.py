@@ -115,7 +115,7 @@ def live_effects(piece: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 
 def pieces(board: Board) -> Iterator[tuple[str, dict[str, Any]]]:
-    return iter(sorted(board.pieces.items(), key=lambda kv: int(kv[0])))
+    return iter(board.in_order())
 
 
 def statics(board: Board, kind: str) -> Iterator[tuple[str, dict[str, Any], dict[str, Any]]]:

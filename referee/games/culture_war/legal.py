@@ -429,6 +429,9 @@ class _Gen:
         targets += [n for n in board.live() if n != name]
         for attacker in mine:
             for defender in targets:
+                if self.lazy:  # judged only if drawn, by `check` (which runs the same two)
+                    self.battle(attacker, defender, not (defender.isdigit() or "/" in defender), judged=False)
+                    continue
                 try:
                     _, _, direct = target_of(board, {"attacker": attacker, "defender": defender})
                     taxes(board, attacker, defender, direct)
@@ -448,7 +451,9 @@ class _Gen:
             return False
         return True
 
-    def battle(self, attacker: str, defender: str, direct: bool) -> None:
+    def battle(self, attacker: str, defender: str, direct: bool, judged: bool = True) -> None:
+        """The variants of one attack; `judged`: the pair is known to pass
+        `check_battle`, else each variant carries its check (lazy)."""
         name = PlayerName(self.name)
         variants: list[tuple[str, dict[str, Any], str]] = [("battle", {}, "")]
         variants.append(("battle", {"counter": False}, " --no-counter"))
@@ -457,6 +462,8 @@ class _Gen:
             variants.append(("window", {"counter": False}, " --window --no-counter"))
         for action_name, extra, flags in variants:
             action = Action(action_name, {"attacker": attacker, "defender": defender, **extra}, name)
+            if not judged:
+                self.ok(_one_die(action))
             self.add(action, f"battle {attacker} {defender}{flags}", kind="battle",
                      direct=direct, window=action_name == "window")
 

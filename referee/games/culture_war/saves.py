@@ -29,7 +29,7 @@ def ask_choices(state: State) -> State:
         return state
     board = Board(state)
     waiting = {(p.data or {}).get("unit") for p in prompts.pending(state) if (p.data or {}).get("kind") == KIND}
-    for handle, piece in sorted(board.pieces.items(), key=lambda kv: int(kv[0])):
+    for handle, piece in board.in_order():
         if piece["kind"] != "unit" or handle in waiting:
             continue
         chosen = piece.get("save_first") or {}

@@ -24,7 +24,7 @@ def turn_sources(board: Board, name: str, when: str) -> list[tuple[list[dict[str
         effects = [e for e in live_effects(piece) if when_of(e) == when]
         if effects:
             out.append((effects, {"owner": name, "source": piece, "this": handle}))
-    for handle, piece in sorted(board.pieces.items(), key=lambda kv: int(kv[0])):
+    for handle, piece in board.in_order():
         for mod in piece.get("mods", []):
             by = mod.get("by") or piece["owner"]
             effects = [e for e in read(mod.get("effects")) if when_of(e) == when and by == name]
