@@ -201,7 +201,7 @@ def _play(config, rules, state, seats, index, agents, rngs, physical, first, pos
             break
         seat = index[player]
         if config.check and moves is None:  # the audit judges against every legal move
-            moves = concrete_moves(rules, state, player, hands)
+            moves = concrete_moves(rules, state, player, _own_hand(hands, player))
             if _key(move.action) not in {_key(m.action) for m in moves}:
                 raise Violation(config.game, config.seed, f"the random draw {move.command!r} is not among "
                                 f"{player}'s {len(moves)} legal moves", steps)
@@ -240,15 +240,16 @@ def _decide(rules: Any, state: State, hands: Hands | None, seats: Sequence[Seat]
     draws); any other agent chooses from all of them, seeing its own view."""
     for player in in_turn(state):
         seat = index[player]
+        own = _own_hand(hands, player)  # a player's moves are made from their own hand only
         if seats[seat].agent is AgentKind.RANDOM:
-            drawn = random_legal(rules, state, player, hands, rngs[seat])
+            drawn = random_legal(rules, state, player, own, rngs[seat])
             if drawn is not None:
                 return player, drawn.make(), None
             continue
-        moves = concrete_moves(rules, state, player, hands)
+        moves = concrete_moves(rules, state, player, own)
         if moves:
             view = _view(rules, state, player)
-            return player, agents[seat].choose(rules, view, player, moves, _own_hand(hands, player), rngs[seat]), moves
+            return player, agents[seat].choose(rules, view, player, moves, own, rngs[seat]), moves
     return None, None, None
 
 
