@@ -20,7 +20,8 @@ class Kind(Enum):
     """What a fact tells. A closed set: the core acts on LIFE, PAY and DRAW
     (a player's totals), ROLL (a battle's dice, for the log) and CHANGE (a
     line of the table's changes); a game acts on CRITICAL (Culture War's
-    battle preview); STORY is everything else told."""
+    window preview and its word on missing dice); STORY is everything else
+    told."""
 
     STORY = "story"
     LIFE = "life"  # `who` loses or gains `amount` life (negative: loses)
