@@ -19,13 +19,16 @@ from typing import Iterable
 class Kind(Enum):
     """What a fact tells. A closed set: the core acts on LIFE, PAY and DRAW
     (a player's totals), ROLL (a battle's dice, for the log) and CHANGE (a
-    line of the table's changes); STORY is everything else told."""
+    line of the table's changes); a game acts on CRITICAL (Culture War's
+    window preview and its word on missing dice); STORY is everything else
+    told."""
 
     STORY = "story"
     LIFE = "life"  # `who` loses or gains `amount` life (negative: loses)
     PAY = "pay"  # `who` pays `amount` capital
     DRAW = "draw"  # `who` draws `amount` cards (the line gives the hand and pile after)
     ROLL = "roll"  # one roll of a battle (`roll`)
+    CRITICAL = "critical"  # a battle's critical failure: `who` rolled a 1 and failed
     CHANGE = "change"  # a line of what changed on the table (render.change_facts)
 
 

@@ -32,7 +32,7 @@ class Outcome(str, Enum):
     WIN = "win"
     DRAW = "draw"  # the rules ended it with no winner
     CAPPED = "capped"  # the turn cap came first: never a win
-    JAM = "jam"  # not over, yet nobody had a legal move: a fault in the rules
+    JAM = "jam"  # not over, yet nobody had a legal move, or a generated move was refused: a fault in the rules
 
 
 @dataclass(frozen=True)
@@ -207,12 +207,21 @@ def _play(config, rules, state, seats, index, agents, rngs, physical, first, pos
                                 f"{player}'s {len(moves)} legal moves", steps)
         action = move.action
         assert action is not None
-        action, dice = _rolled(rules, state, action, config.seed, position)
+        try:
+            action, dice = _rolled(rules, state, action, config.seed, position)
+        except RefereeError as exc:  # the rules generated the move, then refuse to roll it
+            outcome = _fault(config, f"the roller refuses the generated move {_named(action)}: {exc}", steps)
+            break
         if config.check:
             _check_move(config, rules, state, action, steps)
         position += len(dice)
         before = state
-        state = rules.apply(state, action, dice)
+        try:
+            state = rules.apply(state, action, dice)
+        except RefereeError as exc:  # the rules generated the move, then refuse to play it
+            outcome = _fault(config, f"the generated move {_named(action)} dice={list(dice)} "
+                                     f"is refused as it is played: {exc}", steps)
+            break
         physical.after(before, action, state)
         actions += 1
         steps.append(Step(action, dice)) if (config.keep or config.check) else None
@@ -256,6 +265,20 @@ def _decide(rules: Any, state: State, hands: Hands | None, seats: Sequence[Seat]
 def _key(action: Action | None) -> Any:
     return None if action is None else (action.name, repr(sorted(action.args.items(), key=lambda kv: kv[0])),
                                         action.actor)
+
+
+def _fault(config: GameConfig, what: str, steps: Sequence[Step]) -> Outcome:
+    """A move the rules generated and then refuse (to roll or to play) is a
+    fault in the rules, as a jam is: under --check the run stops with a
+    Violation that names the seed and the actions that lead to it; without
+    it the game ends as a JAM, which the report counts, and the run goes on."""
+    if config.check:
+        raise Violation(config.game, config.seed, what, steps)
+    return Outcome.JAM
+
+
+def _named(action: Action) -> str:
+    return f"{action.name} {dict(action.args)} actor={action.actor}"
 
 
 def _rolled(rules: Any, state: State, action: Action, seed: int, position: int) -> tuple[Action, tuple[int, ...]]:

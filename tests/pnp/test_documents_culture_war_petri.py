@@ -355,6 +355,30 @@ def test_culture_war_rule_sheet_states_every_house_rule_default(a4):
         assert section in text, f"no section {section!r}"
 
 
+def test_culture_war_rule_sheet_says_when_an_attack_tax_is_paid(a4):
+    """Rules culture-war-8: an attack tax is paid as the attack is declared (with the
+    referee's --window, as the dice are shown), so a Flash bought while the dice wait
+    cannot leave it unpaid. The sheet and the referee's help say so."""
+    import click
+
+    from referee.cli import game_commands
+
+    taxing = [c["name"] for deck in ("anarchy", "community", "technocracy", "conservative", "libertarian")
+              for c in yaml.safe_load((ROOT / "card_sources" / CW / f"{deck}.yaml").read_text())["cards"]
+              if any(e["kind"] == "attack-tax" for e in c.get("effects") or ())]
+    assert taxing == ["Non-Aggression Pact"]  # the card the sheet names
+    text = pdf_text(a4 / CW / "rules-rules.pdf")
+    assert (f"When a card makes attacking its owner cost Capital ({taxing[0]}), the attacker pays as the attack "
+            "is declared, before any die is rolled; a player who cannot pay may not make that attack, and coins "
+            "spent later, on a Flash while the dice wait, never leave it unpaid.") in text
+    commands = game_commands(CW)
+    helps = {name: re.sub(r"\s+", " ", commands[name].get_help(
+        click.Context(commands[name], info_name=name, terminal_width=500, max_content_width=500)))
+             for name in ("battle", "settle")}
+    assert f"An attack tax ({taxing[0]}) is paid now, before the dice." in helps["battle"]  # --window
+    assert f"An attack tax ({taxing[0]}) was paid as the dice were shown" in helps["settle"]
+
+
 def test_score_sheet_has_five_players_and_every_starting_life(a4):
     life = document(CW, "score")["data"]["life"]
     path = a4 / CW / "page-score.pdf"

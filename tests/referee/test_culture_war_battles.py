@@ -16,12 +16,14 @@ of the kind is walked through the same situations:
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 import yaml
 
 from referee.errors import RefereeError
+from referee.facts import Kind, Outcome
 from referee.games import rules_for
 from referee.games.culture_war import effects as fx_static
 from referee.games.culture_war.cards import resolve
@@ -635,3 +637,63 @@ def test_one_save_asks_nothing():
     victim = t.play("ann", "anarchy-window-smasher")
     t.play("ann", "libertarian-bug-out-bag", on=victim)
     assert not t.state.fields.get("prompts")
+
+
+# ---------------------------------------------------------------- the window's preview: facts chosen by kind
+
+SHOWN = "if nothing is played: "
+
+
+def _preview(notes: list[str]) -> list[str]:
+    return [n[len(SHOWN):] for n in notes if n.startswith(SHOWN)]
+
+
+def _told_by_settle(t: Table) -> list:
+    """The facts `settle` tells with the dice shown and no Flash played (nothing is applied)."""
+    return RULES.narrate(t.state, Action("settle", {"rolls": 0}), [])
+
+
+def _critical_window(defender_name: str | None = None) -> Table:
+    """ann's Window Smasher rolls a 1 against bo's Militia Volunteer and fails, with no
+    counter-attack: the battle needs no more dice, so the preview tells its result.
+    `defender_name`: the Volunteer as a card of another name would print it."""
+    t, h = units(("ann", "bo"), ann=["anarchy-window-smasher"], bo=["conservative-militia-volunteer"])
+    smasher, volunteer = h["ann"][0], h["bo"][0]
+    if defender_name is not None:
+        pieces = {**t.pieces, volunteer: {**t.pieces[volunteer], "name": defender_name}}
+        t.state = replace(t.state, fields={**t.state.fields, "pieces": pieces})
+    return t.battle(smasher, volunteer, [1, 6], window=True, counter=False)
+
+
+def test_the_preview_is_the_roll_and_the_critical_failure_that_settle_then_tells():
+    t = _critical_window()
+    told = _told_by_settle(t)
+    chosen = [f for f in told if f.kind in (Kind.ROLL, Kind.CRITICAL)]
+    assert [f.kind for f in chosen] == [Kind.ROLL, Kind.CRITICAL]
+    assert (chosen[0].roll.a, chosen[0].roll.outcome, chosen[1].who) == (1, Outcome.FAIL, "ann")
+    assert len(told) > len(chosen) + 1  # settle tells more: the match-up, ann's lost life, no counter-attack
+    preview = _preview(t.notes)
+    assert preview == [f.text.strip() for f in chosen]
+    life = t.life("ann")
+    t.settle()
+    assert t.life("ann") == life - 2
+    assert [n.strip() for n in t.notes if n.strip() in preview] == preview  # settle says what it promised
+
+
+def test_the_preview_of_a_kill_is_its_roll_alone():
+    t, h = units(("ann", "bo"), ann=["anarchy-window-smasher"], bo=["conservative-militia-volunteer"])
+    t.battle(h["ann"][0], h["bo"][0], [6, 1], window=True)
+    [roll] = [f for f in _told_by_settle(t) if f.kind is Kind.ROLL]
+    assert roll.roll.outcome is Outcome.KILL
+    assert _preview(t.notes) == [roll.text.strip()]
+
+
+def test_the_preview_chooses_by_kind_not_by_the_words_of_a_card_name():
+    """A unit whose name holds the words a roll's line has ("roll", "->") is named in
+    the match-up line settle tells first: the preview still shows only the roll and
+    the critical failure."""
+    plain, named = _critical_window(), _critical_window("Payroll Troll -> Bot")
+    match_up = _told_by_settle(named)[0]
+    assert "Payroll Troll -> Bot" in match_up.text and match_up.kind is Kind.STORY
+    assert _preview(named.notes) == _preview(plain.notes)
+    assert [line.split(" ")[0] for line in _preview(named.notes)] == ["roll", "critical"]

@@ -8,6 +8,7 @@ import math
 import random
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -16,7 +17,8 @@ from click.testing import CliRunner
 from referee.cli import cli
 from referee.errors import RefereeError
 from referee.simulate import stats
-from referee.simulate.play import Outcome, play_game
+from referee.games import rules_for
+from referee.simulate.play import Outcome, play_game, setup_of
 from referee.simulate.runner import make_plan
 from referee.simulate.session import simulate
 
@@ -215,3 +217,78 @@ def test_check_stops_at_a_generator_that_misses_a_move(monkeypatch):
         for _ in range(20):  # the mutations are random: enough actions to try a pass
             play_game(plan.config(0))
             plan = make_plan("petri-dish", None, (), ("random",), 1, seed=61, turn_cap=200, check=True)
+
+
+def _refusing_roller(monkeypatch, refuse_at: int) -> list:
+    """Culture War's roller (`legal.dice_for`, which self-play plays every move through)
+    refusing the `refuse_at`-th move it is handed, as a rules fault would: monkeypatched
+    only to provoke the situation. Returns the moves handed to it."""
+    from referee.errors import RuleViolation
+    from referee.games.culture_war import legal as cw_legal
+    from referee.simulate import play
+
+    handed = []
+
+    def dice_for(rules, state, action, die):
+        handed.append(action)
+        if len(handed) == refuse_at:
+            raise RuleViolation("a test's refusal", f"the dice refuse {action.name}")
+        return cw_legal.dice_for(rules, state, action, die)
+
+    monkeypatch.setattr(play, "roller", lambda game: dice_for)  # agents.roller is cached: replace it where it is used
+    return handed
+
+
+def test_check_turns_a_refused_roll_into_a_violation_with_the_seed_and_the_actions(monkeypatch):
+    from referee.simulate.play import Violation
+
+    handed = _refusing_roller(monkeypatch, refuse_at=6)
+    plan = make_plan("culture-war", 2, (), ("random",), 1, seed=7, turn_cap=50, check=True)
+    with pytest.raises(Violation) as caught:
+        play_game(plan.config(0))
+    refused, v = handed[-1], caught.value
+    assert (v.game.value, v.seed, len(v.steps)) == ("culture-war", plan.config(0).seed, 5)
+    lines = str(v).splitlines()
+    assert lines[0] == (f"culture-war seed {v.seed}: the roller refuses the generated move {refused.name} "
+                        f"{dict(refused.args)} actor={refused.actor}: the dice refuse {refused.name} "
+                        f"[rule: a test's refusal] after 5 actions:")
+    assert lines[1:] == [f"  {i}. {s.action.name} {dict(s.action.args)} actor={s.action.actor} dice={list(s.dice)}"
+                         for i, s in enumerate(v.steps, start=1)]
+    # the seed and the actions listed reproduce the table the refused move was generated on
+    config = replace(plan.config(0), check=False, keep=True)
+    rules = rules_for(config.game)
+    state = rules.setup(setup_of(config), play_game(config).setup_dice)
+    for step in v.steps:
+        state = rules.apply(state, step.action, step.dice)
+    assert rules.check(state, refused) is None  # the rules accept the move their roller refused
+
+
+def test_without_check_a_refused_roll_ends_the_game_as_a_jam_and_the_run_goes_on(monkeypatch):
+    _refusing_roller(monkeypatch, refuse_at=6)
+    plan = make_plan("culture-war", 2, (), ("random",), 1, seed=7, turn_cap=50, keep=1)
+    record = play_game(plan.config(0))
+    assert (record.outcome, record.winner, record.actions, len(record.steps)) == (Outcome.JAM, None, 5, 5)
+    assert record.to_json()["outcome"] == "jam"
+
+
+def test_a_generated_move_the_rules_refuse_to_play_is_a_violation_or_a_jam(monkeypatch):
+    from referee.errors import RuleViolation
+    from referee.simulate.play import Violation
+
+    rules, played = rules_for("petri-dish"), []
+    real = rules.apply
+
+    def apply(state, action, dice):  # monkeypatched only to provoke a refusal of the 4th move
+        played.append(action)
+        if len(played) == 4:
+            raise RuleViolation("a test's refusal", "not this one")
+        return real(state, action, dice)
+
+    monkeypatch.setattr(rules, "apply", apply)
+    plan = make_plan("petri-dish", None, (), ("random",), 1, seed=62, turn_cap=80, check=True)
+    with pytest.raises(Violation, match=r"^petri-dish seed 62: the generated move \w+ .* is refused as it is "
+                                        r"played: not this one \[rule: a test's refusal\] after 3 actions:"):
+        play_game(plan.config(0))
+    played.clear()
+    record = play_game(replace(plan.config(0), check=False))
+    assert (record.outcome, record.actions) == (Outcome.JAM, 3)

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any, Callable, Mapping
 
 from referee.errors import RefereeError, RuleViolation
+from referee.facts import Kind
 from referee.games.culture_war import effects
 from referee.games.culture_war.actions import order_ready
 from referee.games.culture_war.battle import end_if_broken, fight, strike, target_refusal, unit_refusal
@@ -72,9 +73,13 @@ def window(board: Board, args: Mapping[str, Any], dice: Callable[[], int]) -> No
         board.note(f"if nothing is played: {line}")
 
 
+PREVIEWED = (Kind.ROLL, Kind.CRITICAL)  # the facts a window's preview tells: the roll, a critical failure
+
+
 def pending(board: Board) -> list[str]:
     """What `settle` would do now, with the dice shown (a tie, reroll or
-    counter-attack that needs more dice is said to, not rolled)."""
+    counter-attack that needs more dice is said to, not rolled): the facts
+    of the kinds in PREVIEWED, chosen by kind, never by their words."""
     trial = board.trial()
     before = len(trial.notes)
     try:
@@ -83,7 +88,7 @@ def pending(board: Board) -> list[str]:
         return [f.text.strip() for f in trial.notes[before:][:2]] + ["... and it needs more dice (a tie, a reroll or a counter-attack)"]
     except RefereeError as exc:
         return [f"it would be refused: {exc}"]
-    return [f.text.strip() for f in trial.notes[before:] if "roll" in f.text or "->" in f.text][:2]
+    return [f.text.strip() for f in trial.notes[before:] if f.kind in PREVIEWED][:2]
 
 
 def settle(board: Board, args: Mapping[str, Any], dice: Callable[[], int]) -> None:

@@ -240,7 +240,7 @@ def fight(board: Board, attacker: str, defender: str, dice: Dice, counter: bool 
         a, killed = _round(board, attacker, defender, dice, "battle")
         if not killed and a == 1 and attacker in board.pieces and defender in board.pieces:
             critical = True
-            board.note(f"critical failure: {p} rolled a 1 and failed")
+            board.tell(phrases.critical(p))
             barred = refusal(board, defender, attacker)
             if counter and barred:
                 board.note(f"{q} cannot counter-attack: {barred[1]} ({barred[0]}; a counter-attack is an attack)")

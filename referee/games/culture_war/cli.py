@@ -98,7 +98,8 @@ buy = _play_command(
 @DICE
 @click.option("--no-counter", is_flag=True, help="After a critical failure the defender declines to counter-attack.")
 @click.option("--window", is_flag=True,
-              help="Roll both dice and wait: Flashes may still be played, then `referee settle` fights it.")
+              help="Roll both dice and wait: Flashes may still be played, then `referee settle` fights it. "
+                   "An attack tax (Non-Aggression Pact) is paid now, before the dice.")
 @db_option
 def battle(attacker, defender, dice_text, no_counter, window) -> None:
     """Fight: unit ATTACKER attacks unit DEFENDER, or a player's LIFE.
@@ -115,6 +116,9 @@ def battle(attacker, defender, dice_text, no_counter, window) -> None:
     has no units (a Cyber attacker: no Cyber units); house rules
     unopposed-damage (5) and unopposed-hero-damage (10) set the damage, and
     counter-fail (free) whether a failed counter-attack costs anything.
+    A defender's attack tax (Non-Aggression Pact) is paid as the attack is
+    made, before any die: with --window as the dice are shown, so coins
+    spent on a Flash while they wait cannot leave it unpaid.
 
     \b
     Examples:
@@ -135,7 +139,9 @@ def battle(attacker, defender, dice_text, no_counter, window) -> None:
 def settle(dice_text) -> None:
     """Fight the battle whose dice `battle --window` showed, with those dice
     and any Flashes played since (--dice only for further dice it needs:
-    a tie, a reroll, a counter-attack).
+    a tie, a reroll, a counter-attack). An attack tax (Non-Aggression Pact)
+    was paid as the dice were shown; settle charges nothing more for it
+    (a battle shown before rules culture-war-8 pays it at settle).
 
     \b
     Example:

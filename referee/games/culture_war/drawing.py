@@ -13,7 +13,7 @@ from typing import Any
 
 from referee import dice as dicelib
 from referee.errors import DiceError
-from referee.facts import Fact, Outcome
+from referee.facts import Fact, Kind, Outcome
 from referee.games.culture_war.board import Board
 from referee.games.culture_war.effects import freeze
 from referee.model import Action, State
@@ -63,9 +63,10 @@ def play(rules: Any, state: State, action: Action, dice: dicelib.Drawn) -> tuple
 
 def _short(name: str, typed: tuple[int, ...], notes: list[Fact]) -> str:
     shown = ",".join(map(str, typed))
-    last = notes[-1] if notes else None
+    told = [f for f in notes if f.kind in (Kind.ROLL, Kind.CRITICAL)]  # chosen by kind, never by their words
+    last = told[-1] if told else None
     why = ("the last roll is a tie, which is rolled again"
            if last is not None and last.roll is not None and last.roll.outcome is Outcome.TIE
            else "a critical failure brings a counter-attack, which rolls too"
-           if last is not None and last.text.startswith("counter-attack") else "the battle is not over")
+           if last is not None and last.kind is Kind.CRITICAL else "the battle is not over")
     return f"{name}: the dice {shown} are not enough: {why}; type every die rolled, e.g. --dice {shown},4,2"

@@ -107,6 +107,11 @@ def roll(r: Roll) -> Fact:
                 f"  -> {said}", Kind.ROLL, roll=r)
 
 
+def critical(name: str) -> Fact:
+    """`critical failure: ann rolled a 1 and failed`."""
+    return Fact(f"critical failure: {name} rolled a 1 and failed", Kind.CRITICAL, name)
+
+
 def roll_text(r: Roll) -> str:
     """A battle's roll as the log shows it: `3+2=5 v 6+0=6 fails`."""
     said = (f"an enemy 6: {r.loser} is Predictable and loses" if r.outcome is Outcome.PREDICTABLE
