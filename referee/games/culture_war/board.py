@@ -33,6 +33,7 @@ from referee.errors import RefereeError, RuleViolation
 from referee.facts import Fact, story
 from referee.games.culture_war import phrases
 from referee.model import Player, State
+from referee.plain import SCALARS, json_key, plain_copy
 
 PLAIN = "plain"  # coins of a Real Estate with no faction: every card counts them as its own
 DEFAULT_PRODUCTION = 1
@@ -89,23 +90,6 @@ def slug(piece: Mapping[str, Any]) -> str:
     return re.sub(r"[^a-z0-9]+", "-", piece["name"].lower()).strip("-")
 
 
-_SCALARS = (str, int, float, bool, type(None))
-
-
-def plain_copy(value: Any) -> Any:
-    """A deep copy of plain JSON data, exactly as a JSON round trip gives it
-    (a tuple becomes a list, a key a string), about three times faster than
-    one: a Board is made for every check and every action."""
-    kind = type(value)
-    if kind is dict:
-        return {k if type(k) is str else _json_key(k): plain_copy(v) for k, v in value.items()}
-    if kind is list or kind is tuple:
-        return [plain_copy(v) for v in value]
-    if kind in _SCALARS:
-        return value
-    return json.loads(json.dumps(value))  # anything else (a mapping proxy, a str enum): as JSON would give it
-
-
 # What a Board never changes in place, shared with the State it is made from
 # instead of copied: the effects printed on a piece or a Mod (read through
 # `effects.read`, which copies each one), and the piles of discarded and
@@ -116,25 +100,21 @@ _SHARED_ON_TOP = frozenset({"discards", "removed"})
 
 def board_copy(fields: Mapping[str, Any]) -> dict[str, Any]:
     """The fields a Board edits: `plain_copy` but for what it never changes in place."""
-    return {k if type(k) is str else _json_key(k): (v if k in _SHARED_ON_TOP else _copy_sharing(v))
+    return {k if type(k) is str else json_key(k): (v if k in _SHARED_ON_TOP else _copy_sharing(v))
             for k, v in fields.items()}
 
 
 def _copy_sharing(value: Any) -> Any:
     kind = type(value)
     if kind is dict:
-        return {k if type(k) is str else _json_key(k): (v if k == _SHARED_ANYWHERE and type(v) is list
+        return {k if type(k) is str else json_key(k): (v if k == _SHARED_ANYWHERE and type(v) is list
                                                         else _copy_sharing(v))
                 for k, v in value.items()}
     if kind is list or kind is tuple:
         return [_copy_sharing(v) for v in value]
-    if kind in _SCALARS:
+    if kind in SCALARS:
         return value
     return json.loads(json.dumps(value))
-
-
-def _json_key(key: Any) -> str:
-    return next(iter(json.loads(json.dumps({key: 0}))))
 
 
 class Board:

@@ -179,15 +179,17 @@ def _variants(rules: Any, state: State, verb: str, base: Mapping[str, Any], word
     choices = [[None, *_values(state, name, k)] for k in keys]
     out: list[Move] = []
     outcomes: list[State] = []
-    for combo in itertools.product(*choices):
+    combos = list(itertools.product(*choices))
+    for combo in combos:
         picks = {k: v for k, v in zip(keys, combo) if v is not None}
         act = action(verb, {**base, **picks}, name) if picks else first
         if not accepts(rules, state, act):
             continue
-        after = rules.apply(state, act, ())
-        if any(after == seen for seen in outcomes):
-            continue
-        outcomes.append(after)
+        if len(combos) > 1:  # picks the card ignores leave the same table: one move (a lone play has no twin)
+            after = rules.apply(state, act, ())
+            if any(after == seen for seen in outcomes):
+                continue
+            outcomes.append(after)
         extra = [w for k, v in picks.items() for w in (OPTION_FLAGS[k], v)]
         out.append(move(rules, state, act, [*words, *extra]))
     return out

@@ -2,7 +2,6 @@
 back into a State. Only rules code uses it; nothing here touches files."""
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -11,6 +10,7 @@ from referee.games.divide_and_conquer import printed
 from referee.games.divide_and_conquer.phases import phase_of
 from referee.games.divide_and_conquer.zones import places, score, value
 from referee.model import State
+from referee.plain import plain_copy
 
 
 @dataclass
@@ -82,9 +82,9 @@ BIG = ("bases", "unaffiliated", "discard", "groups")
 def _copy_fields(fields: Any) -> dict[str, Any]:
     """A deep copy of the table's fields (plain JSON) that rules may change:
     the groups (dicts of words and numbers, with their attachments) copied
-    by shape, the rest through JSON; the `groups` summary is rebuilt by
+    by shape, the rest as plain JSON data; the `groups` summary is rebuilt by
     `state`, never changed in place, so it is shared."""
-    rest = json.loads(json.dumps({k: v for k, v in fields.items() if k not in BIG}))
+    rest = plain_copy({k: v for k, v in fields.items() if k not in BIG})
     out = {}
     for k, v in fields.items():
         if k == "bases":
