@@ -12,21 +12,30 @@ from typing import Any
 
 from referee.games.petri_dish import engine
 from referee.games.petri_dish.dish import REPETITIONS_FOR_DRAW, action_args, position_of, repetitions
-from referee.legal import Hands, Move, action, move, shared_moves
-from referee.model import PlayerName, State
+from referee.legal import Candidate, Hands, Move, action, judged, move, shared_candidates
+from referee.model import Action, PlayerName, State
 
 
 def legal_moves(rules: Any, state: State, player: PlayerName, hands: Hands | None = None) -> list[Move]:
+    return judged(rules, state, candidates(rules, state, player, hands))
+
+
+def candidates(rules: Any, state: State, player: PlayerName, hands: Hands | None = None) -> list[Candidate]:
+    """The moves, each worded only when wanted (self-play's random draw
+    words one); the engine's moves and a draw claim need no check."""
     if state.finished:
         return []
     mover = state.player(player)
     if mover.name != state.active_player.name:
         return []
-    out: list[Move] = []
+    out: list[Candidate] = []
     for tup in engine.legal_actions(position_of(state)):
         name, args = action_args(tup)
-        act = action(name, args, mover.name)
-        out.append(move(rules, state, act, engine.action_text(tup).split()))
+        out.append(_known(rules, state, action(name, args, mover.name), engine.action_text(tup)))
     if repetitions(state) >= REPETITIONS_FOR_DRAW:
-        out.append(move(rules, state, action("claim-draw", {}, mover.name), ["claim-draw"]))
-    return out + shared_moves(rules, state, mover.name)
+        out.append(_known(rules, state, action("claim-draw", {}, mover.name), "claim-draw"))
+    return out + shared_candidates(rules, state, mover.name)
+
+
+def _known(rules: Any, state: State, act: Action, command: str) -> Candidate:
+    return Candidate(act, None, lambda: move(rules, state, act, command.split()))
