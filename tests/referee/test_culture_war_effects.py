@@ -15,6 +15,7 @@ import yaml
 
 from referee.errors import RefereeError
 from referee.games.culture_war import effects as fx_static
+from referee.games.culture_war import legal
 from referee.games.culture_war.board import Board
 from referee.games.culture_war.cards import resolve
 from referee.games.culture_war.handlers import HANDLERS
@@ -113,8 +114,8 @@ class Walk:
             self.rules.check(self.state, Action(name, {**args, "rolls": 1}) if name in ("battle", "settle") else action)
             dice: list[int] = []
             if name in ("battle", "settle"):
-                self.rules.count_dice(self.state, action, lambda: dice.append(self.dice()) or dice[-1])
-                action = Action(name, {**args, "rolls": len(dice)})
+                action, rolled = legal.dice_for(self.rules, self.state, action, self.dice)
+                dice = list(rolled)
             else:
                 dice = [self.dice() for _ in self.rules.dice_needed(self.state, action)]
             self.state = self.rules.apply(self.state, action, dice)

@@ -10,6 +10,7 @@ from itertools import product
 import pytest
 
 from referee.games import rules_for
+from referee.games.culture_war import legal
 from referee.games.culture_war.board import Board
 from referee.games.culture_war.odds import odds
 from referee.model import Action, GameSlug, Setup
@@ -374,8 +375,8 @@ def play_randomly(moves) -> dict[str, int]:
         try:
             rules.check(state, Action(action.name, {**action.args, "rolls": 1}))
             if kind == "battle":
-                rules.count_dice(state, action, lambda: dice.append(rng.randint(1, 6)) or dice[-1])
-                action = Action("battle", {**action.args, "rolls": len(dice)})
+                action, rolled = legal.dice_for(rules, state, action, lambda: rng.randint(1, 6))
+                dice = list(rolled)
         except RefereeError as exc:
             assert str(exc)
             continue

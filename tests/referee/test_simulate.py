@@ -209,9 +209,9 @@ def test_check_stops_at_a_generator_that_misses_a_move(monkeypatch):
     from referee.games.petri_dish import legal as petri_legal
     from referee.simulate.play import Violation
 
-    real = petri_legal.legal_moves
-    monkeypatch.setattr(petri_legal, "legal_moves",
-                        lambda *a, **k: [m for m in real(*a, **k) if m.action is None or m.action.name != "pass"])
+    real = petri_legal.candidates  # what the legal moves and the random draw are both made from
+    monkeypatch.setattr(petri_legal, "candidates",
+                        lambda *a, **k: [c for c in real(*a, **k) if c.action is None or c.action.name != "pass"])
     plan = make_plan("petri-dish", None, (), ("random",), 1, seed=61, turn_cap=200, check=True)
     with pytest.raises(Violation, match="seed 61: check accepts pass"):
         for _ in range(20):  # the mutations are random: enough actions to try a pass

@@ -26,7 +26,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import replace
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping
 
 from referee import prompts
 from referee.errors import RefereeError, RuleViolation
@@ -45,10 +45,7 @@ Dice = Callable[[], int]
 
 
 class DiceShortage(RefereeError):
-    """The dice given ran out before the rules were done with them. `notes`:
-    the story so far, when the one who raised it knows it (count_dice)."""
-
-    notes: Sequence[Fact] = ()
+    """The dice given ran out before the rules were done with them."""
 
 
 def feeder(values: Iterable[int]) -> Dice:

@@ -536,18 +536,28 @@ def _one_die(action: Action) -> Action:
 def dice_for(rules: Any, state: State, action: Action, die: Callable[[], int]) -> tuple[Action, tuple[int, ...]]:
     """The action as the table records it and the dice it takes, rolled with
     `die` (a d6): an action that rolls until decided (a battle, the roll-off)
-    is played out as the CLI does (`rules.count_dice`) and gets its `rolls`;
-    any other takes the dice `rules.dice_needed` names."""
+    is played as the CLI plays it (`rules.play_drawing`, the dice drawn as
+    the rules ask for them) and gets its `rolls`; any other takes the dice
+    `rules.dice_needed` names."""
     if action.name in ROLLING and "rolls" not in action.args:
-        used: list[int] = []
-
-        def counted() -> int:
-            used.append(die())
-            return used[-1]
-
-        rules.count_dice(state, action, counted)
-        return Action(action.name, {**action.args, "rolls": len(used)}, action.actor, action.cards), tuple(used)
+        drawn = _Drawn(die)
+        action, _, _ = rules.play_drawing(state, action, drawn)
+        return action, tuple(drawn.taken)
     return action, tuple(die() for _ in rules.dice_needed(state, action))
+
+
+class _Drawn:
+    """`die` as `play_drawing` asks for dice (dice.Drawn's shape): never typed, every die kept."""
+
+    typed = None
+
+    def __init__(self, die: Callable[[], int]):
+        self.die = die
+        self.taken: list[int] = []
+
+    def __call__(self) -> int:
+        self.taken.append(self.die())
+        return self.taken[-1]
 
 
 def replay_dice(values: Iterable[int]) -> Callable[[], int]:

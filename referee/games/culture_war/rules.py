@@ -335,19 +335,6 @@ class CultureWarRules(GenericRules):
 
         return close_cancel(saves.ask_choices(zones.settle(state, after, action)), action)
 
-    def count_dice(self, state: State, action: Action, dice: Callable[[], int]) -> None:
-        """Play a board action with a dice source (to learn how many dice it
-        takes). A DiceShortage carries the story so far in `notes`."""
-        spec = self.spec(action)
-        if not isinstance(spec, BoardAction) or spec.step is None:
-            raise RefereeError(f"{action.name} is not played on the board, so it rolls no dice")
-        board = Board(state)
-        try:
-            spec.step(board, action.args, dice)
-        except DiceShortage as exc:
-            exc.notes = board.notes
-            raise
-
     # ---- text -------------------------------------------------------------------------
 
     def render_lines(self, state: State) -> list[str]:
