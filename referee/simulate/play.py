@@ -3,9 +3,13 @@
 The loop is the table's own: the rules set the game up with the dice the
 table's seeded roller gives, then for every action the player to act (the
 one a waiting prompt asks, else the player whose turn it is, else anyone the
-rules let act) gets their legal moves from `referee.legal`, their agent picks
-one from their own view, and the rules `apply` it with the roller's next
-dice. Nothing is written and nothing is worded on the way.
+rules let act) gets their legal moves from `referee.legal` (generated from
+their own hand only), their agent picks one from their own view, and the
+rules `apply` it with the roller's next dice. Where the game lets another
+player answer the chosen move from their hand (a Cold War defender's block,
+redirect or shields: `answers` in the game's selfplay module), that player's
+agent then picks the answer from their own view and hand, and the move as
+answered is the one played. Nothing is written and nothing is worded on the way.
 
 Card games also need their physical truth, the printed decks dealt by copy
 and each hand: a game's `selfplay` module provides it (`deal(rules, state,
@@ -24,7 +28,7 @@ from referee.errors import RefereeError
 from referee.games import rules_for
 from referee.legal import Hands
 from referee.model import Action, GameSlug, PlayerName, Setup, State
-from referee.simulate.agents import AgentKind, make_agent, roller, selfplay_module
+from referee.simulate.agents import AgentKind, answerer, make_agent, roller, selfplay_module
 from referee.simulate.turns import mover_and_moves
 
 
@@ -202,6 +206,13 @@ def _play(config, rules, state, seats, index, agents, rngs, physical, first, pos
         seat = index[player]
         view = _view(rules, state, player)
         move = agents[seat].choose(rules, view, player, moves, _own_hand(hands, player), rngs[seat])
+        answer = answerer(state.game) if hands is not None else None
+        answered = answer(rules, state, move.action, hands) if answer is not None else None
+        if answered is not None and len(answered[1]) > 1:  # the defender chooses their answer, from their own view
+            defender, moves = answered
+            other = index[defender]
+            move = agents[other].choose(rules, _view(rules, state, defender), defender, moves,
+                                        _own_hand(hands, defender), rngs[other])
         action = move.action
         assert action is not None
         action, dice = _rolled(rules, state, action, config.seed, position)
@@ -213,8 +224,8 @@ def _play(config, rules, state, seats, index, agents, rngs, physical, first, pos
         physical.after(before, action, state)
         actions += 1
         steps.append(Step(action, dice)) if (config.keep or config.check) else None
-        for card in _cards_of(action):
-            played[index.get(action.actor or player, seat)].append(str(card))
+        for who, card in _played(state.game, action, PlayerName(action.actor or player)):
+            played[index.get(who, seat)].append(card)
         if audit is not None:
             problems = (physical.violations(state) + _count_problems(state)
                         + audit.step(before, action, dice, state, moves, hands is not None, check_rng))
@@ -244,6 +255,17 @@ def _rolled(rules: Any, state: State, action: Action, seed: int, position: int) 
         return dicelib.draw(seed, count[0] - 1, (6,))[0]
 
     return roll(rules, state, action, die)
+
+
+def _played(game: GameSlug, action: Action, mover: PlayerName) -> list[tuple[PlayerName, str]]:
+    """The cards an action plays and who played each: the game's own `played`
+    (its selfplay module, where an answer's card is the defender's), else
+    every card the mover's action names (`_cards_of`)."""
+    module = selfplay_module(game)
+    own = getattr(module, "played", None) if module is not None else None  # a module attribute, not a rules hook
+    if own is not None:
+        return own(action, mover)
+    return [(mover, card) for card in _cards_of(action)]
 
 
 def _cards_of(action: Action) -> list[str]:

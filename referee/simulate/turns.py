@@ -1,6 +1,11 @@
 """Whose move it is in a simulated game, and their concrete legal moves:
 the player a waiting prompt asks, else the player whose turn it is, else
-anyone the rules let act (used by the game loop and the search agent)."""
+anyone the rules let act (used by the game loop and the search agent).
+
+Each player's moves are generated from their own hand only, never from the
+others': a move that another player answers from their hand (a Cold War
+attack a defender may block) is listed without the answer, and the loop then
+lets the answering player choose it (`answerer`, referee/simulate/play.py)."""
 from __future__ import annotations
 
 import importlib
@@ -35,7 +40,8 @@ def mover_and_moves(rules: Any, state: State, hands: Hands | None) -> tuple[Play
         if name in seen:
             continue
         seen.add(name)
-        moves = [m for m in legal_moves(rules, state, PlayerName(name), hands) if m.action is not None]
+        own = None if hands is None else {PlayerName(name): hands.get(PlayerName(name), ())}
+        moves = [m for m in legal_moves(rules, state, PlayerName(name), own) if m.action is not None]
         if moves:
             return PlayerName(name), moves
     return None, []

@@ -106,5 +106,7 @@ def test_the_search_agent_decides_from_sampled_tables():
 
 @pytest.mark.slow
 def test_a_whole_random_game_ends():
-    plan = make_plan("cold-war", 2, (), ("random",), 1, seed=2)
+    # seed 6: a random two-player match that ends within the turn cap (many random matches are capped:
+    # a uniform pick among places, discards and attacks attacks seldom)
+    plan = make_plan("cold-war", 2, (), ("random",), 1, seed=6)
     assert play_game(plan.config(0)).outcome in (Outcome.WIN, Outcome.DRAW)

@@ -17,6 +17,10 @@ table, such as a Special placed with or without --propaganda, are one move):
 - a Fallen Leader's turn: `fallen TARGET CARD [--at SPOT]` with the card on
   top of the draw pile (hands: a Fallen Leader's "hand" is that top card),
   and `end-turn`.
+A defender's answers come from the defender's hand: `legal_moves` lists
+them when `hands` holds it (the agreement test's all-hands-known walk);
+self-play passes the mover's own hand only and asks `answers` for the
+defender's choices of the move the mover chose.
 With the hands unknown, card plays from the hand are `<CARD>` moves; their
 details' `slots` say which `<CARD>` may be left out (an attack's second card)
 and which may be written `--propaganda CARD` (a setup's placed cards).
@@ -41,6 +45,11 @@ SETUP_DISCARDS = 3
 PROPAGANDA_SLOT = {"flag": "--propaganda", "flag_text": "face down as Propaganda"}
 
 
+# The arguments that carry the defender's answer, and the actions they answer.
+ANSWER_ARGS = ("block", "redirect", "onto", "onto_at", "shields")
+ANSWERED = frozenset({"attack", "special", "triad", "fallen"})
+
+
 def legal_moves(rules: Any, state: State, player: PlayerName, hands: Hands | None = None) -> list[Move]:
     if state.finished:
         return []
@@ -59,11 +68,46 @@ def legal_moves(rules: Any, state: State, player: PlayerName, hands: Hands | Non
     return gen.out + shared_moves(rules, state, name)
 
 
+def answers(rules: Any, state: State, action: Action, hands: Hands) -> tuple[PlayerName, list[Move]] | None:
+    """The defender's choices for an attack, Special, Nuclear Triad or Fallen
+    Leader's flip that its mover has chosen: `(defender, variants)`, the
+    variants being exactly that action with each answer the defender's hand
+    allows (--block, --redirect --onto, --shield pairs), each accepted by
+    `check`, the first with no answer. None for an action nobody answers.
+
+    Self-play lists a mover's moves from their own hand only (the attack with
+    no answer); the defender then picks one of these with their own view and
+    hand, so neither player decides with the other's cards."""
+    if action.name not in ANSWERED or state.finished or action.args.get("target") is None:
+        return None
+    attacker = state.player(action.actor).name if action.actor else state.players[state.active].name
+    defender = state.player(str(action.args["target"])).name
+    known = {PlayerName(attacker): tuple(hands.get(PlayerName(attacker), ())),
+             PlayerName(defender): tuple(hands.get(PlayerName(defender), ()))}
+    gen = _Gen(rules, state, attacker, known, only=action)
+    cards = action.args.get("cards")
+    if action.name == "attack":
+        gen._attacks([str(c) for c in cards or ()])
+    elif action.name == "special":
+        gen._specials([str(action.args.get("card"))])
+    elif action.name == "triad":
+        gen._triads([str(c) for c in cards or ()])
+    else:
+        gen.fallen()
+    return PlayerName(defender), gen.out
+
+
+def _unanswered(action: Action) -> tuple[str, str | None, list[tuple[str, Any]]]:
+    """An action less its answer: what `answers` keeps fixed."""
+    return action.name, action.actor, sorted((k, repr(v)) for k, v in action.args.items() if k not in ANSWER_ARGS)
+
+
 class _Gen:
     """Collects the accepted moves, one per outcome within a kind."""
 
-    def __init__(self, rules: Any, state: State, name: str, hands: Hands | None):
+    def __init__(self, rules: Any, state: State, name: str, hands: Hands | None, only: Action | None = None):
         self.rules, self.state, self.name, self.hands = rules, state, name, hands
+        self.only = _unanswered(only) if only is not None else None  # offer only this action's answers
         self.f = state.fields
         self.desk = self.f["desks"][name]
         self.out: list[Move] = []
@@ -87,6 +131,8 @@ class _Gen:
         by their outcome; None for an offer whose outcome no other one shares."""
         act = Action(name, {k: v for k, v in args.items() if v not in (None, [], False)},
                      PlayerName(actor) if actor else None)
+        if self.only is not None and _unanswered(act) != self.only:
+            return False
         if not accepts(self.rules, self.state, act):
             return False
         if same is not None:
