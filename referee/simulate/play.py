@@ -26,7 +26,7 @@ from typing import Any, Mapping, Protocol, Sequence
 from referee import dice as dicelib
 from referee.errors import RefereeError
 from referee.games import rules_for
-from referee.legal import Hands
+from referee.legal import Hands, wordless
 from referee.model import Action, GameSlug, PlayerName, Setup, State
 from referee.simulate.agents import AgentKind, answerer, make_agent, roller, selfplay_module
 from referee.simulate.turns import mover_and_moves
@@ -149,13 +149,15 @@ def setup_of(config: GameConfig) -> Setup:
 
 
 def play_game(config: GameConfig) -> GameRecord:
-    """Play one game to its end (or the turn cap) and report it."""
-    if config.project is not None:
-        from referee.cards.index import chosen_project  # lazy: only A/B's side B names a project
+    """Play one game to its end (or the turn cap) and report it. The moves
+    are listed without their words (`wordless`): no agent reads them."""
+    with wordless():
+        if config.project is not None:
+            from referee.cards.index import chosen_project  # lazy: only A/B's side B names a project
 
-        with chosen_project(Path(config.project)):
-            return _play_game(config)
-    return _play_game(config)
+            with chosen_project(Path(config.project)):
+                return _play_game(config)
+        return _play_game(config)
 
 
 def _play_game(config: GameConfig) -> GameRecord:

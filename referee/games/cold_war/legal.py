@@ -125,15 +125,18 @@ class _Gen:
         return D.card(self.f, cid)
 
     def offer(self, name: str, args: Mapping[str, Any], actor: str | None, words: Iterable[Any],
-              same: Any = None) -> bool:
-        """Offer one action; kept when `check` accepts it. `same`: a key of the
-        offers that may leave the same table (spellings of one play), compared
-        by their outcome; None for an offer whose outcome no other one shares."""
+              same: Any = None, judged: bool = False) -> bool | None:
+        """Offer one action; kept when `check` accepts it (returns whether it
+        did; None when the action is not one `answers` asks about). `same`: a
+        key of the offers that may leave the same table (spellings of one
+        play), compared by their outcome; None for an offer whose outcome no
+        other one shares. `judged`: `check` has accepted an action it judges
+        alike (the same cards in another order), so it is not asked again."""
         act = Action(name, {k: v for k, v in args.items() if v not in (None, [], False)},
                      PlayerName(actor) if actor else None)
         if self.only is not None and _unanswered(act) != self.only:
-            return False
-        if not accepts(self.rules, self.state, act):
+            return None
+        if not judged and not accepts(self.rules, self.state, act):
             return False
         if same is not None:
             after = self.rules.apply(self.state, act, ())
@@ -221,11 +224,24 @@ class _Gen:
                            ["challenge", target, count, "--by", self.name])
 
     def _discards(self, held: Sequence[str]) -> None:
+        """Every order of every choice of cards (the discard pile turns over
+        unshuffled, so the order is the player's). Whether a discard is legal
+        does not depend on the order its cards are named in, so `check` judges
+        each choice once, and its other orders follow that verdict."""
         moves = self.f["moves"]
         left = 3 - moves["plays"] - moves["discards"]
+        verdicts: dict[frozenset[str], bool] = {}
         for k in range(1, max(0, left) + 1):
             for ids in itertools.permutations(held, k):
-                self.offer("discard", {"cards": list(ids)}, self.name, ["discard", *ids, "--by", self.name])
+                words = ["discard", *ids, "--by", self.name]
+                chosen = frozenset(ids)
+                if chosen in verdicts:
+                    if verdicts[chosen]:
+                        self.offer("discard", {"cards": list(ids)}, self.name, words, judged=True)
+                    continue
+                verdict = self.offer("discard", {"cards": list(ids)}, self.name, words)
+                if verdict is not None:
+                    verdicts[chosen] = verdict
 
     def _answers(self, target: str, kinds: Sequence[str] = ("block", "redirect")) -> list[tuple[dict, list]]:
         """The defender's possible answers: none, each block, each redirect onto each spot."""
@@ -247,15 +263,27 @@ class _Gen:
         return out
 
     def _attacks(self, held: Sequence[str]) -> None:
+        """One card or two combined, in either order (the order they are
+        discarded in). Whether an attack is legal does not depend on the
+        order of its two cards, so `check` judges each pair once."""
         military = [c for c in held if self.card(c)["type"] == "military"]
         groups = [[c] for c in military] + [list(p) for p in itertools.permutations(military, 2)]
         for target in self.opponents():
             answers = self._answers(target)
             for spot in self.spots(target):
+                verdicts: dict[tuple[frozenset[str], int], bool] = {}
                 for ids in groups:
-                    for extra, flags in answers:
-                        self.offer("attack", {"target": target, "at": spot, "cards": ids, **extra}, self.name,
-                                   ["attack", target, spot, *ids, *flags, "--by", self.name])
+                    for n, (extra, flags) in enumerate(answers):
+                        key = (frozenset(ids), n)
+                        args = {"target": target, "at": spot, "cards": ids, **extra}
+                        words = ["attack", target, spot, *ids, *flags, "--by", self.name]
+                        if key in verdicts:
+                            if verdicts[key]:
+                                self.offer("attack", args, self.name, words, judged=True)
+                            continue
+                        verdict = self.offer("attack", args, self.name, words)
+                        if verdict is not None:
+                            verdicts[key] = verdict
 
     def _specials(self, held: Sequence[str]) -> None:
         for cid in held:
