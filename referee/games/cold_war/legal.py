@@ -111,7 +111,7 @@ class _Gen:
         self.f = state.fields
         self.desk = self.f["desks"][name]
         self.out: list[Move] = []
-        self._seen: dict[str, list[State]] = {}
+        self._seen: dict[str, list[tuple[Action, State | None]]] = {}  # per `same` key: each kept action, its outcome once needed
 
     # ---- plumbing ------------------------------------------------------------------
 
@@ -139,11 +139,18 @@ class _Gen:
         if not judged and not accepts(self.rules, self.state, act):
             return False
         if same is not None:
-            after = self.rules.apply(self.state, act, ())
             seen = self._seen.setdefault(repr((name, same)), [])
-            if any(after == s for s in seen):
-                return True
-            seen.append(after)
+            if seen:  # outcomes are compared only once a second spelling is accepted (each applied once)
+                after = self.rules.apply(self.state, act, ())
+                for i, (earlier, outcome) in enumerate(seen):
+                    if outcome is None:
+                        outcome = self.rules.apply(self.state, earlier, ())
+                        seen[i] = (earlier, outcome)
+                    if after == outcome:
+                        return True
+                seen.append((act, after))
+            else:
+                seen.append((act, None))
         self.out.append(Move(act, command_line(words), name, describe(self.rules, self.state, act)))
         return True
 
