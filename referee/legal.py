@@ -34,6 +34,8 @@ import importlib
 import itertools
 import random
 import shlex
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
@@ -59,7 +61,8 @@ class Move:
              (`battle ann/window-smasher bo/mall-walkers`); a move with
              action=None has `<CARD>` where the card goes;
     kind:    the group it is shown under (the action's name: "attack", "play" ...);
-    text:    the move in words, from the game's phrases where it has one.
+    text:    the move in words, from the game's phrases where it has one
+             (inside `wordless()`, as self-play lists them: the action's name).
     """
 
     action: Action | None
@@ -202,8 +205,32 @@ def command_line(words: Iterable[Any]) -> str:
     return " ".join(w if w == CARD_PLACEHOLDER else shlex.quote(str(w)) for w in words)
 
 
+# False inside `wordless()`: moves are listed without their words.
+_WORDED: ContextVar[bool] = ContextVar("legal_moves_worded", default=True)
+
+
+@contextmanager
+def wordless():
+    """Moves listed inside are not put into words: their `text` is the
+    action's name. Self-play lists moves by the thousand and its agents read
+    only the actions; wording each one cost it about a fifth of its time."""
+    token = _WORDED.set(False)
+    try:
+        yield
+    finally:
+        _WORDED.reset(token)
+
+
+def worded() -> bool:
+    """Whether moves are put into words now (not inside `wordless()`)."""
+    return _WORDED.get()
+
+
 def describe(rules: Any, state: State, act: Action) -> str:
-    """The move in words, through the game's phrases (the command's own words otherwise)."""
+    """The move in words, through the game's phrases (the command's own words
+    otherwise); the action's name inside `wordless()`."""
+    if not _WORDED.get():
+        return act.name
     from referee.wording import Words, phrase  # lazy: only when moves are worded
 
     who = str(act.args.get("player") or act.actor or state.active_player.name)

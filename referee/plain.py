@@ -8,17 +8,18 @@ from __future__ import annotations
 import json
 from typing import Any
 
-SCALARS = (str, int, float, bool, type(None))
+SCALARS = frozenset({str, int, float, bool, type(None)})
 
 
 def plain_copy(value: Any) -> Any:
     """A deep copy of plain JSON data, exactly as a JSON round trip gives it
     (a tuple becomes a list, a key a string), about twice as fast as one."""
     kind = type(value)
-    if kind is dict:
-        return {k if type(k) is str else json_key(k): plain_copy(v) for k, v in value.items()}
+    if kind is dict:  # a scalar value is taken as it is, without a call (most of them are)
+        return {k if type(k) is str else json_key(k): v if type(v) in SCALARS else plain_copy(v)
+                for k, v in value.items()}
     if kind is list or kind is tuple:
-        return [plain_copy(v) for v in value]
+        return [v if type(v) in SCALARS else plain_copy(v) for v in value]
     if kind in SCALARS:
         return value
     return json.loads(json.dumps(value))  # anything else (a mapping proxy, a str enum): as JSON would give it

@@ -46,7 +46,8 @@ def check_by_applying(apply: Apply, dice: Sequence[int] = ()) -> Check:
     the state with `dice` (the check's dice: any dice the action may roll are
     legal, so what they are does not matter) and drop the result. It raises
     exactly what applying raises, so check and apply cannot disagree. The one
-    place a game checks by doing: Cold War's actions, Debate's tactics,
+    place a game checks by doing (Cold War's actions do the same in their own
+`play_action`, stopping before the new State is built): Debate's tactics,
     removals and abilities, Divide & Conquer's steps (a game's pre-checks, a
     phase or a window, stay in its own `check`)."""
 

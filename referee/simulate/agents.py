@@ -18,7 +18,11 @@ table consistent with the view, the cards the player cannot see sampled
 from those they may still be (never read from the real table), with a
 dealer following its hands. Greedy applies its moves to one such table;
 search builds a tree on each of a few of them and adds up the visits, the
-dealer giving every seat its sampled hand in the playouts.
+dealer giving every seat its sampled hand in the playouts. Each seat's
+moves in a playout come from its own sampled hand alone (`mover_and_moves`),
+and the playouts leave the defenders' answers out (a Cold War attack in a
+playout is never blocked or redirected); only the real loop asks a defender
+(`answerer`).
 """
 from __future__ import annotations
 
@@ -121,6 +125,14 @@ def roller(game: GameSlug) -> Roll | None:
     None where `rules.dice_needed` always knows the dice beforehand."""
     module = importlib.import_module(game.module("legal"))
     return getattr(module, "dice_for", None)  # a module attribute, not a rules hook
+
+
+def answerer(game: GameSlug):
+    """The game's `answers(rules, state, action, hands) -> (player, moves) | None`
+    (its selfplay module): the variants of a chosen move that another player
+    answers from their hand, for that player to choose; None if no move is answered."""
+    module = selfplay_module(game)
+    return getattr(module, "answers", None) if module is not None else None  # a module attribute
 
 
 def determiniser(game: GameSlug):

@@ -3,9 +3,13 @@
 The loop is the table's own: the rules set the game up with the dice the
 table's seeded roller gives, then for every action the player to act (the
 one a waiting prompt asks, else the player whose turn it is, else anyone the
-rules let act) gets their legal moves from `referee.legal`, their agent picks
-one from their own view, and the rules `apply` it with the roller's next
-dice. Nothing is written and nothing is worded on the way.
+rules let act) gets their legal moves from `referee.legal` (generated from
+their own hand only), their agent picks one from their own view, and the
+rules `apply` it with the roller's next dice. Where the game lets another
+player answer the chosen move from their hand (a Cold War defender's block,
+redirect or shields: `answers` in the game's selfplay module), that player's
+agent then picks the answer from their own view and hand, and the move as
+answered is the one played. Nothing is written and nothing is worded on the way.
 
 Card games also need their physical truth, the printed decks dealt by copy
 and each hand: a game's `selfplay` module provides it (`deal(rules, state,
@@ -22,10 +26,10 @@ from typing import Any, Mapping, Protocol, Sequence
 from referee import dice as dicelib
 from referee.errors import RefereeError
 from referee.games import rules_for
-from referee.legal import Hands, Move, random_legal
+from referee.legal import Hands, Move, random_legal, wordless
 from referee.model import Action, GameSlug, PlayerName, Setup, State
-from referee.simulate.agents import AgentKind, make_agent, roller, selfplay_module
-from referee.simulate.turns import concrete_moves, in_turn
+from referee.simulate.agents import AgentKind, answerer, make_agent, roller, selfplay_module
+from referee.simulate.turns import concrete_moves, in_turn, own_hand
 
 
 class Outcome(str, Enum):
@@ -145,13 +149,15 @@ def setup_of(config: GameConfig) -> Setup:
 
 
 def play_game(config: GameConfig) -> GameRecord:
-    """Play one game to its end (or the turn cap) and report it."""
-    if config.project is not None:
-        from referee.cards.index import chosen_project  # lazy: only A/B's side B names a project
+    """Play one game to its end (or the turn cap) and report it. The moves
+    are listed without their words (`wordless`): no agent reads them."""
+    with wordless():
+        if config.project is not None:
+            from referee.cards.index import chosen_project  # lazy: only A/B's side B names a project
 
-        with chosen_project(Path(config.project)):
-            return _play_game(config)
-    return _play_game(config)
+            with chosen_project(Path(config.project)):
+                return _play_game(config)
+        return _play_game(config)
 
 
 def _play_game(config: GameConfig) -> GameRecord:
@@ -201,10 +207,17 @@ def _play(config, rules, state, seats, index, agents, rngs, physical, first, pos
             break
         seat = index[player]
         if config.check and moves is None:  # the audit judges against every legal move
-            moves = concrete_moves(rules, state, player, _own_hand(hands, player))
+            moves = concrete_moves(rules, state, player, own_hand(hands, player))
             if _key(move.action) not in {_key(m.action) for m in moves}:
                 raise Violation(config.game, config.seed, f"the random draw {move.command!r} is not among "
                                 f"{player}'s {len(moves)} legal moves", steps)
+        answer = answerer(state.game) if hands is not None else None
+        answered = answer(rules, state, move.action, hands) if answer is not None else None
+        if answered is not None and len(answered[1]) > 1:  # the defender chooses their answer, from their own view
+            defender, moves = answered
+            other = index[defender]
+            move = agents[other].choose(rules, _view(rules, state, defender), defender, moves,
+                                        own_hand(hands, defender), rngs[other])
         action = move.action
         assert action is not None
         try:
@@ -225,8 +238,8 @@ def _play(config, rules, state, seats, index, agents, rngs, physical, first, pos
         physical.after(before, action, state)
         actions += 1
         steps.append(Step(action, dice)) if (config.keep or config.check) else None
-        for card in _cards_of(action):
-            played[index.get(action.actor or player, seat)].append(str(card))
+        for who, card in _played(state.game, action, PlayerName(action.actor or player)):
+            played[index.get(who, seat)].append(card)
         if audit is not None:
             problems = (physical.violations(state) + _count_problems(state)
                         + audit.step(before, action, dice, state, moves, hands is not None, check_rng))
@@ -249,7 +262,7 @@ def _decide(rules: Any, state: State, hands: Hands | None, seats: Sequence[Seat]
     draws); any other agent chooses from all of them, seeing its own view."""
     for player in in_turn(state):
         seat = index[player]
-        own = _own_hand(hands, player)  # a player's moves are made from their own hand only
+        own = own_hand(hands, player)  # a player's moves are made from their own hand only
         if seats[seat].agent is AgentKind.RANDOM:
             drawn = random_legal(rules, state, player, own, rngs[seat])
             if drawn is not None:
@@ -297,6 +310,17 @@ def _rolled(rules: Any, state: State, action: Action, seed: int, position: int) 
     return roll(rules, state, action, die)
 
 
+def _played(game: GameSlug, action: Action, mover: PlayerName) -> list[tuple[PlayerName, str]]:
+    """The cards an action plays and who played each: the game's own `played`
+    (its selfplay module, where an answer's card is the defender's), else
+    every card the mover's action names (`_cards_of`)."""
+    module = selfplay_module(game)
+    own = getattr(module, "played", None) if module is not None else None  # a module attribute, not a rules hook
+    if own is not None:
+        return own(action, mover)
+    return [(mover, card) for card in _cards_of(action)]
+
+
 def _cards_of(action: Action) -> list[str]:
     """The cards an action plays: its recorded revisions, else (a generated
     move records none) the card a `play` names."""
@@ -319,12 +343,6 @@ def _view(rules: Any, state: State, player: PlayerName) -> State:
     if not rules.has_hidden_cards:
         return state
     return rules.visible_state(state, (player,))
-
-
-def _own_hand(hands: Hands | None, player: PlayerName) -> Hands | None:
-    if hands is None:
-        return None
-    return {player: hands.get(player, ())}
 
 
 def _check_move(config: GameConfig, rules: Any, state: State, action: Action, steps: Sequence[Step]) -> None:

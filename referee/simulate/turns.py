@@ -1,6 +1,11 @@
 """Whose move it is in a simulated game, and their concrete legal moves:
 the player a waiting prompt asks, else the player whose turn it is, else
-anyone the rules let act (used by the game loop and the search agent)."""
+anyone the rules let act (used by the game loop and the search agent).
+
+Each player's moves are generated from their own hand only, never from the
+others': a move that another player answers from their hand (a Cold War
+attack a defender may block) is listed without the answer, and the loop then
+lets the answering player choose it (`answerer`, referee/simulate/play.py)."""
 from __future__ import annotations
 
 import importlib
@@ -40,9 +45,14 @@ def in_turn(state: State) -> Iterator[PlayerName]:
             yield PlayerName(name)
 
 
+def own_hand(hands: Hands | None, player: PlayerName) -> Hands | None:
+    """What `player` knows of the hands: their own."""
+    return None if hands is None else {player: hands.get(player, ())}
+
+
 def concrete_moves(rules: Any, state: State, player: PlayerName, hands: Hands | None) -> list[Move]:
-    """`player`'s legal moves that name every card (no `<CARD>` move)."""
-    return [m for m in legal_moves(rules, state, player, hands) if m.action is not None]
+    """`player`'s legal moves that name every card (no `<CARD>` move), from their own hand."""
+    return [m for m in legal_moves(rules, state, player, own_hand(hands, player)) if m.action is not None]
 
 
 def mover_and_moves(rules: Any, state: State, hands: Hands | None) -> tuple[PlayerName | None, list[Move]]:
@@ -60,7 +70,7 @@ def mover_and_draw(rules: Any, state: State, hands: Hands | None,
     (`referee.legal.random_legal`, with that player's `rng_of`): the random
     agent's choice, without judging every move the player has."""
     for name in in_turn(state):
-        chosen = random_legal(rules, state, name, hands, rng_of(name))
+        chosen = random_legal(rules, state, name, own_hand(hands, name), rng_of(name))
         if chosen is not None:
             return name, chosen
     return None, None

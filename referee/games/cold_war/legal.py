@@ -17,6 +17,10 @@ table, such as a Special placed with or without --propaganda, are one move):
 - a Fallen Leader's turn: `fallen TARGET CARD [--at SPOT]` with the card on
   top of the draw pile (hands: a Fallen Leader's "hand" is that top card),
   and `end-turn`.
+A defender's answers come from the defender's hand: `legal_moves` lists
+them when `hands` holds it (the agreement test's all-hands-known walk);
+self-play passes the mover's own hand only and asks `answers` for the
+defender's choices of the move the mover chose.
 With the hands unknown, card plays from the hand are `<CARD>` moves; their
 details' `slots` say which `<CARD>` may be left out (an attack's second card)
 and which may be written `--propaganda CARD` (a setup's placed cards).
@@ -41,6 +45,11 @@ SETUP_DISCARDS = 3
 PROPAGANDA_SLOT = {"flag": "--propaganda", "flag_text": "face down as Propaganda"}
 
 
+# The arguments that carry the defender's answer, and the actions they answer.
+ANSWER_ARGS = ("block", "redirect", "onto", "onto_at", "shields")
+ANSWERED = frozenset({"attack", "special", "triad", "fallen"})
+
+
 def legal_moves(rules: Any, state: State, player: PlayerName, hands: Hands | None = None) -> list[Move]:
     if state.finished:
         return []
@@ -59,15 +68,50 @@ def legal_moves(rules: Any, state: State, player: PlayerName, hands: Hands | Non
     return gen.out + shared_moves(rules, state, name)
 
 
+def answers(rules: Any, state: State, action: Action, hands: Hands) -> tuple[PlayerName, list[Move]] | None:
+    """The defender's choices for an attack, Special, Nuclear Triad or Fallen
+    Leader's flip that its mover has chosen: `(defender, variants)`, the
+    variants being exactly that action with each answer the defender's hand
+    allows (--block, --redirect --onto, --shield pairs), each accepted by
+    `check`, the first with no answer. None for an action nobody answers.
+
+    Self-play lists a mover's moves from their own hand only (the attack with
+    no answer); the defender then picks one of these with their own view and
+    hand, so neither player decides with the other's cards."""
+    if action.name not in ANSWERED or state.finished or action.args.get("target") is None:
+        return None
+    attacker = state.player(action.actor).name if action.actor else state.players[state.active].name
+    defender = state.player(str(action.args["target"])).name
+    known = {PlayerName(attacker): tuple(hands.get(PlayerName(attacker), ())),
+             PlayerName(defender): tuple(hands.get(PlayerName(defender), ()))}
+    gen = _Gen(rules, state, attacker, known, only=action)
+    cards = action.args.get("cards")
+    if action.name == "attack":
+        gen._attacks([str(c) for c in cards or ()])
+    elif action.name == "special":
+        gen._specials([str(action.args.get("card"))])
+    elif action.name == "triad":
+        gen._triads([str(c) for c in cards or ()])
+    else:
+        gen.fallen()
+    return PlayerName(defender), gen.out
+
+
+def _unanswered(action: Action) -> tuple[str, str | None, list[tuple[str, Any]]]:
+    """An action less its answer: what `answers` keeps fixed."""
+    return action.name, action.actor, sorted((k, repr(v)) for k, v in action.args.items() if k not in ANSWER_ARGS)
+
+
 class _Gen:
     """Collects the accepted moves, one per outcome within a kind."""
 
-    def __init__(self, rules: Any, state: State, name: str, hands: Hands | None):
+    def __init__(self, rules: Any, state: State, name: str, hands: Hands | None, only: Action | None = None):
         self.rules, self.state, self.name, self.hands = rules, state, name, hands
+        self.only = _unanswered(only) if only is not None else None  # offer only this action's answers
         self.f = state.fields
         self.desk = self.f["desks"][name]
         self.out: list[Move] = []
-        self._seen: dict[str, list[State]] = {}
+        self._seen: dict[str, list[tuple[Action, State | None]]] = {}  # per `same` key: each kept action, its outcome once needed
 
     # ---- plumbing ------------------------------------------------------------------
 
@@ -81,20 +125,32 @@ class _Gen:
         return D.card(self.f, cid)
 
     def offer(self, name: str, args: Mapping[str, Any], actor: str | None, words: Iterable[Any],
-              same: Any = None) -> bool:
-        """Offer one action; kept when `check` accepts it. `same`: a key of the
-        offers that may leave the same table (spellings of one play), compared
-        by their outcome; None for an offer whose outcome no other one shares."""
+              same: Any = None, judged: bool = False) -> bool | None:
+        """Offer one action; kept when `check` accepts it (returns whether it
+        did; None when the action is not one `answers` asks about). `same`: a
+        key of the offers that may leave the same table (spellings of one
+        play), compared by their outcome; None for an offer whose outcome no
+        other one shares. `judged`: `check` has accepted an action it judges
+        alike (the same cards in another order), so it is not asked again."""
         act = Action(name, {k: v for k, v in args.items() if v not in (None, [], False)},
                      PlayerName(actor) if actor else None)
-        if not accepts(self.rules, self.state, act):
+        if self.only is not None and _unanswered(act) != self.only:
+            return None
+        if not judged and not accepts(self.rules, self.state, act):
             return False
         if same is not None:
-            after = self.rules.apply(self.state, act, ())
             seen = self._seen.setdefault(repr((name, same)), [])
-            if any(after == s for s in seen):
-                return True
-            seen.append(after)
+            if seen:  # outcomes are compared only once a second spelling is accepted (each applied once)
+                after = self.rules.apply(self.state, act, ())
+                for i, (earlier, outcome) in enumerate(seen):
+                    if outcome is None:
+                        outcome = self.rules.apply(self.state, earlier, ())
+                        seen[i] = (earlier, outcome)
+                    if after == outcome:
+                        return True
+                seen.append((act, after))
+            else:
+                seen.append((act, None))
         self.out.append(Move(act, command_line(words), name, describe(self.rules, self.state, act)))
         return True
 
@@ -175,11 +231,24 @@ class _Gen:
                            ["challenge", target, count, "--by", self.name])
 
     def _discards(self, held: Sequence[str]) -> None:
+        """Every order of every choice of cards (the discard pile turns over
+        unshuffled, so the order is the player's). Whether a discard is legal
+        does not depend on the order its cards are named in, so `check` judges
+        each choice once, and its other orders follow that verdict."""
         moves = self.f["moves"]
         left = 3 - moves["plays"] - moves["discards"]
+        verdicts: dict[frozenset[str], bool] = {}
         for k in range(1, max(0, left) + 1):
             for ids in itertools.permutations(held, k):
-                self.offer("discard", {"cards": list(ids)}, self.name, ["discard", *ids, "--by", self.name])
+                words = ["discard", *ids, "--by", self.name]
+                chosen = frozenset(ids)
+                if chosen in verdicts:
+                    if verdicts[chosen]:
+                        self.offer("discard", {"cards": list(ids)}, self.name, words, judged=True)
+                    continue
+                verdict = self.offer("discard", {"cards": list(ids)}, self.name, words)
+                if verdict is not None:
+                    verdicts[chosen] = verdict
 
     def _answers(self, target: str, kinds: Sequence[str] = ("block", "redirect")) -> list[tuple[dict, list]]:
         """The defender's possible answers: none, each block, each redirect onto each spot."""
@@ -201,15 +270,27 @@ class _Gen:
         return out
 
     def _attacks(self, held: Sequence[str]) -> None:
+        """One card or two combined, in either order (the order they are
+        discarded in). Whether an attack is legal does not depend on the
+        order of its two cards, so `check` judges each pair once."""
         military = [c for c in held if self.card(c)["type"] == "military"]
         groups = [[c] for c in military] + [list(p) for p in itertools.permutations(military, 2)]
         for target in self.opponents():
             answers = self._answers(target)
             for spot in self.spots(target):
+                verdicts: dict[tuple[frozenset[str], int], bool] = {}
                 for ids in groups:
-                    for extra, flags in answers:
-                        self.offer("attack", {"target": target, "at": spot, "cards": ids, **extra}, self.name,
-                                   ["attack", target, spot, *ids, *flags, "--by", self.name])
+                    for n, (extra, flags) in enumerate(answers):
+                        key = (frozenset(ids), n)
+                        args = {"target": target, "at": spot, "cards": ids, **extra}
+                        words = ["attack", target, spot, *ids, *flags, "--by", self.name]
+                        if key in verdicts:
+                            if verdicts[key]:
+                                self.offer("attack", args, self.name, words, judged=True)
+                            continue
+                        verdict = self.offer("attack", args, self.name, words)
+                        if verdict is not None:
+                            verdicts[key] = verdict
 
     def _specials(self, held: Sequence[str]) -> None:
         for cid in held:

@@ -7,7 +7,6 @@ A Play either raises RuleViolation or ends in `done()`, the new State.
 """
 from __future__ import annotations
 
-import json
 from dataclasses import replace
 from typing import Any, Sequence
 
@@ -16,6 +15,8 @@ from referee.errors import RefereeError, RuleViolation
 from referee.games.cold_war import desk as D
 from referee.games.cold_war import zones as Z
 from referee.model import Action, State
+from referee.plain import plain_copy
+
 
 class Play:
     """One action being worked out on a private copy of the state."""
@@ -24,11 +25,11 @@ class Play:
         self.state = state
         self.action = action
         self.args = action.args
-        # A private copy of the fields (plain JSON data: a JSON round trip is the fastest deep copy),
-        # but for the printed decks, which no action changes: shared, not copied.
+        # A private copy of the fields (plain JSON data), but for the printed decks, which no action
+        # changes: shared, not copied.
         fields = dict(state.fields)
         decks = fields.pop("decks", None)
-        self.f: dict[str, Any] = json.loads(json.dumps(fields))
+        self.f: dict[str, Any] = plain_copy(fields)
         if decks is not None:
             self.f["decks"] = decks
         self.active = state.active

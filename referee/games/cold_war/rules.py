@@ -26,7 +26,7 @@ from referee.games.cold_war import desk as D
 from referee.games.cold_war import zones as Z
 from referee.games.cold_war.hidden import PLACEHOLDER, public_args as _public_args
 from referee.games.cold_war.play import Play
-from referee.games.generic import GenericRules, check_by_applying
+from referee.games.generic import GenericRules
 from referee.games.shared import SHARED_ACTIONS
 from referee.model import Action, GameSlug, Player, PlayerName, Setup, State
 
@@ -37,16 +37,23 @@ def play_action(name: str, act: Callable[[Play], None]) -> ActionSpec:
     """A Cold War action: refused while a card's prompt waits for `resolve`,
     checked against the phase, then worked out on a `Play` (a private copy of
     the state) by `act`. Checking and applying run the same function, so they
-    never disagree."""
+    never disagree. The check stops where the action has been worked out:
+    building the new State from it (`Play.done`) refuses nothing."""
 
-    def run(rules: Any, state: State, action: Action, dice: Sequence[int] = ()) -> State:
+    def worked_out(state: State, action: Action) -> Play:
         prompts.check_waiting(state, action.name)
         phases.check(state, action)
         play = Play(state, action)
         act(play)
-        return play.done()
+        return play
 
-    return ActionSpec(name, check_by_applying(run), run)
+    def run(rules: Any, state: State, action: Action, dice: Sequence[int] = ()) -> State:
+        return worked_out(state, action).done()
+
+    def check(rules: Any, state: State, action: Action) -> None:
+        worked_out(state, action)
+
+    return ActionSpec(name, check, run)
 
 
 ACTIONS: tuple[ActionSpec, ...] = (

@@ -26,6 +26,7 @@ from collections import Counter
 from typing import Any, Mapping
 
 from referee.games.cold_war import desk as D
+from referee.games.cold_war.legal import answers  # noqa: F401  (the loop's defender's choice: a module attribute)
 from referee.games.dealing import Copy, take
 from referee.legal import Hands
 from referee.model import Action, PlayerName, State
@@ -286,6 +287,28 @@ def _desk_of(t: Mapping[str, Any], mine: bool, hand: tuple[str, ...]) -> dict[st
         desk["draw"] -= len(desk["order"])
         desk["removed"] = list(t.get("removed_cards") or [])
     return desk
+
+
+def played(action: Action, mover: PlayerName) -> list[tuple[PlayerName, str]]:
+    """The cards an action puts into play, each with the player who played it
+    (the balance report's "cards played"): the mover's setup placements,
+    placed card, attack, Special, Nuclear Triad or Fallen Leader's flip, and
+    the defender's answer (--block, --redirect, --shield) credited to the
+    defender. Discards and challenges play no card."""
+    args = action.args
+    mine: list[str] = []
+    if action.name == "setup":
+        mine = [*args.get("cards", ()), *args.get("propaganda", ())]
+    elif action.name in ("place", "special", "fallen"):
+        mine = [args["card"]] if args.get("card") else []
+    elif action.name in ("attack", "triad"):
+        mine = list(args.get("cards", ()))
+    out = [(mover, str(c)) for c in mine]
+    target = args.get("target")
+    if target is not None and action.name in ("attack", "special", "triad", "fallen"):
+        theirs = [args.get("block"), args.get("redirect"), *args.get("shields", ())]
+        out += [(PlayerName(str(target)), str(c)) for c in theirs if c]
+    return out
 
 
 def movers(state: State) -> list[str]:

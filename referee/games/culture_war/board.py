@@ -104,11 +104,11 @@ def board_copy(fields: Mapping[str, Any]) -> dict[str, Any]:
 def _copy_sharing(value: Any) -> Any:
     kind = type(value)
     if kind is dict:
-        return {k if type(k) is str else json_key(k): (v if k == _SHARED_ANYWHERE and type(v) is list
+        return {k if type(k) is str else json_key(k): (v if type(v) in SCALARS or (k == _SHARED_ANYWHERE and type(v) is list)
                                                         else _copy_sharing(v))
                 for k, v in value.items()}
     if kind is list or kind is tuple:
-        return [_copy_sharing(v) for v in value]
+        return [v if type(v) in SCALARS else _copy_sharing(v) for v in value]
     if kind in SCALARS:
         return value
     return json.loads(json.dumps(value))

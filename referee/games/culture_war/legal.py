@@ -56,7 +56,7 @@ from referee.games.culture_war.attacks import WINDOW, target_of, taxes
 from referee.games.culture_war.board import PLAIN, Board, feeder
 from referee.games.culture_war.cards import CARD_TYPES, GAME, stats_of
 from referee.legal import (CARD_PLACEHOLDER, Candidate, CandidateRun, Hands, Move, accepts, judged, shared_candidates,
-                           shared_moves)
+                           shared_moves, worded)
 from referee.model import Action, PlayerName, State
 
 TIMED = ("unit", "real-estate", "mod", "happening", "operation")  # own turn, before the first attack
@@ -212,6 +212,8 @@ class _Gen:
         self.out.append(Candidate.known(move))
 
     def words(self, action: Action) -> str:
+        if not worded():  # self-play: no agent reads them
+            return action.name
         from referee.wording import Words, phrase  # lazy: words only when moves are asked for
 
         names = {}
