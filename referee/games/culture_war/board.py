@@ -385,7 +385,7 @@ class Board:
         named once one player is left (or a card says who won), card prompts
         raised. The rules freeze a board with `effects.freeze`, which also
         writes each piece's `now` first (it needs the card effects)."""
-        players = tuple(replace(self.people[n], capital=self.capital(n)) for n in self.seats)
+        players = tuple(_with_capital(self.people[n], self.capital(n)) for n in self.seats)
         won = self.f.pop("won_by", None)
         state = replace(self.base, players=players, fields=self.f, **changes)
         standing = [p for p in players if not p.eliminated]
@@ -398,6 +398,10 @@ class Board:
                                 enter=ask.get("enter"), commands=ask.get("commands", ("discard-hand", "draw", "discard")),
                                 choices=ask.get("choices", ()), data=ask.get("data"))
         return state
+
+
+def _with_capital(player: Player, capital: int) -> Player:
+    return player if player.capital == capital else replace(player, capital=capital)
 
 
 def _tidy(coins: dict[str, int]) -> None:

@@ -208,39 +208,71 @@ def unit_stat_parts(board: Board, handle: str, stat: str, role: str | None = Non
                     foe: str | None = None) -> tuple[int, list[tuple[int, str]]]:
     """A unit's ATK or DEF now, and what changed it: (total, [(amount, source)]).
     `role` is "attack" or "defend" inside a battle, where `foe` is the other unit."""
+    parts = _stat_parts(board, handle, (stat,), role)[stat]
+    return _total(board, board.pieces[handle], stat, parts), parts
+
+
+def unit_stat(board: Board, handle: str, stat: str, role: str | None = None, foe: str | None = None) -> int:
+    return unit_stat_parts(board, handle, stat, role, foe)[0]
+
+
+def unit_stats(board: Board, handle: str) -> dict[str, int]:
+    """A unit's ATK and DEF now, outside a battle, found in one pass (what `freeze` shows)."""
+    parts = _stat_parts(board, handle, ("atk", "def"), None)
+    unit = board.pieces[handle]
+    return {stat: _total(board, unit, stat, found) for stat, found in parts.items()}
+
+
+def _total(board: Board, unit: Mapping[str, Any], stat: str, parts: list[tuple[int, str]]) -> int:
+    floor = int(board.rules.get("stat-floor", 0))
+    return max(floor, unit[stat] + sum(a for a, _ in parts))
+
+
+def _stat_parts(board: Board, handle: str, stats: tuple[str, ...],
+                role: str | None) -> dict[str, list[tuple[int, str]]]:
+    """What changes each of `stats` of a unit now: {stat: [(amount, source)]}."""
     unit = board.pieces[handle]
     owner = unit["owner"]
     immune = has_trait(board, handle, "immune")
-    parts: list[tuple[int, str]] = []
+    found: dict[str, list[tuple[int, str]]] = {stat: [] for stat in stats}
 
-    def add(amount: Any, source: Mapping[str, Any], kind: str) -> None:
-        if amount:
-            parts.append((int(amount), source["name"]))
-            trace(source.get("card"), kind)
+    def add(e: Mapping[str, Any], source: Mapping[str, Any], kind: str) -> None:
+        for stat in stats:
+            amount = e.get(stat)
+            if amount:
+                found[stat].append((int(amount), source["name"]))
+                trace(source.get("card"), kind)
 
-    if unit.get("adj", {}).get(stat):
-        parts.append((unit["adj"][stat], "lasting changes"))
+    adj = unit.get("adj", {})
+    for stat in stats:
+        if adj.get(stat):
+            found[stat].append((adj[stat], "lasting changes"))
     if not immune:
         for mod, e in mod_effects(unit, "stats"):
             if e.get("who") == "attached" and _fits(e, unit, role):
-                add(e.get(stat), mod, "stats")
+                add(e, mod, "stats")
     for e in live_effects(unit):
         if e.get("when") not in STATIC:
             continue
         if e["kind"] == "stats" and e.get("who") == "this" and _fits(e, unit, role):
-            add(e.get(stat), unit, "stats")
+            add(e, unit, "stats")
         elif e["kind"] == "stats-while":
             others = _others(board, handle)
             if e.get("unit_type"):
                 others = [p for p in others if (p.get("unit_type") or "").lower() == e["unit_type"].lower()]
             n = int(e["others"])
             if (n == 0 and not others) or (n > 0 and len(others) >= n):
-                add(e.get(stat), unit, "stats-while")
-        elif e["kind"] == "stats-per" and e["stat"] == stat:
+                add(e, unit, "stats-while")
+        elif e["kind"] == "stats-per" and e["stat"] in stats:
             others = [h for h, p in board.owned(owner, "unit") if h != handle
                       and (not e.get("trait") or has_trait(board, h, e["trait"]))]
-            add(int(e["amount"]) * len(others), unit, "stats-per")
+            amount = int(e["amount"]) * len(others)
+            if amount:
+                found[e["stat"]].append((amount, unit["name"]))
+                trace(unit.get("card"), "stats-per")
     for src_handle, src, e in statics(board, "stats"):
+        if not any(e.get(stat) for stat in stats):
+            continue  # changes none of them: whether it reaches this unit does not matter
         if shielded(board, handle, src["owner"], card_type(src)):
             continue
         who = e.get("who")
@@ -250,9 +282,9 @@ def unit_stat_parts(board: Board, handle: str, stat: str, role: str | None = Non
         if e.get("other") and src_handle == handle:
             continue
         if _fits(e, unit, role):
-            add(e.get(stat), src, "stats")
+            add(e, src, "stats")
     for t in board.f["timed"]:
-        if t["stat"] != stat or (t["until"] == "battle" and role is None):
+        if t["stat"] not in found or (t["until"] == "battle" and role is None):
             continue
         if t.get("type") and t["scope"] != "unit" and shielded(board, handle, t["player"], t["type"]):
             continue
@@ -260,13 +292,8 @@ def unit_stat_parts(board: Board, handle: str, stat: str, role: str | None = Non
         if (scope == "unit" and t.get("handle") == handle) or \
                 (scope == "own-units" and t.get("player") == owner) or \
                 (scope == "enemy-units" and t.get("player") != owner):
-            parts.append((t["amount"], t["source"]))
-    floor = int(board.rules.get("stat-floor", 0))
-    return max(floor, unit[stat] + sum(a for a, _ in parts)), parts
-
-
-def unit_stat(board: Board, handle: str, stat: str, role: str | None = None, foe: str | None = None) -> int:
-    return unit_stat_parts(board, handle, stat, role, foe)[0]
+            found[t["stat"]].append((t["amount"], t["source"]))
+    return found
 
 
 def stat_text(total: int, base: int, parts: list[tuple[int, str]], word: str) -> str:
@@ -421,7 +448,7 @@ def freeze(board: Board, **changes: Any) -> State:
     with steady(board):
         for handle, piece in board.pieces.items():
             if piece["kind"] == "unit":
-                piece["now"] = {"atk": unit_stat(board, handle, "atk"), "def": unit_stat(board, handle, "def")}
+                piece["now"] = unit_stats(board, handle)
             elif piece["kind"] == "estate":
                 piece["now"] = {"production": production(piece, board), "capacity": capacity(piece)}
     return board.to_state(**changes)
