@@ -143,6 +143,9 @@ class State:
 
     def index_of(self, name: str) -> int:
         """The index of a player, matched case-insensitively; UnknownPlayer otherwise."""
+        for i, player in enumerate(self.players):  # the name as the table spells it: most lookups
+            if player.name == name:
+                return i
         wanted = name.strip().casefold()
         for i, player in enumerate(self.players):
             if player.name.casefold() == wanted:

@@ -89,15 +89,17 @@ def slug(piece: Mapping[str, Any]) -> str:
 
 # What a Board never changes in place, shared with the State it is made from
 # instead of copied: the effects printed on a piece or a Mod (read through
-# `effects.read`, which copies each one), and the piles of discarded and
-# removed cards, which only `zones.settle` extends, on lists of its own.
+# `effects.read`, which copies each one), the piles of discarded and
+# removed cards, which only `zones.settle` extends, on lists of its own, and
+# the roll-off once it is settled (only an unsettled one is rolled on).
 _SHARED_ANYWHERE = "effects"
 _SHARED_ON_TOP = frozenset({"discards", "removed"})
 
 
 def board_copy(fields: Mapping[str, Any]) -> dict[str, Any]:
     """The fields a Board edits: `plain_copy` but for what it never changes in place."""
-    return {k if type(k) is str else json_key(k): (v if k in _SHARED_ON_TOP else _copy_sharing(v))
+    return {k if type(k) is str else json_key(k): (v if k in _SHARED_ON_TOP or (k == "order" and v.get("settled"))
+                                                else _copy_sharing(v))
             for k, v in fields.items()}
 
 

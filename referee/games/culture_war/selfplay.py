@@ -102,6 +102,8 @@ class Dealer:
                 self._draw(name, -change)
             elif change > 0:
                 self._put_back(name, change)
+            if (new.get(zones.KNOWN) or []) == (old.get(zones.KNOWN) or []):
+                continue  # no card came back to the hand (most actions)
             back = Counter(new.get(zones.KNOWN) or []) - Counter(old.get(zones.KNOWN) or [])
             for card_id, n in back.items():
                 for _ in range(n):
