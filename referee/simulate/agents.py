@@ -127,6 +127,15 @@ def roller(game: GameSlug) -> Roll | None:
     return getattr(module, "dice_for", None)  # a module attribute, not a rules hook
 
 
+@lru_cache(maxsize=None)
+def drawing(game: GameSlug) -> frozenset[str]:
+    """The actions the game plays with dice drawn as its rules ask for them
+    (its legal module's `ROLLING`: a battle rolls ties again), which the
+    table plays through `rules.play_drawing` (ledger.perform(drawn=True))."""
+    module = importlib.import_module(game.module("legal"))
+    return frozenset(getattr(module, "ROLLING", ()))  # a module attribute, not a rules hook
+
+
 def answerer(game: GameSlug):
     """The game's `answers(rules, state, action, hands) -> (player, moves) | None`
     (its selfplay module): the variants of a chosen move that another player

@@ -28,7 +28,7 @@ from referee.errors import RefereeError
 from referee.games import rules_for
 from referee.legal import Hands, Move, random_legal, wordless
 from referee.model import Action, GameSlug, PlayerName, Setup, State
-from referee.simulate.agents import AgentKind, answerer, make_agent, roller, selfplay_module
+from referee.simulate.agents import AgentKind, answerer, drawing, make_agent, roller, selfplay_module
 from referee.simulate.turns import concrete_moves, in_turn, own_hand
 
 
@@ -220,21 +220,33 @@ def _play(config, rules, state, seats, index, agents, rngs, physical, first, pos
                                         own_hand(hands, defender), rngs[other])
         action = move.action
         assert action is not None
-        try:
-            action, dice = _rolled(rules, state, action, config.seed, position)
-        except RefereeError as exc:  # the rules generated the move, then refuse to roll it
-            outcome = _fault(config, f"the roller refuses the generated move {_named(action)}: {exc}", steps)
-            break
-        if config.check:
-            _check_move(config, rules, state, action, steps)
-        position += len(dice)
         before = state
-        try:
-            state = rules.apply(state, action, dice)
-        except RefereeError as exc:  # the rules generated the move, then refuse to play it
-            outcome = _fault(config, f"the generated move {_named(action)} dice={list(dice)} "
-                                     f"is refused as it is played: {exc}", steps)
-            break
+        if action.name in drawing(state.game) and "rolls" not in action.args:
+            # as the table plays it: checked and played once, the seeded dice drawn as the rules ask
+            source = dicelib.Drawn(config.seed, position)
+            try:
+                action, state, _ = rules.play_drawing(before, action, source)
+            except RefereeError as exc:  # the rules generated the move, then refuse to roll it
+                outcome = _fault(config, f"the roller refuses the generated move {_named(action)}: {exc}", steps)
+                break
+            dice = tuple(source.taken)
+            if config.check:
+                _check_move(config, rules, before, action, steps)
+        else:
+            try:
+                action, dice = _rolled(rules, state, action, config.seed, position)
+            except RefereeError as exc:  # the rules generated the move, then refuse to roll it
+                outcome = _fault(config, f"the roller refuses the generated move {_named(action)}: {exc}", steps)
+                break
+            if config.check:
+                _check_move(config, rules, state, action, steps)
+            try:
+                state = rules.apply(state, action, dice)
+            except RefereeError as exc:  # the rules generated the move, then refuse to play it
+                outcome = _fault(config, f"the generated move {_named(action)} dice={list(dice)} "
+                                         f"is refused as it is played: {exc}", steps)
+                break
+        position += len(dice)
         physical.after(before, action, state)
         actions += 1
         steps.append(Step(action, dice)) if (config.keep or config.check) else None

@@ -42,7 +42,7 @@ def play(rules: Any, state: State, action: Action, dice: dicelib.Drawn) -> tuple
     """Check the action, then play it once on a Board with `dice`: the action
     with its dice counted, the state after it and its facts. Typed dice that
     run out, or are left over, are refused before anything is written."""
-    action = canonical(Board(state), action)
+    action = canonical(Board.reading(state), action)  # naming the units only reads
     rules.check(state, replace(action, args={**action.args, "rolls": 1}))
     if dice.typed is not None:
         dicelib.check_entered(dice.typed, (6,) * len(dice.typed), action.name)

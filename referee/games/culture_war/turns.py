@@ -124,9 +124,9 @@ def next_turn(state: State) -> State:
 def turn_dice(rules: Any, state: State, action: Action) -> tuple[int, ...]:
     """Dice an end-turn rolls: the ending player's end-of-turn rolls, then the
     next player's start-of-turn rolls (from their second turn)."""
-    board = Board(state)
+    board = Board.reading(state)  # counting the rolls only reads
     count = turn_effects.turn_dice(board, board.active, "end-of-turn")
-    nxt = Board(next_turn(state))
+    nxt = Board.reading(next_turn(state))
     if nxt.active in board.f["had_turn"] or nxt.active == board.active:
         count += turn_effects.turn_dice(nxt, nxt.active, "start-of-turn")
     return (6,) * count
