@@ -353,8 +353,7 @@ class _Gen:
             cost = effects.cost_parts(board, name, kind, int(c.get("cost") or 0))[0]
             if not self.affords(cost, c.get("deck")):
                 return
-        now = [e for e in effects.read(c.get("effects")) if effects.when_of(e) in NOW_OF.get(kind, ())]
-        for on in self.targets(c, now):
+        for on in self.targets(c, _played_now(c)):
             args: dict[str, Any] = {"player": name, "card": c["id"], "_card": c}
             if on is not None:
                 args["on"] = on
@@ -525,6 +524,20 @@ class _Gen:
                 if n > 0:
                     held[f] = held.get(f, 0) + n
         return held
+
+
+# A card's effects as it is played, by the card's id(): the printed card
+# does not change while it is held here (the entry keeps it alive).
+_NOW: dict[int, tuple[Mapping[str, Any], list[dict[str, Any]]]] = {}
+
+
+def _played_now(c: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The effects of card `c` that act as it is played (NOW_OF), read once per card."""
+    found = _NOW.get(id(c))
+    if found is None or found[0] is not c:
+        found = _NOW[id(c)] = (c, [e for e in effects.read(c.get("effects"))
+                                   if effects.when_of(e) in NOW_OF.get(c["type"], ())])
+    return found[1]
 
 
 def _one_die(action: Action) -> Action:

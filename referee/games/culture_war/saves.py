@@ -27,7 +27,7 @@ def ask_choices(state: State) -> State:
     alive and whose owner has not chosen among exactly those cards."""
     if state.finished or not _any_save(state.fields):
         return state
-    board = Board(state)
+    board = Board.reading(state)  # finding who could save a unit only reads
     waiting = {(p.data or {}).get("unit") for p in prompts.pending(state) if (p.data or {}).get("kind") == KIND}
     for handle, piece in board.in_order():
         if piece["kind"] != "unit" or handle in waiting:
