@@ -387,7 +387,11 @@ class Board:
         named once one player is left (or a card says who won), card prompts
         raised. The rules freeze a board with `effects.freeze`, which also
         writes each piece's `now` first (it needs the card effects)."""
-        players = tuple(_with_capital(self.people[n], self.capital(n)) for n in self.seats)
+        held = {n: coins_total(self.bank(n)) for n in self.seats}  # each player's capital, in one pass
+        for p in self.pieces.values():
+            if p["kind"] == "estate" and p["owner"] in held:
+                held[p["owner"]] += coins_total(p["coins"])
+        players = tuple(_with_capital(self.people[n], held[n]) for n in self.seats)
         won = self.f.pop("won_by", None)
         state = replace(self.base, players=players, fields=self.f, **changes)
         standing = [p for p in players if not p.eliminated]
