@@ -103,10 +103,10 @@ class Audit:
         return out
 
     def _agreement(self, before: State, action: Action, moves: Sequence[Move], rng: random.Random) -> list[str]:
-        generated = {_key(m.action) for m in moves if m.action is not None}
+        generated = {action_key(m.action) for m in moves if m.action is not None}
         problems = []
         for candidate in self._mutants(before, action, moves, rng):
-            if _key(candidate) in generated:
+            if action_key(candidate) in generated:
                 continue
             try:
                 self.rules.check(before, candidate)
@@ -149,7 +149,8 @@ class Audit:
         return []
 
 
-def _key(action: Action | None):
+def action_key(action: Action | None):
+    """An action as a hashable value: two actions with the same key are the same move."""
     if action is None:
         return None
     return action.name, tuple(sorted((k, repr(v)) for k, v in action.args.items())), action.actor

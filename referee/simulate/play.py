@@ -207,8 +207,10 @@ def _play(config, rules, state, seats, index, agents, rngs, physical, first, pos
             break
         seat = index[player]
         if config.check and moves is None:  # the audit judges against every legal move
+            from referee.simulate.audit import action_key  # lazy: loaded for --check anyway
+
             moves = concrete_moves(rules, state, player, own_hand(hands, player))
-            if _key(move.action) not in {_key(m.action) for m in moves}:
+            if action_key(move.action) not in {action_key(m.action) for m in moves}:
                 raise Violation(config.game, config.seed, f"the random draw {move.command!r} is not among "
                                 f"{player}'s {len(moves)} legal moves", steps)
         answer = answerer(state.game) if hands is not None else None
@@ -285,11 +287,6 @@ def _decide(rules: Any, state: State, hands: Hands | None, seats: Sequence[Seat]
             view = _view(rules, state, player)
             return player, agents[seat].choose(rules, view, player, moves, own, rngs[seat]), moves
     return None, None, None
-
-
-def _key(action: Action | None) -> Any:
-    return None if action is None else (action.name, repr(sorted(action.args.items(), key=lambda kv: kv[0])),
-                                        action.actor)
 
 
 def _fault(config: GameConfig, what: str, steps: Sequence[Step]) -> Outcome:

@@ -155,7 +155,7 @@ class Twins:
             tokens = TokenStore(t.db, watch.players())
             with TestClient(create_app(watch, tokens, poll_s=0.05, keepalive_s=0.3)) as client:
                 pages.append(client.get("/api/state").text + client.get("/").text)
-                streams.append(_first_event(client, "/api/events"))
+                streams.append(first_event(client, "/api/events"))
             pages[-1], streams[-1] = self.norm(len(pages) - 1, pages[-1]), self.norm(len(pages) - 1, streams[-1])
             report = dataclasses.asdict(build(t.db))
             report.pop("path")
@@ -173,7 +173,7 @@ class _Out:
         self.output = twins.norm(twin, result.output)
 
 
-def _first_event(client, url: str) -> str:
+def first_event(client, url: str) -> str:
     with client.stream("GET", url) as response:
         for line in response.iter_lines():
             if line.startswith("data: "):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -163,7 +164,6 @@ def test_a_whole_random_game_ends_in_a_win():
 
 def test_a_player_out_on_their_own_turn_has_it_ended_by_anyone():
     # found by self-play: P2 went out in their own turn and no one could end it (an endless ally/unally loop)
-    from dataclasses import replace
 
     from referee.legal import legal_moves
 
@@ -178,15 +178,20 @@ def test_a_player_out_on_their_own_turn_has_it_ended_by_anyone():
     assert after.active_player.name == "P3"
 
 
+def _asked_to_discard(card_id: str, card: str, text: str, enter: str):
+    """A new table on which card text asks P1 to discard one card (a counted discard), and its dealer."""
+    state, dealer = new_table(seating=True)
+    prompt = {"number": 1, "player": "P1", "card_id": card_id, "card": card, "moment": "played", "text": text,
+              "enter": enter, "commands": [], "choices": [],
+              "data": {"discard": {"player": "P1", "count": 1, "counted": True}, "free": True}}
+    return replace(state, fields={**state.fields, "prompts": [prompt], "prompt_next": 2}), dealer
+
+
 def test_a_discard_prompt_is_answered_by_naming_cards_from_the_known_hand():
     from referee.legal import legal_moves
 
-    state, dealer = new_table(seating=True)
-    prompt = {"number": 1, "player": "P1", "card_id": "technocracy-data-harvest", "card": "Data Harvest",
-              "moment": "played", "text": "P1 discards 1 card", "enter": "referee resolve 1 CARD",
-              "commands": [], "choices": [], "data": {"discard": {"player": "P1", "count": 1, "counted": True},
-                                                     "free": True}}
-    asked = state.__class__(**{**state.__dict__, "fields": {**state.fields, "prompts": [prompt], "prompt_next": 2}})
+    asked, dealer = _asked_to_discard("technocracy-data-harvest", "Data Harvest", "P1 discards 1 card",
+                                      "referee resolve 1 CARD")
     answers = [m.action.args["answer"] for m in legal_moves(RULES, asked, PlayerName("P1"), dealer.hands())
                if m.action is not None and m.action.name == "resolve"]
     assert set(dealer.hands()["P1"]) <= set(answers) and "done" in answers
@@ -200,12 +205,8 @@ def test_a_discard_prompt_is_answered_by_naming_cards_from_the_known_hand():
 def test_a_discard_at_random_is_not_the_players_choice():
     from referee.legal import legal_moves
 
-    state, dealer = new_table(seating=True)
-    prompt = {"number": 1, "player": "P1", "card_id": "anarchy-botnet-swarm", "card": "Botnet Swarm",
-              "moment": "played", "text": "P1 discards 1 card at random (Botnet Swarm)", "enter": "referee resolve 1 done",
-              "commands": [], "choices": [], "data": {"discard": {"player": "P1", "count": 1, "counted": True},
-                                                     "free": True}}
-    asked = state.__class__(**{**state.__dict__, "fields": {**state.fields, "prompts": [prompt], "prompt_next": 2}})
+    asked, dealer = _asked_to_discard("anarchy-botnet-swarm", "Botnet Swarm",
+                                      "P1 discards 1 card at random (Botnet Swarm)", "referee resolve 1 done")
     answers = {m.action.args["answer"] for m in legal_moves(RULES, asked, PlayerName("P1"), dealer.hands())
                if m.action is not None and m.action.name == "resolve"}
     assert "done" in answers and not answers & set(dealer.hands()["P1"])

@@ -23,6 +23,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from conftest import Table
+from helpers.twins import first_event
 from test_rules_cold_war_hidden import ANN_SETUP, BO_SETUP
 
 from referee import legal, table as core
@@ -490,7 +491,7 @@ def _twin_outputs(tmp_path, monkeypatch, new_line: str, moves: list[tuple[str, s
         first = moves[0][0]
         seen = {
             "public page": served.client.get("/api/state").text,
-            "public stream": _first_data(served.client, "/api/events"),
+            "public stream": first_event(served.client, "/api/events"),
             "scorekeeper's terminal": "\n".join(e.public_echo for e in served.echoes),
             "log": served.table.run("log").output,
             "log --json": served.table.run("log --json").output,
@@ -504,14 +505,6 @@ def _twin_outputs(tmp_path, monkeypatch, new_line: str, moves: list[tuple[str, s
                 seen[f"{player}'s moves"] = served.moves(player).text
                 seen[f"{player}'s echoes"] = "\n".join(e for (p, _), e in zip(moves, echoes) if p == player)
     return seen, [e for (p, _), e in zip(moves, echoes) if p == first]
-
-
-def _first_data(client, url: str) -> str:
-    with client.stream("GET", url) as response:
-        for line in response.iter_lines():
-            if line.startswith("data: "):
-                return line
-    raise AssertionError("no event")
 
 
 def _same_and_secret(a: dict, b: dict, secrets: list[tuple[str, str | None]]) -> None:
