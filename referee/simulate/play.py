@@ -223,31 +223,11 @@ def _play(config, rules, state, seats, index, agents, rngs, physical, first, pos
         action = move.action
         assert action is not None
         before = state
-        if action.name in drawing(state.game) and "rolls" not in action.args:
-            # as the table plays it: checked and played once, the seeded dice drawn as the rules ask
-            source = dicelib.Drawn(config.seed, position)
-            try:
-                action, state, _ = rules.play_drawing(before, action, source)
-            except RefereeError as exc:  # the rules generated the move, then refuse to roll it
-                outcome = _fault(config, f"the roller refuses the generated move {_named(action)}: {exc}", steps)
-                break
-            dice = tuple(source.taken)
-            if config.check:
-                _check_move(config, rules, before, action, steps)
-        else:
-            try:
-                action, dice = _rolled(rules, state, action, config.seed, position)
-            except RefereeError as exc:  # the rules generated the move, then refuse to roll it
-                outcome = _fault(config, f"the roller refuses the generated move {_named(action)}: {exc}", steps)
-                break
-            if config.check:
-                _check_move(config, rules, state, action, steps)
-            try:
-                state = rules.apply(state, action, dice)
-            except RefereeError as exc:  # the rules generated the move, then refuse to play it
-                outcome = _fault(config, f"the generated move {_named(action)} dice={list(dice)} "
-                                         f"is refused as it is played: {exc}", steps)
-                break
+        try:
+            action, dice, state = _played_out(config, rules, before, action, position, steps)
+        except _Refused as refused:  # the rules generated the move, then refuse to roll or to play it
+            outcome = _fault(config, str(refused), steps)
+            break
         position += len(dice)
         physical.after(before, action, state)
         actions += 1
@@ -287,6 +267,41 @@ def _decide(rules: Any, state: State, hands: Hands | None, seats: Sequence[Seat]
             view = _view(rules, state, player)
             return player, agents[seat].choose(rules, view, player, moves, own, rngs[seat]), moves
     return None, None, None
+
+
+class _Refused(RefereeError):
+    """A move the rules generated and then refuse to roll or to play (a fault, see `_fault`)."""
+
+
+def _played_out(config: GameConfig, rules: Any, state: State, action: Action, position: int,
+                steps: Sequence[Step]) -> tuple[Action, tuple[int, ...], State]:
+    """The action played as the table plays it, with the seeded dice from die
+    `position`: (the action as recorded, its dice, the state after). A battle
+    or roll-off (the game's `ROLLING`) is checked and played once by
+    `rules.play_drawing`, the dice drawn as the rules ask (ledger.perform(drawn=True));
+    any other takes its dice from `_rolled` and is applied. Under --check the
+    recorded action must pass `check` (`_check_move`). _Refused when the
+    rules refuse the move they generated."""
+    if action.name in drawing(state.game) and "rolls" not in action.args:
+        source = dicelib.Drawn(config.seed, position)
+        try:
+            recorded, after, _ = rules.play_drawing(state, action, source)
+        except RefereeError as exc:
+            raise _Refused(f"the roller refuses the generated move {_named(action)}: {exc}") from None
+        if config.check:
+            _check_move(config, rules, state, recorded, steps)
+        return recorded, tuple(source.taken), after
+    try:
+        recorded, dice = _rolled(rules, state, action, config.seed, position)
+    except RefereeError as exc:
+        raise _Refused(f"the roller refuses the generated move {_named(action)}: {exc}") from None
+    if config.check:
+        _check_move(config, rules, state, recorded, steps)
+    try:
+        return recorded, dice, rules.apply(state, recorded, dice)
+    except RefereeError as exc:
+        raise _Refused(f"the generated move {_named(recorded)} dice={list(dice)} "
+                       f"is refused as it is played: {exc}") from None
 
 
 def _fault(config: GameConfig, what: str, steps: Sequence[Step]) -> Outcome:
