@@ -127,7 +127,7 @@ def target_of(board: Board, args: Mapping[str, Any]) -> tuple[str, str, bool]:
             raise RuleViolation(f"card text: {src['name']}",
                                 f"{owner} may attack with at most {e['max']} units each turn ({src['name']})")
     text = str(args["defender"]).strip()
-    if text.lstrip("#").isdigit() or "/" in text:
+    if names_a_unit(text):
         defender = board.find(text, ("unit",))
         foe = board.pieces[defender]
         if foe["owner"] == owner:
@@ -164,6 +164,12 @@ def target_of(board: Board, args: Mapping[str, Any]) -> tuple[str, str, bool]:
         raise RuleViolation("LIFE can be attacked only when the target has no units",
                             f"{owner} cannot attack {target}'s LIFE: {target} still has {listing}")
     return attacker, target, True
+
+
+def names_a_unit(defender: str) -> bool:
+    """Whether a battle's defender as typed names a unit (`7`, `#7`,
+    `bo/mall-walkers`) rather than a player, whose LIFE is attacked directly."""
+    return defender.lstrip("#").isdigit() or "/" in defender
 
 
 def truce(board: Board, owner: str, foe: str) -> None:

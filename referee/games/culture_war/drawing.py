@@ -14,6 +14,7 @@ from typing import Any
 from referee import dice as dicelib
 from referee.errors import DiceError
 from referee.facts import Fact, Kind, Outcome
+from referee.games.culture_war.attacks import names_a_unit
 from referee.games.culture_war.board import Board
 from referee.games.culture_war.effects import freeze
 from referee.model import Action, State
@@ -29,7 +30,7 @@ def canonical(board: Board, action: Action) -> Action:
         handle = board.find(str(args["attacker"]), ("unit",))
         text = str(args["defender"]).strip()
         args["attacker"] = handle
-        args["defender"] = board.find(text, ("unit",)) if text.lstrip("#").isdigit() or "/" in text \
+        args["defender"] = board.find(text, ("unit",)) if names_a_unit(text) \
             else board.name(text)
         actor = board.pieces[handle]["owner"]
     elif action.name == "settle":

@@ -52,11 +52,11 @@ from referee import prompts
 from referee.errors import RefereeError
 from referee.games.culture_war import effects, phases
 from referee.games.culture_war.actions import MOD_KINDS, NOW_OF, targets_of
-from referee.games.culture_war.attacks import WINDOW, target_of, taxes
+from referee.games.culture_war.attacks import WINDOW, names_a_unit, target_of, taxes
 from referee.games.culture_war.board import PLAIN, Board, feeder
 from referee.games.culture_war.cards import CARD_TYPES, GAME, stats_of
 from referee.legal import (CARD_PLACEHOLDER, Candidate, CandidateRun, Hands, Move, accepts, judged, shared_candidates,
-                           shared_moves, worded)
+                           worded)
 from referee.model import Action, PlayerName, State
 
 TIMED = ("unit", "real-estate", "mod", "happening", "operation")  # own turn, before the first attack
@@ -193,10 +193,8 @@ class _Gen:
             self.add(action, "end-turn", text=f"end {out}'s turn ({out} is out of the game)")
 
     def shared(self) -> None:
-        if self.lazy:
-            self.out += shared_candidates(self.rules, self.state, self.name)
-        else:
-            self.out += [Candidate.known(m) for m in shared_moves(self.rules, self.state, self.name)]
+        """The shared moves (`resolve`, `end-turn`), each with its check (`judged` makes it when eager)."""
+        self.out += shared_candidates(self.rules, self.state, self.name)
 
     def add(self, action: Action, command: str, kind: str | None = None, text: str | None = None,
             **details: Any) -> None:
@@ -431,7 +429,7 @@ class _Gen:
         for attacker in mine:
             for defender in targets:
                 if self.lazy:  # judged only if drawn, by `check` (which runs the same two)
-                    self.battle(attacker, defender, not (defender.isdigit() or "/" in defender), judged=False)
+                    self.battle(attacker, defender, not names_a_unit(defender), judged=False)
                     continue
                 try:
                     _, _, direct = target_of(board, {"attacker": attacker, "defender": defender})
