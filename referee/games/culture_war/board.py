@@ -288,6 +288,14 @@ class Board:
     def capital(self, name: str) -> int:
         return coins_total(self.bank(name)) + sum(coins_total(p["coins"]) for _, p in self.owned(name, "estate"))
 
+    def capitals(self) -> dict[str, int]:
+        """Every player's `capital`, counted in one pass over the pieces."""
+        held = {n: coins_total(self.bank(n)) for n in self.seats}
+        for p in self.pieces.values():
+            if p["kind"] == "estate" and p["owner"] in held:
+                held[p["owner"]] += coins_total(p["coins"])
+        return held
+
     def gain(self, name: str, amount: int, faction: str | None, why: str) -> None:
         if amount <= 0 or self.people[name].eliminated:
             return
@@ -387,10 +395,7 @@ class Board:
         named once one player is left (or a card says who won), card prompts
         raised. The rules freeze a board with `effects.freeze`, which also
         writes each piece's `now` first (it needs the card effects)."""
-        held = {n: coins_total(self.bank(n)) for n in self.seats}  # each player's capital, in one pass
-        for p in self.pieces.values():
-            if p["kind"] == "estate" and p["owner"] in held:
-                held[p["owner"]] += coins_total(p["coins"])
+        held = self.capitals()
         players = tuple(_with_capital(self.people[n], held[n]) for n in self.seats)
         won = self.f.pop("won_by", None)
         state = replace(self.base, players=players, fields=self.f, **changes)
