@@ -237,18 +237,24 @@ class _Gen:
         each choice once, and its other orders follow that verdict."""
         moves = self.f["moves"]
         left = 3 - moves["plays"] - moves["discards"]
-        verdicts: dict[frozenset[str], bool] = {}
+        verdicts: dict[Any, bool] = {}
         for k in range(1, max(0, left) + 1):
             for ids in itertools.permutations(held, k):
-                words = ["discard", *ids, "--by", self.name]
-                chosen = frozenset(ids)
-                if chosen in verdicts:
-                    if verdicts[chosen]:
-                        self.offer("discard", {"cards": list(ids)}, self.name, words, judged=True)
-                    continue
-                verdict = self.offer("discard", {"cards": list(ids)}, self.name, words)
-                if verdict is not None:
-                    verdicts[chosen] = verdict
+                self.offer_alike(verdicts, frozenset(ids), "discard", {"cards": list(ids)},
+                                 ["discard", *ids, "--by", self.name])
+
+    def offer_alike(self, verdicts: dict[Any, bool], alike: Any, name: str, args: Mapping[str, Any],
+                    words: Iterable[Any]) -> None:
+        """`offer`, where `check` judges every action with the same `alike`
+        key the same way (the same cards named in another order): asked once
+        per key, its verdict kept in `verdicts` for the others."""
+        if alike in verdicts:
+            if verdicts[alike]:
+                self.offer(name, args, self.name, words, judged=True)
+            return
+        verdict = self.offer(name, args, self.name, words)
+        if verdict is not None:
+            verdicts[alike] = verdict
 
     def _answers(self, target: str, kinds: Sequence[str] = ("block", "redirect")) -> list[tuple[dict, list]]:
         """The defender's possible answers: none, each block, each redirect onto each spot."""
@@ -278,19 +284,12 @@ class _Gen:
         for target in self.opponents():
             answers = self._answers(target)
             for spot in self.spots(target):
-                verdicts: dict[tuple[frozenset[str], int], bool] = {}
+                verdicts: dict[Any, bool] = {}
                 for ids in groups:
                     for n, (extra, flags) in enumerate(answers):
-                        key = (frozenset(ids), n)
-                        args = {"target": target, "at": spot, "cards": ids, **extra}
-                        words = ["attack", target, spot, *ids, *flags, "--by", self.name]
-                        if key in verdicts:
-                            if verdicts[key]:
-                                self.offer("attack", args, self.name, words, judged=True)
-                            continue
-                        verdict = self.offer("attack", args, self.name, words)
-                        if verdict is not None:
-                            verdicts[key] = verdict
+                        self.offer_alike(verdicts, (frozenset(ids), n), "attack",
+                                         {"target": target, "at": spot, "cards": ids, **extra},
+                                         ["attack", target, spot, *ids, *flags, "--by", self.name])
 
     def _specials(self, held: Sequence[str]) -> None:
         for cid in held:
