@@ -34,8 +34,6 @@ import importlib
 import itertools
 import random
 import shlex
-from contextlib import contextmanager
-from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
@@ -43,6 +41,7 @@ from referee import prompts, table
 from referee.errors import RefereeError
 from referee.games import rules_for
 from referee.model import Action, CardId, PlayerName, State
+from referee.unseen import for_people
 
 # What the caller knows of each player's hand: the card ids (one per copy held).
 Hands = Mapping[PlayerName, Sequence[CardId]]
@@ -62,7 +61,7 @@ class Move:
              action=None has `<CARD>` where the card goes;
     kind:    the group it is shown under (the action's name: "attack", "play" ...);
     text:    the move in words, from the game's phrases where it has one
-             (inside `wordless()`, as self-play lists them: the action's name).
+             (inside `unseen()`, as self-play lists them: the action's name).
     """
 
     action: Action | None
@@ -205,31 +204,10 @@ def command_line(words: Iterable[Any]) -> str:
     return " ".join(w if w == CARD_PLACEHOLDER else shlex.quote(str(w)) for w in words)
 
 
-# False inside `wordless()`: moves are listed without their words.
-_WORDED: ContextVar[bool] = ContextVar("legal_moves_worded", default=True)
-
-
-@contextmanager
-def wordless():
-    """Moves listed inside are not put into words: their `text` is the
-    action's name. Self-play lists moves by the thousand and its agents read
-    only the actions; wording each one cost it about a fifth of its time."""
-    token = _WORDED.set(False)
-    try:
-        yield
-    finally:
-        _WORDED.reset(token)
-
-
-def worded() -> bool:
-    """Whether moves are put into words now (not inside `wordless()`)."""
-    return _WORDED.get()
-
-
 def describe(rules: Any, state: State, act: Action) -> str:
     """The move in words, through the game's phrases (the command's own words
-    otherwise); the action's name inside `wordless()`."""
-    if not _WORDED.get():
+    otherwise); the action's name inside `unseen()` (self-play)."""
+    if not for_people():
         return act.name
     from referee.wording import Words, phrase  # lazy: only when moves are worded
 

@@ -26,10 +26,11 @@ from typing import Any, Mapping, Protocol, Sequence
 from referee import dice as dicelib
 from referee.errors import RefereeError
 from referee.games import rules_for
-from referee.legal import Hands, Move, random_legal, wordless
+from referee.legal import Hands, Move, random_legal
 from referee.model import Action, GameSlug, PlayerName, Setup, State
 from referee.simulate.agents import AgentKind, answerer, drawing, make_agent, roller, selfplay_module
 from referee.simulate.turns import concrete_moves, in_turn, own_hand
+from referee.unseen import unseen
 
 
 class Outcome(str, Enum):
@@ -150,8 +151,9 @@ def setup_of(config: GameConfig) -> Setup:
 
 def play_game(config: GameConfig) -> GameRecord:
     """Play one game to its end (or the turn cap) and report it. The moves
-    are listed without their words (`wordless`): no agent reads them."""
-    with wordless():
+    are listed without their words and the tables are frozen without the
+    figures only a person reads (`unseen`): no rule and no agent reads them."""
+    with unseen():
         if config.project is not None:
             from referee.cards.index import chosen_project  # lazy: only A/B's side B names a project
 

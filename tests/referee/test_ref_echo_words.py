@@ -35,3 +35,13 @@ def test_a_card_put_on_a_group_laid_in_the_same_command_names_that_group(table):
     assert first == "#4 Bo lays Celebrity Activist Circuit; Viral Hashtag goes on Celebrity Activist Circuit (g2)"
     assert "new:" not in table.run("log").output
     assert table.status()["state"]["groups"]["g2"]["attached"] == ["dc-asset-viral-hashtag"]
+
+
+def test_unally_of_one_player_says_they_leave_every_alliance(table):
+    """`unally cy` ends every alliance of cy's; it was echoed "cy are no longer allies"."""
+    table.run("new culture-war --player ann:anarchy --player bo:technocracy --player cy:community --seed 4 "
+              "--house-rule first-player=seating")
+    table.run("ally ann bo cy")
+    assert table.run("unally cy").output.splitlines()[0] == "#3 cy leaves every alliance"
+    assert table.run("unally ann bo").output.splitlines()[0] == "#4 ann, bo are no longer allies"
+    assert _log_rows(table)[-2].endswith("  cy leaves every alliance")

@@ -30,6 +30,7 @@ from typing import Any, Iterable, Iterator, Mapping
 from referee.games.culture_war.board import DEFAULT_CAPACITY, DEFAULT_PRODUCTION, Board
 from referee.games.culture_war.zones import estates_held
 from referee.model import State
+from referee.unseen import for_people
 
 STATIC = (None, "while-in-play")
 TRACE: list[tuple[str | None, str]] = []  # (card id, kind) of effects that acted; tests read and clear it
@@ -444,7 +445,10 @@ def freeze(board: Board, **changes: Any) -> State:
     """The board back into a State (Board.to_state), each piece first given
     `now`: what the card counts as at this moment (a unit's ATK and DEF with
     every effect, a Real Estate's production and capacity), for status and
-    scripts. Every Culture War action ends here."""
+    scripts. Every Culture War action ends here. Inside `unseen()` (self-play)
+    no piece is given `now`: no rule and no agent reads it."""
+    if not for_people():
+        return board.to_state(**changes)
     with steady(board):
         for handle, piece in board.pieces.items():
             if piece["kind"] == "unit":

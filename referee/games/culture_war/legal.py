@@ -55,9 +55,10 @@ from referee.games.culture_war.actions import MOD_KINDS, NOW_OF, targets_of
 from referee.games.culture_war.attacks import WINDOW, names_a_unit, target_of, taxes
 from referee.games.culture_war.board import PLAIN, Board, feeder
 from referee.games.culture_war.cards import CARD_TYPES, GAME, stats_of
-from referee.legal import (CARD_PLACEHOLDER, Candidate, CandidateRun, Hands, Move, accepts, judged, shared_candidates,
-                           worded)
+from referee.legal import (CARD_PLACEHOLDER, Candidate, CandidateRun, Hands, Move, accepts, judged,
+                           shared_candidates)
 from referee.model import Action, PlayerName, State
+from referee.unseen import for_people
 
 TIMED = ("unit", "real-estate", "mod", "happening", "operation")  # own turn, before the first attack
 ROLLING = ("rolloff", "battle", "window", "settle")  # the dice they take are known only by rolling
@@ -210,7 +211,7 @@ class _Gen:
         self.out.append(Candidate.known(move))
 
     def words(self, action: Action) -> str:
-        if not worded():  # self-play: no agent reads them
+        if not for_people():  # self-play: no agent reads them
             return action.name
         from referee.wording import Words, phrase  # lazy: words only when moves are asked for
 

@@ -31,6 +31,13 @@ def _gift(w: Words) -> str:
     return f"{w['from']} gives {w['to']} {coins}{'' if w.args.get('amount') == 1 else 's'}"
 
 
+def _unally(w: Words) -> str:
+    players = w.args.get("players") or []
+    if len(players) == 1:  # `unally ann`: every alliance of hers ends
+        return f"{w['players']} leaves every alliance"
+    return f"{w['players']} are no longer allies"
+
+
 PHRASES: dict[str, Any] = {
     "battle": _battle,
     "window": "{attacker} attacks {defender}: the dice are shown, the battle waits for `settle`",
@@ -43,7 +50,7 @@ PHRASES: dict[str, Any] = {
     "donate": "{from} gives {to} {amount} life",
     "gift": _gift,
     "ally": "{players} become allies",
-    "unally": "{players} are no longer allies",
+    "unally": _unally,
     "rolloff": "roll-off for the first player",
 }
 
