@@ -44,8 +44,9 @@ holds both to `check`).
 """
 from __future__ import annotations
 
+from bisect import bisect_right
 from functools import lru_cache
-from itertools import combinations
+from itertools import accumulate, combinations
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from referee import prompts
@@ -427,11 +428,11 @@ class _Gen:
             return
         targets = [h for h, p in effects.pieces(board) if p["kind"] == "unit" and p["owner"] != name]
         targets += [n for n in board.live() if n != name]
+        if self.lazy:  # each variant judged only if drawn, by `check` (which runs the same two)
+            self.battle_run([(a, d, not names_a_unit(d)) for a in mine for d in targets])
+            return
         for attacker in mine:
             for defender in targets:
-                if self.lazy:  # judged only if drawn, by `check` (which runs the same two)
-                    self.battle(attacker, defender, not names_a_unit(defender), judged=False)
-                    continue
                 try:
                     _, _, direct = target_of(board, {"attacker": attacker, "defender": defender})
                     taxes(board, attacker, defender, direct)
@@ -451,21 +452,28 @@ class _Gen:
             return False
         return True
 
-    def battle(self, attacker: str, defender: str, direct: bool, judged: bool = True) -> None:
-        """The variants of one attack; `judged`: the pair is known to pass
-        `check_battle`, else each variant carries its check (lazy)."""
+    def battle(self, attacker: str, defender: str, direct: bool) -> None:
+        """The variants of one attack, the pair known to pass `check_battle`."""
+        for action, command, direct, window in _variants(attacker, defender, direct, PlayerName(self.name)):
+            self.add(action, command, kind="battle", direct=direct, window=window)
+
+    def battle_run(self, pairs: Sequence[tuple[str, str, bool]]) -> None:
+        """Lazy: every variant of every (attacker, defender, direct) pair, in
+        the order `battle` lists them, as one run: a variant is made only
+        when drawn, with the one-die action `check` must accept."""
+        if not pairs:
+            return
         name = PlayerName(self.name)
-        variants: list[tuple[str, dict[str, Any], str]] = [("battle", {}, "")]
-        variants.append(("battle", {"counter": False}, " --no-counter"))
-        if not direct:
-            variants.append(("window", {}, " --window"))
-            variants.append(("window", {"counter": False}, " --window --no-counter"))
-        for action_name, extra, flags in variants:
-            action = Action(action_name, {"attacker": attacker, "defender": defender, **extra}, name)
-            if not judged:
-                self.ok(_one_die(action))
-            self.add(action, f"battle {attacker} {defender}{flags}", kind="battle",
-                     direct=direct, window=action_name == "window")
+        ends = list(accumulate(_VARIANTS[direct] for _, _, direct in pairs))
+
+        def at(i: int) -> Candidate:
+            k = bisect_right(ends, i)
+            attacker, defender, direct = pairs[k]
+            action, command, direct, window = _variants(attacker, defender, direct, name)[i - (ends[k - 1] if k else 0)]
+            return Candidate(action, _one_die(action),
+                             lambda: Move(action, command, "battle", self.words(action), {"direct": direct, "window": window}))
+
+        self.out.append(CandidateRun(ends[-1], at))
 
     # ---- alliances ----
 
@@ -537,6 +545,21 @@ def _played_now(c: Mapping[str, Any]) -> list[dict[str, Any]]:
         found = _NOW[id(c)] = (c, [e for e in effects.read(c.get("effects"))
                                    if effects.when_of(e) in NOW_OF.get(c["type"], ())])
     return found[1]
+
+
+_VARIANTS = {True: 2, False: 4}  # a direct attack has no --window variants
+
+
+def _variants(attacker: str, defender: str, direct: bool,
+              name: PlayerName) -> list[tuple[Action, str, bool, bool]]:
+    """(action, command, direct, window) for each way to make one attack:
+    with and without the counter-attack, and for a unit, with `--window`."""
+    flagged = [("battle", {}, ""), ("battle", {"counter": False}, " --no-counter")]
+    if not direct:
+        flagged += [("window", {}, " --window"), ("window", {"counter": False}, " --window --no-counter")]
+    return [(Action(action_name, {"attacker": attacker, "defender": defender, **extra}, name),
+             f"battle {attacker} {defender}{flags}", direct, action_name == "window")
+            for action_name, extra, flags in flagged]
 
 
 def _one_die(action: Action) -> Action:
