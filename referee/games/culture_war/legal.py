@@ -347,21 +347,33 @@ class _Gen:
                 self.play(c)
 
     def play(self, c: Mapping[str, Any]) -> None:
-        """Every target a card may take, each checked by the rules."""
+        """Every target a card may take, each checked by the rules (lazy:
+        one run, each play made only when drawn, its action its check)."""
         board, name, kind = self.board, self.name, c["type"]
         if kind != "real-estate":
             cost = effects.cost_parts(board, name, kind, int(c.get("cost") or 0))[0]
             if not self.affords(cost, c.get("deck")):
                 return
-        for on in self.targets(c, _played_now(c)):
-            args: dict[str, Any] = {"player": name, "card": c["id"], "_card": c}
-            if on is not None:
-                args["on"] = on
-            action = Action("play", args, PlayerName(name))
+        ons = self.targets(c, _played_now(c))
+        if self.lazy:
+            if ons:
+                self.out.append(CandidateRun(len(ons), lambda i: self.played(c, ons[i], checked=True)))
+            return
+        for on in ons:
+            action = _play_action(name, c, on)
             if self.ok(action):
-                verb = VERB.get(kind, "play")
-                by = "" if name == board.active else f" --by {name}"
-                self.add(action, f"{verb} {c['id']}" + (f" --on {on}" if on is not None else "") + by)
+                self.out.append(self.played(c, on, action))
+
+    def played(self, c: Mapping[str, Any], on: str | None, action: Action | None = None,
+               checked: bool = False) -> Candidate:
+        """Card `c` played `--on` the target: its candidate (`checked`: the
+        action is its own check, else it is known to be legal)."""
+        name = self.name
+        action = action or _play_action(name, c, on)
+        by = "" if name == self.board.active else f" --by {name}"
+        command = f"{VERB.get(c['type'], 'play')} {c['id']}" + (f" --on {on}" if on is not None else "") + by
+        return Candidate(action, action if checked else None,
+                         lambda: Move(action, command, action.name, self.words(action), {}))
 
     def targets(self, c: Mapping[str, Any], now: list[dict[str, Any]]) -> list[str | None]:
         """What `--on` may name for this card (None: nothing), as the play step reads it."""
@@ -545,6 +557,13 @@ def _played_now(c: Mapping[str, Any]) -> list[dict[str, Any]]:
         found = _NOW[id(c)] = (c, [e for e in effects.read(c.get("effects"))
                                    if effects.when_of(e) in NOW_OF.get(c["type"], ())])
     return found[1]
+
+
+def _play_action(name: str, c: Mapping[str, Any], on: str | None) -> Action:
+    args: dict[str, Any] = {"player": name, "card": c["id"], "_card": c}
+    if on is not None:
+        args["on"] = on
+    return Action("play", args, PlayerName(name))
 
 
 _VARIANTS = {True: 2, False: 4}  # a direct attack has no --window variants
