@@ -256,3 +256,30 @@ def test_the_rule_sheet_states_every_house_rule_with_its_range():
             row = next(line for line in text.splitlines() if f"--house-rule {key}=" in line)
             assert f"N from {rule.minimum} to {rule.maximum}" in row, key
     assert not re.search(r"rulebook|\.ya?ml|\.py\b|nobody has to", text, re.I)
+
+
+@pytest.mark.parametrize("seed", [21, 22, 23])
+def test_settle_skips_only_what_would_change_nothing(seed):
+    """`zones.settle` returns the table as it is when no card changes zone;
+    on every step of seeded random games (seen and unseen) it gives exactly
+    what the full work-out (`zones.moved`) gives, and it skips some steps."""
+    from dataclasses import replace as with_changes
+
+    from referee.games.culture_war.rules import RULES
+    from referee.simulate import play
+    from referee.simulate.runner import make_plan
+
+    config = with_changes(make_plan("culture-war", 4, (), ("random",), 1, seed=seed).config(0), keep=True)
+    record = play._play_game(config)
+    state = RULES.setup(play.setup_of(config), record.setup_dice)
+    skipped = 0
+    for step in record.steps:
+        if step.action.name in ("battle", "window", "settle", "rolloff"):
+            state = RULES.apply(state, step.action, step.dice)
+            continue
+        raw = super(type(RULES), RULES).game_apply(state, step.action, step.dice)  # before zones move cards
+        quick, full = zones.settle(state, raw, step.action), zones.moved(state, raw, step.action)
+        assert quick.to_dict() == full.to_dict()
+        skipped += quick is raw
+        state = RULES.apply(state, step.action, step.dice)
+    assert skipped > 10 and len(record.steps) > skipped

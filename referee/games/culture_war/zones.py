@@ -179,6 +179,28 @@ def settle(before: State, after: State, action: Action) -> State:
     hand; a Flash or Happening, a piece that left play and a Mod taken off go
     to their owner's discard pile (a player who is out: removed from the game);
     a piece returned to the hand goes back to it."""
+    if _nothing_moves(before, after, action):
+        return after  # what `moved` would give, without rebuilding it
+    return moved(before, after, action)
+
+
+def _nothing_moves(before: State, after: State, action: Action) -> bool:
+    """No card changes zone (most alliance moves): none played or discarded
+    from a hand or returned to one, the same pieces in play with the same
+    Mods, and no player's counts or elimination changed by the action."""
+    if action.name in ("play", "discard-hand") or "returned" in after.fields:
+        return False
+    old, new = before.fields.get("pieces", {}), after.fields.get("pieces", {})
+    if old.keys() != new.keys() or len(before.players) != len(after.players):
+        return False
+    for b, a in zip(before.players, after.players):
+        if b.eliminated != a.eliminated or (b.fields is not a.fields and b.fields != a.fields):
+            return False
+    return _mods(old) == _mods(new)
+
+
+def moved(before: State, after: State, action: Action) -> State:
+    """`settle` worked out in full."""
     fields = dict(after.fields)
     discards = {k: list(v) for k, v in fields.get("discards", {}).items()}
     removed = {k: list(v) for k, v in fields.get("removed", {}).items()}
