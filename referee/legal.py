@@ -117,8 +117,10 @@ class Candidate:
 
 @dataclass(frozen=True)
 class CandidateRun:
-    """`size` candidates made one by one only when drawn (`at(i)`): a run of
-    moves that differ in one number, such as `donate ann bo 1` .. `89`."""
+    """`size` candidates made one by one only when drawn (`at(i)`): moves
+    that differ in one number, such as `donate ann bo 1` .. `89`, or in one
+    argument, such as a card's plays on each target. Each is a Candidate
+    and may carry the action `check` must accept."""
 
     size: int
     at: Callable[[int], Candidate]
