@@ -4,11 +4,14 @@ the table of the game's actions.
 Most actions are played on a Board (board.py), a working copy of the table,
 by a step function (actions.py, attacks.py, alliances.py, turns.py). Every
 such action is checked by running its step on a throw-away Board, so
-`check` and `apply` cannot disagree; `apply` runs it again on the real one,
-and `narrate` a third time, from the same dice, to say what happened.
+`check` and `apply` cannot disagree; `apply` runs it again on the real one
+(or, applying with no dice the action just checked on that very state,
+takes the board the check played it on), and `narrate` from the same dice
+to say what happened.
 """
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, replace
 from importlib import import_module
 from typing import Any, Callable, Mapping, Sequence
@@ -55,7 +58,18 @@ def board_action(name: str, step: Step, dice: DiceNeeded | None = None, check: A
     running it again from the same dice."""
 
     def check_on_board(rules: Any, state: State, action: Action) -> None:
-        run(state, action, step, (lambda: check_roll) if check_roll else _no_dice)
+        _CHECKED.last = None
+        rolled: list[int] = []
+
+        def die() -> int:
+            if not check_roll:
+                return _no_dice()
+            rolled.append(check_roll)
+            return check_roll
+
+        board = run(state, action, step, die)
+        if not rolled:  # what `apply` with no dice would do to this very state: kept for it
+            _CHECKED.last = (state, action, board)
 
     def apply_on_board(rules: Any, state: State, action: Action, dice_: Sequence[int]) -> State:
         return _applied(state, action, dice_, step, then)[0]
@@ -84,14 +98,33 @@ def _applied(state: State, action: Action, dice: Sequence[int], step: Step,
         used.append(source())
         return used[-1]
 
+    board = _checked(state, action) if not dice else None
     try:
-        board = run(state, action, step, counted)
+        if board is None:
+            board = run(state, action, step, counted)
     except DiceShortage:
         raise RuleViolation("a tie is rolled again",
                             f"the dice {_dice(dice)} run out before the battle is over; type every die") from None
     if len(used) != len(dice):
         raise RuleViolation("dice", f"{action.name} used {len(used)} of the {len(dice)} dice given")
     return freeze(board, **(then(board) if then else {})), board.notes
+
+
+# The board the last `check` played an action on, with no die rolled, and
+# what it was played from: (state, action, board). Applying that very action
+# to that very state with no dice would play the step again on a new copy
+# and give the same board (a step is a pure function of the table, its
+# arguments and its dice), so `_applied` takes this one instead, once. Self-
+# play checks each move it draws and then applies it. One per thread.
+_CHECKED = threading.local()
+
+
+def _checked(state: State, action: Action) -> Board | None:
+    last = getattr(_CHECKED, "last", None)
+    _CHECKED.last = None
+    if last is not None and last[0] is state and last[1] is action:
+        return last[2]
+    return None
 
 
 def _no_dice() -> int:
