@@ -220,13 +220,18 @@ class Board:
         """Every piece in play, by handle number (the order is worked out
         again only when the handles in play have changed)."""
         pieces = self.pieces
-        keys = tuple(pieces)
+        return [(h, pieces[h]) for h in self._in_order_keys()]
+
+    def _in_order_keys(self) -> list[str]:
+        keys = tuple(self.pieces)
         if keys != self._keys:
             self._keys, self._sorted = keys, sorted(keys, key=int)
-        return [(h, pieces[h]) for h in self._sorted]
+        return self._sorted
 
     def owned(self, name: str, kind: str | None = None) -> list[tuple[str, dict[str, Any]]]:
-        return [(h, p) for h, p in self.in_order() if p["owner"] == name and (kind is None or p["kind"] == kind)]
+        pieces = self.pieces
+        return [(h, p) for h in self._in_order_keys() if (p := pieces[h])["owner"] == name
+                and (kind is None or p["kind"] == kind)]
 
     def label(self, handle: str) -> str:
         piece = self.pieces[handle]

@@ -158,6 +158,7 @@ class _Gen:
             self.hand = list(hands[name])
         self.out: list[Candidate | CandidateRun] = []
         self._pending: Action | None = None
+        self._plays: list[tuple[Mapping[str, Any], str | None]] = []  # lazy: plays found, not yet a run
         self._capital: dict[str | None, tuple[int, int]] = {}  # by deck: the board does not change
 
     # ---- by moment ----
@@ -305,6 +306,7 @@ class _Gen:
         held = int(me.fields.get("hand", 1)) if "hand" in me.fields else None
         if "real-estate" in kinds:
             self.estates()
+            self.flush_plays()
         if held is not None and held < 1:
             return
         if self.hand is None:
@@ -316,6 +318,13 @@ class _Gen:
             c = card(card_id)
             if c["type"] in kinds and c["type"] != "real-estate":
                 self.play(c)
+        self.flush_plays()
+
+    def flush_plays(self) -> None:
+        """Lazy: the plays `play` has found so far, as one run (in the same order)."""
+        plays, self._plays = self._plays, []
+        if plays:
+            self.out.append(CandidateRun(len(plays), lambda i: self.played(*plays[i], checked=True)))
 
     def capital(self, deck: str | None) -> tuple[int, int]:
         """(own coins, coins of other factions) for a card of faction `deck`."""
@@ -347,17 +356,15 @@ class _Gen:
                 self.play(c)
 
     def play(self, c: Mapping[str, Any]) -> None:
-        """Every target a card may take, each checked by the rules (lazy:
-        one run, each play made only when drawn, its action its check)."""
+        """Every target a card may take, each checked by the rules."""
         board, name, kind = self.board, self.name, c["type"]
         if kind != "real-estate":
             cost = effects.cost_parts(board, name, kind, int(c.get("cost") or 0))[0]
             if not self.affords(cost, c.get("deck")):
                 return
         ons = self.targets(c, _played_now(c))
-        if self.lazy:
-            if ons:
-                self.out.append(CandidateRun(len(ons), lambda i: self.played(c, ons[i], checked=True)))
+        if self.lazy:  # made only when drawn, each its own check (`flush_plays`)
+            self._plays += [(c, on) for on in ons]
             return
         for on in ons:
             action = _play_action(name, c, on)

@@ -167,8 +167,12 @@ def _later(module: str, name: str) -> Callable[..., Any]:
     as it is now is read from a snapshot, so `status` and the other reading
     commands never play an action: the action code and the card handlers
     behind it load only for the commands that do."""
+    found: list[Callable[..., Any]] = []  # the function, once imported
+
     def call(*args: Any, **kwargs: Any) -> Any:
-        return getattr(import_module(f"referee.games.culture_war.{module}"), name)(*args, **kwargs)
+        if not found:
+            found.append(getattr(import_module(f"referee.games.culture_war.{module}"), name))
+        return found[0](*args, **kwargs)
 
     call.__qualname__ = call.__name__ = f"{module}.{name}"
     return call
