@@ -499,16 +499,13 @@ class _Gen:
     def alliances(self) -> None:
         board, name = self.board, self.name
         allied = [pair for pair in board.f.get("alliances", []) if name in pair]
-        others = [n for n in board.live() if n != name]
-        for other in others:
-            pair = sorted([name, other])
-            if pair not in board.f.get("alliances", []):
-                self.add(Action("ally", {"players": [name, other]}), f"ally {name} {other}")
-        if allied:
-            self.add(Action("unally", {"players": [name]}), f"unally {name}")
-            for pair in allied:
-                other = pair[0] if pair[1] == name else pair[1]
-                self.add(Action("unally", {"players": [name, other]}), f"unally {name} {other}")
+        apart = [n for n in board.live() if n != name and sorted([name, n]) not in board.f.get("alliances", [])]
+        self.run(len(apart), lambda i: self.worded(Action("ally", {"players": [name, apart[i]]}),
+                                                   f"ally {name} {apart[i]}"))
+        if allied:  # `unally NAME` (every alliance of theirs), then each alliance alone
+            ends = [[name], *([name, pair[0] if pair[1] == name else pair[1]] for pair in allied)]
+            self.run(len(ends), lambda i: self.worded(Action("unally", {"players": ends[i]}),
+                                                      "unally " + " ".join(ends[i])))
         if any(board.people[p].eliminated for pair in allied for p in pair):
             return
         life, coins = board.life(name), self._coins()
@@ -527,9 +524,13 @@ class _Gen:
                     f"gift {name} {other} {i + 1} --faction {faction}",
                     f"{name} gives {other} {i + 1} {faction} coin{'' if i == 0 else 's'}"))
 
+    def worded(self, action: Action, command: str) -> tuple[Action, str, str]:
+        """(action, command, words) for `run`, worded through the game's phrases."""
+        return action, command, self.words(action)
+
     def run(self, count: int, nth: Callable[[int], tuple[Action, str, str]]) -> None:
-        """`count` moves the generator knows are legal, differing in one number:
-        `nth(i)` gives the i-th one's action, command and words. Made only
+        """`count` moves the generator knows are legal, differing in one
+        argument (an amount, a player): `nth(i)` gives the i-th one's action, command and words. Made only
         when drawn (a CandidateRun); eager, all of them, in order."""
         if count <= 0:
             return
