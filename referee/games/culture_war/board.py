@@ -134,6 +134,13 @@ class Board:
         (tests/referee/test_legal_culture_war.py holds it to that)."""
         return cls(state, state.fields)  # type: ignore[arg-type]
 
+    @classmethod
+    def taking(cls, state: State) -> "Board":
+        """A Board that edits the state's own fields in place, not a copy: only
+        for a State nothing else holds, one an action has just frozen and
+        goes on with (an end-turn's next player's start of turn)."""
+        return cls(state, dict(state.fields))
+
     def trial(self) -> "Board":
         """A copy to try something on (what `settle` would do now): the
         fields, the players, the story and the prompts so far, each its own;

@@ -95,7 +95,7 @@ def end_turn(state: State, dice: Sequence[int]) -> tuple[State, list[Fact]]:
         if state.finished:
             return state, notes
         state = next_turn(state)
-        board = Board(state)
+        board = Board.taking(state)  # `state` is this end-turn's own, frozen just above
         if board.active in board.f["had_turn"]:  # start-of-turn effects, then the draw, then coins
             turn_effects.start_of_turn(board, board.active, source, draw=zones.TURN_DRAW)
         else:
