@@ -168,7 +168,7 @@ def test_the_installed_referee_plays_a_card_outside_the_checkout(installed, tmp_
     run("new", "culture-war", "--player", "ann:anarchy", "--player", "bo:technocracy", "--seed", "7",
         "--house-rule", "first-player=seating")
     run("capital", "ann", "+10")
-    assert "ann plays Window Smasher" in run("play", "anarchy-window-smasher")
+    assert "ann deploys Window Smasher" in run("play", "anarchy-window-smasher")
     assert "Window Smasher" in run("card", "anarchy-window-smasher")
     other = copy_project(tmp_path / "other")
     deck = other / "card_sources" / "culture-war" / "anarchy.yaml"

@@ -45,3 +45,15 @@ def test_unally_of_one_player_says_they_leave_every_alliance(table):
     assert table.run("unally cy").output.splitlines()[0] == "#3 cy leaves every alliance"
     assert table.run("unally ann bo").output.splitlines()[0] == "#4 ann, bo are no longer allies"
     assert _log_rows(table)[-2].endswith("  cy leaves every alliance")
+
+
+def test_a_card_played_is_worded_with_the_rulebooks_verb(table):
+    """Units are deployed and Real Estate bought (the rulebook's verbs, and the
+    commands'), whichever command played them; they were all "plays"."""
+    table.run("new culture-war --player ann:anarchy --player bo:technocracy --seed 4 --house-rule first-player=seating")
+    table.run("capital ann +10")
+    assert table.run("play anarchy-window-smasher").output.splitlines()[0] == "#3 ann deploys Window Smasher"
+    assert table.run("buy anarchy-squatted-factory").output.splitlines()[0] == "#4 ann buys Squatted Factory"
+    rows = _log_rows(table)
+    assert rows[-2].endswith("ann deploys Window Smasher: ann capital -1 (10)")
+    assert "ann buys Squatted Factory" in rows[-1]

@@ -15,8 +15,12 @@ def _battle(w: Words) -> str:
     return text + (" (no counter-attack)" if w.args.get("counter") is False else "")
 
 
+_PLAY_VERBS = {"unit": "deploys", "real-estate": "buys"}  # the rulebook's verbs (and the commands'); else "plays"
+
+
 def _play(w: Words) -> str:
-    text = f"{w['who']} plays {w['card']}"
+    kind = (w.args.get("_card") or {}).get("type")
+    text = f"{w['who']} {_PLAY_VERBS.get(kind, 'plays')} {w['card']}"
     if w.has("on"):
         text += f" on {w['on']}"
     if w.has("from"):
