@@ -211,7 +211,7 @@ def _play(config, rules, state, seats, index, agents, rngs, physical, first, pos
         if config.check and moves is None:  # the audit judges against every legal move
             from referee.simulate.audit import action_key  # lazy: loaded for --check anyway
 
-            moves = concrete_moves(rules, state, player, own_hand(hands, player))
+            moves = concrete_moves(rules, state, player, hands)  # from the player's own hand
             if action_key(move.action) not in {action_key(m.action) for m in moves}:
                 raise Violation(config.game, config.seed, f"the random draw {move.command!r} is not among "
                                 f"{player}'s {len(moves)} legal moves", steps)
@@ -264,7 +264,7 @@ def _decide(rules: Any, state: State, hands: Hands | None, seats: Sequence[Seat]
             if drawn is not None:
                 return player, drawn.make(), None
             continue
-        moves = concrete_moves(rules, state, player, own)
+        moves = concrete_moves(rules, state, player, hands)
         if moves:
             view = _view(rules, state, player)
             return player, agents[seat].choose(rules, view, player, moves, own, rngs[seat]), moves
