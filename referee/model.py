@@ -223,15 +223,24 @@ class Action:
     cards: Mapping[CardId, Revision] = field(default_factory=dict)
 
 
+PRE_VERSIONS = ""  # Setup.rules of a log written before the rules version was recorded
+
+
 @dataclass(frozen=True)
 class Setup:
-    """How a table was started; the first event of every log stores it."""
+    """How a table was started; the first event of every log stores it.
+
+    `rules`: the rules version the table was started under (`GameRules.version`,
+    written by `referee new`), so an old table replays under its own rules;
+    None for a setup made in code (tests, self-play): the current rules. A log
+    written before versions were recorded reads back as PRE_VERSIONS."""
 
     game: GameSlug
     players: tuple[tuple[str, str | None], ...]
     seed: int
     life: int | None = None
     house_rules: Mapping[str, str] = field(default_factory=dict)
+    rules: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -240,6 +249,7 @@ class Setup:
             "seed": self.seed,
             "life": self.life,
             "house_rules": dict(self.house_rules),
+            "rules": self.rules,
         }
 
     @classmethod
@@ -250,6 +260,7 @@ class Setup:
             int(data["seed"]),
             data.get("life"),
             dict(data.get("house_rules") or {}),
+            data["rules"] if "rules" in data else PRE_VERSIONS,
         )
 
 

@@ -23,7 +23,7 @@ from types import MappingProxyType
 from typing import Any, Callable, Iterable, Mapping, Protocol, Sequence
 
 from referee.errors import RefereeError
-from referee.model import Action, GameSlug, Setup, State
+from referee.model import Action, GameSlug, PlayerName, Setup, State
 
 # The functions of an ActionSpec take the game's rules object first, so one
 # function can serve several games (the shared actions use its settings).
@@ -179,6 +179,9 @@ class GameRules(Protocol):
     def play_drawing(self, state: State, action: Action, dice: Callable[[], int]) -> tuple[Action, State, list[Any]]:
         """Check and play an action that takes as many dice as it rolls, dice drawn as asked:
         (the action as logged, its dice counted; the state after; its facts)."""
+
+    def default_actor(self, state: State, action: Action) -> PlayerName | None:
+        """Who makes an action typed without --by (the log's actor); None: the scorekeeper."""
 
     def phase(self, state: State) -> str | None:
         """The named phase now (status, refusals); None for a game without phases."""

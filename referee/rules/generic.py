@@ -150,6 +150,12 @@ class GenericRules:
 
     # ---- hooks the core calls (a game overrides what it needs) ----------------
 
+    def default_actor(self, state: State, action: Action) -> PlayerName | None:
+        """Who makes `action` when it was typed without --by, recorded in the
+        log as its actor; None (the default): nobody is named, and the log
+        shows the scorekeeper."""
+        return None
+
     def phase(self, state: State) -> str | None:
         """The named phase of the game's turn structure now, shown by `status`
         and named in refusals; None for a game with no phases."""

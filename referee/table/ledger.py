@@ -107,6 +107,9 @@ def perform(conn: sqlite3.Connection, rules: GameRules, action: Action,
         action = replace(action, args=rules_args(action.args))
     with db.write(conn):
         last, before = _current(conn, rules)
+        if action.actor is None:  # a move typed without --by is the move of the player the rules say makes it
+            acting = rules.default_actor(before, action)
+            action = replace(action, actor=acting) if acting is not None else action
         if action.actor is not None:  # record the actor as the table spells the name
             action = replace(action, actor=before.player(action.actor).name)
         if guard is not None:

@@ -94,7 +94,7 @@ def new_table(path: Path, game: str, players: Sequence[str], seed: int | None = 
         raise RefereeError("name the players: --player NAME or --player NAME:FACTION, once per player")
     if seed is None:
         seed = int.from_bytes(os.urandom(6), "big")
-    setup = Setup(slug, parse_players(players), seed, life, parse_house_rules(house_rules))
+    setup = Setup(slug, parse_players(players), seed, life, parse_house_rules(house_rules), rules.version)
     faces = rules.setup_dice(setup)
     entered = dicelib.parse_entered(dice_text) if dice_text is not None else None
     if entered is not None:

@@ -1,6 +1,9 @@
 """Attacks: a Military attack from the hand, a Special, and how any attack
 (also a redeployed one or a Fallen Leader's flip) is resolved against the
-defender's answers (block, redirect)."""
+defender's answers (block, redirect). With the answer window (window.py)
+an action aimed at a player that could answer stops at `wait`, and
+`answer.py` lands it with the target's answer; on an older table the
+answers are options of the mover's own command."""
 from __future__ import annotations
 
 from typing import Any
@@ -9,6 +12,7 @@ from referee.errors import RefereeError, RuleViolation
 from referee.games.cold_war import desk as D
 from referee.games.cold_war import effects as E
 from referee.games.cold_war import rounds
+from referee.games.cold_war import window as W
 from referee.games.cold_war.cards import TYPE_WORDS
 from referee.games.cold_war.play import Play
 
@@ -73,6 +77,21 @@ def remove(p: Play, mover: str, card: dict[str, Any], target: str, effect: dict[
         what = D.ZONE_WORDS[zone] if zone != "assistants" else "Assistant Leader"
         raise RuleViolation(card["name"], f"{target} has no {what} card on the table to remove")
     _, victim = p.own_table_card(target, at, (zone,))
+    if W.on(p.f):
+        W.no_inline(p.args, target)
+        if W.could_answer(p.f, target, "remove"):
+            spot = _spot_word(p, target, zone, victim)
+            wait(p, {"kind": "remove", "by": mover, "target": target, "card": card["id"], "zone": zone,
+                     "victim": victim, "what": f"{mover}'s {card['name']} (removing a card at {spot})",
+                     "then": {"ask": card["id"]}})
+            return False
+    return remove_lands(p, mover, card, target, zone, victim)
+
+
+def remove_lands(p: Play, mover: str, card: dict[str, Any], target: str, zone: str, victim: str) -> bool:
+    """A remove lands with the target's answer (a block, or none). True if it took effect."""
+    if p.args.get("redirect") is not None:
+        raise RuleViolation("redirect", "a redirect answers an attack, not a Special that removes a card")
     if p.args.get("block") is not None:
         block(p, target, mover, f"{mover}'s {card['name']}", [])
         return False
@@ -113,8 +132,7 @@ def redeploy(p: Play, mover: str, card: dict[str, Any], target: str, effect: dic
         D.take(p.f, mover, "military", own, mover)
         value += int(p.card(own)["attack"])
     p.say(f"{mover} plays {card['name']}: " + ", ".join(p.label(c) for c in ids) + " leave the table to attack")
-    resolve(p, mover, value, ids, target, p.args.get("at"), "redeployed attack")
-    return True
+    return resolve(p, mover, value, ids, target, p.args.get("at"), "redeployed attack", {"ask": card["id"]})
 
 
 def _answer(p: Play, target: str, key: str, kind: str, what: str) -> tuple[str, dict[str, Any]]:
@@ -164,11 +182,35 @@ def redirect(p: Play, target: str, attacker: str, value: int) -> tuple[str, str]
     return new, p.attack_spot(new, p.args.get("onto_at"))
 
 
-def resolve(p: Play, attacker: str, value: int, used: list[str], target: str, at: Any, verb: str) -> None:
+def wait(p: Play, pending: dict[str, Any]) -> None:
+    """Open the answer window: the action waits for its target's `answer`."""
+    p.f["pending"] = pending
+    ways = ", ".join(W.KINDS[pending["kind"]])
+    p.say(f"{pending['target']} may answer {pending['what']} ({ways} or none): "
+          f"it resolves once {pending['target']} has answered")
+
+
+def resolve(p: Play, attacker: str, value: int, used: list[str], target: str, at: Any, verb: str,
+            then: dict[str, Any] | None = None) -> bool:
     """Resolve an attack of `value` made with the cards `used` (already off
-    the hand or table) on `target` at spot `at`, with the defender's
-    answers from the action's block / redirect / onto / onto_at."""
+    the hand or table) on `target` at spot `at`. With the answer window, an
+    attack the target could answer waits for it (False: `then` is what the
+    mover's action still does once it lands); else it lands now (True)."""
     label = p.attack_spot(target, at)
+    if W.on(p.f):
+        W.no_inline(p.args, target)
+        if W.could_answer(p.f, target, "attack"):
+            wait(p, {"kind": "attack", "by": attacker, "target": target, "value": value, "used": list(used),
+                     "at": label, "verb": verb, "what": f"{attacker}'s {verb} of {value} on {label}",
+                     "then": dict(then or {})})
+            return False
+    land(p, attacker, value, used, target, label, verb)
+    return True
+
+
+def land(p: Play, attacker: str, value: int, used: list[str], target: str, label: str, verb: str) -> None:
+    """The attack lands on `target`'s spot `label`, with the defender's
+    answers from the action's block / redirect / onto / onto_at."""
     combined = len(used) == 2
     if p.args.get("redirect") is not None:
         target, label = redirect(p, target, attacker, value)

@@ -16,9 +16,10 @@ from referee.games.cold_war import commands as core
 from referee.games.cold_war.view import odds_text
 
 BY = click.option("--by", "actor", metavar="NAME", help="The player acting; refused if it is not their turn.")
-BLOCK = click.option("--block", metavar="CARD", help="The defender answers with a Special that blocks.")
-REDIRECT = click.option("--redirect", metavar="CARD", help="The defender answers with a Special that redirects.")
-ONTO = click.option("--onto", metavar="PLAYER:SPOT", help="Where a redirected attack lands, e.g. Cy:M1.")
+OLD = " Only on a table started before the answer window (rules cold-war-5); since, the target uses `answer`."
+BLOCK = click.option("--block", metavar="CARD", help="The defender answers with a Special that blocks." + OLD)
+REDIRECT = click.option("--redirect", metavar="CARD", help="The defender answers with a Special that redirects." + OLD)
+ONTO = click.option("--onto", metavar="PLAYER:SPOT", help="Where a redirected attack lands, e.g. Cy:M1." + OLD)
 
 
 def _print(result) -> None:
@@ -154,19 +155,20 @@ def attack(target, at, cards, block, redirect, onto, actor) -> None:
 
     It succeeds when the attack is at least the defence of the card or stack
     at AT; then both the attacking and the defending cards are discarded (a
-    failed attack's cards are discarded too). L, the Leader stack, can be hit
-    only when no Science & Culture or Military cards are left, or when the
-    attack beats all of them and the Leader stack together; an attack on L
-    that cannot is refused and uses no card. A combined attack is 2 of the
-    turn's 2 plays. The defender may
-    answer with --block (the attack fails, even a combined one) or
-    --redirect CARD --onto PLAYER:SPOT.
+    failed attack's cards are discarded too). L, the Leader stack, falls
+    last: an attack on L while Science & Culture or Military cards stand is
+    made against all of them and the Leader stack together, and fails
+    unless it beats that whole total (its cards are discarded; it is never
+    refused, so a refusal tells nothing of the face-down cards). A combined
+    attack is 2 of the turn's 2 plays. When TARGET could answer, the attack
+    waits for TARGET's `referee answer` (none, block: it fails, even a
+    combined one, or redirect onto another player's spot).
 
     \b
     Examples:
       referee attack Ben M1 cold-wm-supercarrier
-      referee attack Ben S2 cold-wm-cavalry cold-wm-marines --block cold-vk-deep-bunker
-      referee attack Cy L cold-wm-fighter-wing --redirect cold-al-special-friend --onto Ben:S1
+      referee attack Ben S2 cold-wm-cavalry cold-wm-marines
+      referee answer block cold-vk-deep-bunker --by Ben
     """
     _print(core.attack(db_path(), target, at, cards, block, redirect, onto, actor))
 
@@ -189,13 +191,14 @@ def special(card, target, at, using, block, redirect, onto, actor) -> None:
     (Science & Culture, Military or Assistant Leader) discards the card at
     --at; taking one card out of a stack of 3 leaves the rest weakened until
     TARGET's own turn. `redeploy` attacks --at with 1 or 2 of your face-down
-    Military Power cards (--with). TARGET may --block it. Text the referee
-    cannot apply is shown as a prompt: play waits for `referee resolve N done`.
+    Military Power cards (--with). When TARGET could answer, it waits for
+    TARGET's `referee answer` (block or none). Text the referee cannot
+    apply is shown as a prompt: play waits for `referee resolve N done`.
 
     \b
     Examples:
       referee special cold-al-gentleman-spy Ben --at M1.2
-      referee special cold-wm-defector-grant Ben --at S1 --block cold-vk-missile-ring
+      referee special cold-wm-defector-grant Ben --at S1
       referee special cold-wm-rapid-deploy Ben --at M2 --with M1 --with cold-wm-marines
     """
     _print(core.special(db_path(), card, target, at, using, block, redirect, onto, actor))
@@ -239,15 +242,15 @@ def triad(target, cards, shields, actor) -> None:
     """Launch the Nuclear Triad (3 CARDS) at TARGET: the whole turn.
 
     Every Science & Culture and Military card of TARGET leaves the game;
-    the Leader stack stays. The 3 Triad cards leave the game too. If TARGET
-    plays both Shields, the defence is spared and the Shields leave the
-    game with the Triad. House rule nuclear-triad=on|off.
+    the Leader stack stays. The 3 Triad cards leave the game too. When
+    TARGET could hold both Shields, the Triad waits for TARGET's `referee
+    answer` (shield CARD CARD: the defence is spared and the Shields leave
+    the game with the Triad; or none). House rule nuclear-triad=on|off.
 
     \b
     Examples:
       referee triad Ben cold-wm-liberty-silo cold-wm-deep-sub cold-wm-bomber-wing
-      referee triad Ben cold-wm-liberty-silo cold-wm-deep-sub cold-wm-bomber-wing \\
-          --shield cold-vk-missile-ring --shield cold-vk-deep-bunker
+      referee answer shield cold-vk-missile-ring cold-vk-deep-bunker --by Ben
     """
     _print(core.triad(db_path(), target, cards, shields, actor))
 
@@ -306,8 +309,36 @@ def odds(player, as_json) -> None:
     click.echo("\n".join(odds_text(r, fallen) for r, fallen in results))
 
 
+@click.command()
+@click.argument("how", metavar="none|block|redirect|shield")
+@click.argument("cards", nargs=-1)
+@click.option("--onto", metavar="PLAYER:SPOT", help="Where a redirected attack lands, e.g. Cy:M1.")
+@click.option("--timeout", is_flag=True, help="No answer came in time: the action lands as with `none`.")
+@BY
+@db_option
+def answer(how, cards, onto, timeout, actor) -> None:
+    """Answer the attack, Special or Nuclear Triad aimed at you (the target).
+
+    An action aimed at a player who could answer it waits (`status` says
+    what waits, and for whom) until that player answers: `none` lets it
+    land; `block CARD` plays a Special that blocks (an attack, even a
+    combined one, or a Special); `redirect CARD --onto PLAYER:SPOT` sends
+    an attack to another player's spot; `shield CARD CARD` plays both
+    Shields against the Nuclear Triad. Only the target answers (--by);
+    --timeout records that no answer came in time, and it lands.
+
+    \b
+    Examples:
+      referee answer none --by Ben
+      referee answer block cold-vk-deep-bunker --by Ben
+      referee answer redirect cold-al-special-friend --onto Ben:S1 --by Cy
+      referee answer shield cold-vk-missile-ring cold-vk-deep-bunker --by Ben
+    """
+    _print(core.answer(db_path(), how, cards, onto, timeout, actor))
+
+
 COMMANDS: dict[str, click.Command] = {
     "setup": setup_command, "start": start, "regroup": regroup, "place": place, "discard": discard,
     "attack": attack, "special": special, "challenge": challenge, "triad": triad, "fallen": fallen,
-    "odds": odds,
+    "odds": odds, "answer": answer,
 }

@@ -156,6 +156,37 @@ def fallen(path: Path, target: str, card: str, at: str | None = None, block: str
     return _act(path, "fallen", args, actor, a)
 
 
+ANSWER_WAYS = ("none", "block", "redirect", "shield")
+
+
+def answer(path: Path, how: str, cards: Sequence[str] = (), onto: str | None = None, timeout: bool = False,
+           actor: str | None = None) -> ActResult:
+    """The target's answer to the action waiting for it (none, block, redirect, shield)."""
+    a = _Args()
+    how = how.strip().lower()
+    if how not in ANSWER_WAYS:
+        raise RefereeError(f"answer {how!r}: say none, block CARD, redirect CARD --onto PLAYER:SPOT or "
+                           "shield CARD CARD")
+    ids = a.cards(cards)
+    wanted = {"none": 0, "block": 1, "redirect": 1, "shield": 2}[how]
+    if len(ids) != wanted:
+        what = {0: "no card", 1: "one card", 2: "two cards (both Shields)"}[wanted]
+        raise RefereeError(f"answer {how} names {what}, not {len(ids)}")
+    if onto is not None and how != "redirect":
+        raise RefereeError("--onto goes with `answer redirect CARD`")
+    if how == "redirect" and onto is None:
+        raise RefereeError("say where the redirect sends the attack: --onto PLAYER:SPOT, e.g. --onto Cy:M1")
+    args: dict[str, Any] = {"timeout": timeout}
+    if how == "block":
+        args["block"] = ids[0]
+    elif how == "redirect":
+        who, at = _onto(onto)
+        args.update(redirect=ids[0], onto=who, onto_at=a.token(at) if at is not None else None)
+    elif how == "shield":
+        args["shields"] = ids
+    return _act(path, "answer", args, actor, a)
+
+
 def odds(path: Path, player: str | None = None) -> list[tuple[Odds, bool]]:
     """The Fallen Leader odds of one player, or of every player."""
     state = table.status(path).state

@@ -17,10 +17,15 @@ table, such as a Special placed with or without --propaganda, are one move):
 - a Fallen Leader's turn: `fallen TARGET CARD [--at SPOT]` with the card on
   top of the draw pile (hands: a Fallen Leader's "hand" is that top card),
   and `end-turn`.
-A defender's answers come from the defender's hand: `legal_moves` lists
-them when `hands` holds it (the agreement test's all-hands-known walk);
-self-play passes the mover's own hand only and asks `answers` for the
-defender's choices of the move the mover chose.
+- an answer window (window.py): the target's `answer none` and each
+  `answer block|redirect|shield` their hand allows (`<CARD>` moves when
+  the hand is unknown); nobody else has a move.
+On a table started before the answer window (rules cold-war-5) a
+defender's answers are options of the mover's command: `legal_moves` lists
+them when `hands` holds the defender's hand (the agreement test's
+all-hands-known walk); self-play passes the mover's own hand only and asks
+`answers` for the defender's choices of the move the mover chose. With the
+window, the answer is the target's own move, listed from their own hand.
 With the hands unknown, card plays from the hand are `<CARD>` moves; their
 details' `slots` say which `<CARD>` may be left out (an attack's second card)
 and which may be written `--propaganda CARD` (a setup's placed cards).
@@ -36,6 +41,7 @@ from typing import Any, Iterable, Mapping, Sequence
 from referee.games.cold_war import desk as D
 from referee.games.cold_war import effects as E
 from referee.games.cold_war import phases
+from referee.games.cold_war import window as W
 from referee.rules.legal import CARD_PLACEHOLDER, Hands, Move, accepts, command_line, describe, placeholder, shared_moves
 from referee.model import Action, PlayerName, State
 
@@ -56,7 +62,10 @@ def legal_moves(rules: Any, state: State, player: PlayerName, hands: Hands | Non
     name = state.player(player).name
     phase = phases.phase_of(state)
     gen = _Gen(rules, state, name, hands)
-    if phase == phases.SETUP:
+    if phase == phases.ANSWER:
+        if W.waiting(state.fields)["target"] == name:  # type: ignore[index]
+            gen.answer_window()
+    elif phase == phases.SETUP:
         gen.setup()
         gen.regroups()
         gen.start()
@@ -79,6 +88,8 @@ def answers(rules: Any, state: State, action: Action, hands: Hands) -> tuple[Pla
     no answer); the defender then picks one of these with their own view and
     hand, so neither player decides with the other's cards."""
     if action.name not in ANSWERED or state.finished or action.args.get("target") is None:
+        return None
+    if W.on(state.fields):  # the answer is the target's own move, in the window the action opens
         return None
     attacker = state.player(action.actor).name if action.actor else state.players[state.active].name
     defender = state.player(str(action.args["target"])).name
@@ -257,8 +268,11 @@ class _Gen:
             verdicts[alike] = verdict
 
     def _answers(self, target: str, kinds: Sequence[str] = ("block", "redirect")) -> list[tuple[dict, list]]:
-        """The defender's possible answers: none, each block, each redirect onto each spot."""
+        """The defender's possible answers: none, each block, each redirect onto each spot
+        (none only, with the answer window: the target answers in their own move)."""
         out: list[tuple[dict, list]] = [({}, [])]
+        if W.on(self.f):
+            return out
         theirs = self.hand(target) or []
         for cid in theirs:
             card = self.card(cid)
@@ -338,8 +352,8 @@ class _Gen:
         if len(legs) < 3:
             return
         for target in self.opponents():
-            shields = [c for c in (self.hand(target) or [])
-                       if self.card(c)["type"] == "special" and E.has(self.card(c), "shield")]
+            shields = [c for c in (self.hand(target) or []) if not W.on(self.f)
+                       and self.card(c)["type"] == "special" and E.has(self.card(c), "shield")]
             answers = [[]] + [list(p) for p in itertools.combinations(shields, 2)]
             for three in itertools.combinations(legs, 3):
                 for pair in answers:
@@ -362,6 +376,44 @@ class _Gen:
                                             slots=[{}, {"optional": True}]))
             self.out.append(placeholder(["special", CARD_PLACEHOLDER, target, "--by", me], "special",
                                         f"{me} plays a Special from the hand at {target}", target=target))
+
+    # ---- the answer window --------------------------------------------------------------------
+
+    def answer_window(self) -> None:
+        """The target's answers: none, then each answer their hand allows
+        (with the hand unknown: the cards known to be in it, and `<CARD>` moves)."""
+        pending = W.waiting(self.f) or {}
+        me, kinds = self.name, W.KINDS[pending["kind"]]
+        self.offer("answer", {}, me, ["answer", "none", "--by", me])
+        held = self.hand()
+        blind = held is None and int(self.desk["hand"]) > len(self.desk["known"])
+        if held is None:
+            held = list(dict.fromkeys(self.desk["known"]))
+        fits = {k: [c for c in held if self.card(c)["type"] == "special" and E.has(self.card(c), k)] for k in kinds}
+        for cid in fits.get("block", ()):
+            self.offer("answer", {"block": cid}, me, ["answer", "block", cid, "--by", me])
+        for cid in fits.get("redirect", ()):
+            for other, spot in self._redirect_spots():
+                self.offer("answer", {"redirect": cid, "onto": other, "onto_at": spot}, me,
+                           ["answer", "redirect", cid, "--onto", f"{other}:{spot}", "--by", me])
+        for pair in itertools.combinations(fits.get("shield", ()), 2):
+            self.offer("answer", {"shields": list(pair)}, me, ["answer", "shield", *pair, "--by", me])
+        if not blind:
+            return
+        what = {"block": "blocks with a Special from the hand", "redirect": "redirects with a Special from the hand",
+                "shield": "plays both Shields from the hand"}
+        for kind in kinds:
+            if kind == "redirect":
+                for other, spot in self._redirect_spots():
+                    self.out.append(placeholder(["answer", "redirect", CARD_PLACEHOLDER, "--onto", f"{other}:{spot}",
+                                                 "--by", me], "answer", f"{me} {what[kind]} onto {other}'s {spot}"))
+            else:
+                holes = [CARD_PLACEHOLDER] * (2 if kind == "shield" else 1)
+                self.out.append(placeholder(["answer", kind, *holes, "--by", me], "answer", f"{me} {what[kind]}"))
+
+    def _redirect_spots(self) -> list[tuple[str, str]]:
+        return [(p.name, spot) for p in self.state.players
+                if p.name != self.name and not self.f["desks"][p.name]["fallen"] for spot in self.spots(p.name)]
 
     # ---- a Fallen Leader's turn -----------------------------------------------------------------
 

@@ -7,8 +7,9 @@ from referee.errors import RefereeError, RuleViolation
 from referee.games.cold_war import desk as D
 from referee.games.cold_war import effects as E
 from referee.games.cold_war import rounds
+from referee.games.cold_war import window as W
 from referee.games.cold_war import zones as Z
-from referee.games.cold_war.attacks import resolve
+from referee.games.cold_war.attacks import resolve, wait
 from referee.games.cold_war.play import Play
 
 
@@ -105,6 +106,22 @@ def act_triad(p: Play) -> None:
     for cid in ids:
         p.from_hand(mover, cid)
     target = p.opponent(mover, p.args.get("target"), "Nuclear Triad")
+    moves["plays"], moves["discards"] = 2, 1
+    if W.on(p.f):
+        W.no_inline(p.args, target)
+        if W.could_answer(p.f, target, "triad"):
+            wait(p, {"kind": "triad", "by": mover, "target": target, "cards": list(ids),
+                     "what": f"{mover}'s Nuclear Triad", "then": {"advance": True}})
+            return
+    triad_lands(p, mover, ids, target)
+    rounds.advance(p)
+
+
+def triad_lands(p: Play, mover: str, ids: list[str], target: str) -> None:
+    """The Triad lands with the target's answer: both Shields (`shields`) or none."""
+    if p.args.get("block") is not None or p.args.get("redirect") is not None:
+        raise RuleViolation("Nuclear Triad", "only both Shield cards answer the Nuclear Triad; a block or a "
+                                             "redirect does not")
     shields = take_shields(p, target)
     for cid in ids:
         D.to_removed(p.f, cid)
@@ -126,8 +143,6 @@ def act_triad(p: Play) -> None:
               f"game; only the Leader stack is left. {mover}'s Triad is removed from the game too")
     for cid in ids:
         E.ask(p, mover, cid, p.card(cid), "while-in-play")
-    moves["plays"], moves["discards"] = 2, 1
-    rounds.advance(p)
 
 
 def act_fallen(p: Play) -> None:
@@ -153,7 +168,9 @@ def act_fallen(p: Play) -> None:
         at = p.args.get("at")
         if at is None and not D.defence_cards(p.f, target):
             at = "L"
-        resolve(p, mover, int(card["attack"]), [cid], target, at, "Fallen Leader attack")
+        if not resolve(p, mover, int(card["attack"]), [cid], target, at, "Fallen Leader attack",
+                       {"advance": True}):
+            return  # the target's answer lands it, and passes the turn
     elif kind == "lend":
         spot = D.add_group(p.desk(target), "science", [cid])
         desk["lent"].append(cid)

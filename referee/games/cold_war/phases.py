@@ -7,6 +7,8 @@
                  at least one discard, or the Nuclear Triad as the whole turn;
                  `end-turn` draws back up to 5 and passes
     fallen turn  a Fallen Leader's turn: one flip (`fallen`), then it passes
+    answer       an attack, Special, Triad or Fallen Leader's attack waits for
+                 its target's `answer` (window.py); nothing else is played
     over         the last round is scored; nothing more is played
 
 Every action is checked against the phase before its own rules run; a
@@ -15,19 +17,22 @@ refusal names the phase and the rule.
 from __future__ import annotations
 
 from referee.errors import RuleViolation, UnknownPlayer
+from referee.games.cold_war.window import answer_hint
 from referee.model import Action, State
 
-SETUP, TURN, FALLEN, OVER = "setup", "turn", "fallen turn", "over"
+SETUP, TURN, FALLEN, ANSWER, OVER = "setup", "turn", "fallen turn", "answer", "over"
 ALLOWED = {
     SETUP: ("setup", "regroup", "start"),
     TURN: ("regroup", "place", "discard", "attack", "special", "challenge", "triad", "end-turn"),
     FALLEN: ("fallen", "end-turn"),
+    ANSWER: ("answer",),
     OVER: (),
 }
 DOING = {
     "setup": "set up", "start": "start the round", "regroup": "regroup", "place": "build defence",
     "discard": "discard", "attack": "attack", "special": "play a Special", "challenge": "challenge Propaganda",
     "triad": "launch the Nuclear Triad", "fallen": "flip a Fallen Leader card", "end-turn": "end the turn",
+    "answer": "answer",
 }
 
 
@@ -37,6 +42,8 @@ def phase_of(state: State) -> str:
         return OVER
     if f.get("phase") == "setup":
         return SETUP
+    if f.get("pending"):
+        return ANSWER
     active = state.players[state.active].name
     return FALLEN if f["desks"][active]["fallen"] else TURN
 
@@ -52,6 +59,11 @@ def check(state: State, action: Action) -> None:
         over = f"{state.winner} has won" if state.winner else state.result or "it is over"
         raise RuleViolation("game over", f"the game is over ({over}); undo to go back (phase: over)")
     who = _who(state, action)
+    pending = state.fields.get("pending")
+    if phase == ANSWER:
+        raise RuleViolation("answer window", f"{who} cannot {doing} now: {answer_hint(pending)} (phase: answer)")
+    if action.name == "answer":
+        raise RuleViolation("answers", "nothing waits for an answer now")
     if phase == SETUP:
         raise RuleViolation("setup phase", f"{who} cannot {doing} yet: round {rnd} is in its setup phase "
                                            "(record every setup, then `start`)")

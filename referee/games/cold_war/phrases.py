@@ -63,6 +63,17 @@ def _regroup(w: Words) -> str:
     return text + (f", breaking {w['break']}" if w.has("break") else "")
 
 
+def _answer(w: Words) -> str:
+    if w.has("block"):
+        return f"{w['who']} answers with a block: {w['block']}"
+    if w.has("redirect"):
+        onto = f" onto {w['onto']}" + (f"'s {w['onto_at']}" if w.has("onto_at") else "") if w.has("onto") else ""
+        return f"{w['who']} answers with a redirect: {w['redirect']}{onto}"
+    if w.has("shields"):
+        return f"{w['who']} answers with both Shields: {w['shields']}"
+    return "no answer in time" if w.args.get("timeout") else f"{w['who']} does not answer"
+
+
 PHRASES: dict[str, Any] = {
     "setup": _setup,
     "start": ["{first} goes first", "play begins"],
@@ -75,6 +86,7 @@ PHRASES: dict[str, Any] = {
     "triad": ["{who} launches a Nuclear Triad at {target} ({cards}); shields {shields}",
               "{who} launches a Nuclear Triad at {target} ({cards})"],
     "fallen": _fallen,
+    "answer": _answer,
 }
 
 

@@ -19,7 +19,8 @@ from typing import Any, Callable, Mapping, Sequence
 from referee.rules import prompts
 from referee.errors import RuleViolation
 from referee.rules import ActionSpec, HouseRule, action_table
-from referee.games.cold_war import actions, attacks, moves, phases, view
+from referee.games.cold_war import actions, answer, attacks, moves, phases, view
+from referee.games.cold_war import window as W
 from referee.games.cold_war import phrases as game_phrases
 from referee.games.cold_war import cards as carddata
 from referee.games.cold_war import desk as D
@@ -68,13 +69,15 @@ ACTIONS: tuple[ActionSpec, ...] = (
     play_action("triad", moves.act_triad),
     play_action("fallen", moves.act_fallen),
     play_action("end-turn", actions.act_end_turn),
+    play_action("answer", answer.act_answer),
 )
 OWN = frozenset(spec.name for spec in ACTIONS)
+TURN_MOVES = frozenset({"place", "discard", "attack", "special", "challenge", "triad", "fallen"})
 
 
 class ColdWarRules(GenericRules):
     slug = GameSlug.COLD_WAR
-    version = "cold-war-5"
+    version = "cold-war-6"  # 6: the answer window (window.py); a cold-war-5 table answers inline
     min_players, max_players = 2, 4
     faction_word = "country"
     has_hidden_cards = True  # face-down cards, Propaganda and hands
@@ -151,6 +154,8 @@ class ColdWarRules(GenericRules):
             "result": None,
             "report": [f"round 1 of {values['rounds']}: each player records the six cards of their setup"],
             "step": 0,
+            "answers": W.mode_for(setup.rules),
+            "pending": None,
         }
         return State(self.slug, tuple(players), house_rules=values, fields=fields)
 
@@ -188,6 +193,18 @@ class ColdWarRules(GenericRules):
 
     def faction_choices(self) -> tuple[str, ...]:
         return tuple(carddata.countries())
+
+    def default_actor(self, state: State, action: Action) -> PlayerName | None:
+        """A turn's move typed without --by is the move of the player whose turn
+        it is; an answer, of the player it is aimed at (a timeout: nobody's)."""
+        if state.finished or "desks" not in state.fields:
+            return None
+        pending = W.waiting(state.fields)
+        if action.name == "answer":
+            return PlayerName(pending["target"]) if pending and not action.args.get("timeout") else None
+        if action.name in TURN_MOVES and pending is None and state.fields.get("phase") != "setup":
+            return PlayerName(state.players[state.active].name)
+        return None
 
     def phase(self, state: State) -> str | None:
         return phases.phase_of(state)

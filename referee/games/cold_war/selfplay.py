@@ -26,6 +26,7 @@ from collections import Counter
 from typing import Any, Mapping
 
 from referee.games.cold_war import desk as D
+from referee.games.cold_war import zones as Z
 from referee.games.cold_war.legal import answers  # noqa: F401  (the loop's defender's choice: a module attribute)
 from referee.rules.dealing import Copy, take
 from referee.rules.legal import Hands
@@ -181,7 +182,7 @@ def _visible(f: Mapping[str, Any], name: str) -> list[str]:
     for holder, desk in f["desks"].items():
         out += [c for c in D.defence_cards(f, holder) + list(desk["assistants"]) if c in own and c != leader]
     desk = f["desks"][name]
-    return out + list(desk["discard"]) + list(desk["order"]) + list(desk["removed"])
+    return out + list(desk["discard"]) + list(desk["order"]) + list(desk["removed"]) + Z.in_play(f, name)
 
 
 # ---- a table sampled from one player's view (the greedy and search agents') ----------------
@@ -303,6 +304,8 @@ def played(action: Action, mover: PlayerName) -> list[tuple[PlayerName, str]]:
         mine = [args["card"]] if args.get("card") else []
     elif action.name in ("attack", "triad"):
         mine = list(args.get("cards", ()))
+    elif action.name == "answer":  # the answer window: the target's own move
+        mine = [c for c in (args.get("block"), args.get("redirect"), *args.get("shields", ())) if c]
     out = [(mover, str(c)) for c in mine]
     target = args.get("target")
     if target is not None and action.name in ("attack", "special", "triad", "fallen"):
@@ -314,8 +317,12 @@ def played(action: Action, mover: PlayerName) -> list[tuple[PlayerName, str]]:
 def movers(state: State) -> list[str]:
     """In the setup phase everyone records a setup at once: those who have
     not yet go before anyone's regroups or `start` (else a set-up player
-    could regroup for ever while the others wait)."""
+    could regroup for ever while the others wait). In an answer window, the
+    target answers."""
     f = state.fields
+    pending = f.get("pending")
+    if pending:  # an answer window: its target moves first
+        return [str(pending["target"])]
     if f.get("phase") != "setup":
         return []
     return [n for n, desk in f["desks"].items() if not desk["set_up"]]

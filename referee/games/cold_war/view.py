@@ -15,6 +15,7 @@ from typing import Any, Mapping, Sequence
 from referee.rules import prompts
 from referee.errors import RefereeError
 from referee.games.cold_war import desk as D
+from referee.games.cold_war import window as W
 from referee.games.cold_war import zones as Z
 from referee.games.cold_war.phases import phase_of
 from referee.model import State
@@ -56,10 +57,29 @@ def visible_state(state: State, reveal: Sequence[str]) -> State:
         "result": f.get("result"),
         "report": list(f.get("report") or []),
     }
+    pending = W.waiting(f)
+    if pending is not None:  # what waits for whose answer: never a face-down card
+        public["pending"] = W.public(pending)
+    public["names"] = _names(f, tables)
     for key in (prompts.FIELD, prompts.NEXT):  # a card's prompt names only face-up cards: it is shown to all
         if key in f:
             public[key] = copy.deepcopy(f[key])
     return replace(state, fields=public)
+
+
+def _names(f: Mapping[str, Any], tables: Mapping[str, Any]) -> dict[str, str]:
+    """The printed name of every card the public view shows by id (for `status`'s words)."""
+    ids: set[str] = set()
+    for t in tables.values():
+        ids.update(t["leader_stack"]["cards"] if "leader_stack" in t else [t["leader"]["card"]])
+        ids.update(t.get("lent") or [])
+        ids.update(t["discard"])
+        for s in t["science"].values():
+            ids.update(s["cards"])
+        for m in t["military"].values():
+            ids.update(m["cards"] or [])
+        ids.update(t["hand"].get("known") or [])
+    return {cid: D.name_of(f, cid) for cid in sorted(ids)}
 
 
 def _table(f: Mapping[str, Any], name: str, show: bool, pd: int) -> dict[str, Any]:
@@ -126,14 +146,17 @@ def render_lines(state: State) -> list[str]:
     f = state.fields
     rounds = f["rounds"]
     phase = {"setup": "setup phase", "turn": "turn", "fallen turn": "a Fallen Leader's turn",
-             "over": "game over"}[f["phase"]]
+             "answer": "an answer awaited", "over": "game over"}[f["phase"]]
     lines = [f"Cold War round {state.round} of {rounds}: {phase}"]
+    if f.get("pending"):
+        lines.append("waiting: " + W.answer_hint(f["pending"]))
     if f["phase"] == "turn":
         moves = f["moves"]
         lines.append(f"this turn: {moves['plays']} of 2 cards played, {moves['discards']} discard(s) "
                      "(one discard is required; a combined attack is 2 cards; regrouping is free)")
+    names = f.get("names") or {}
     for name, t in f["tables"].items():
-        lines.extend(_table_lines(name, t, name in f["revealed"]))
+        lines.extend(_table_lines(name, t, name in f["revealed"], names))
     if any(f["scores"].values()):
         parts = [f"{s['player']} {s['total']} ({' + '.join(map(str, s['rounds'])) or '-'})" for s in f["standings"]]
         lines.append("standings: " + ", ".join(parts))
@@ -145,20 +168,24 @@ def render_lines(state: State) -> list[str]:
     return lines
 
 
-def _table_lines(name: str, t: Mapping[str, Any], shown: bool) -> list[str]:
+def _table_lines(name: str, t: Mapping[str, Any], shown: bool, names: Mapping[str, str]) -> list[str]:
+    def word(cid: str) -> str:
+        return names.get(cid, cid)
+
     head = f"{name} ({t['country']})"
     if not t["set_up"]:
         return [f"{head}: setup not recorded yet; draw pile {t['pile']}"]
     if t["fallen"]:
         lines = [f"{head}: FALLEN - {t['leader']['name']}"
-                 + (f", lent out: {', '.join(t['lent'])}" if t["lent"] else "")]
+                 + (f", lent out: {', '.join(map(word, t['lent']))}" if t["lent"] else "")]
     else:
         stack = t["leader_stack"]
-        lines = [f"{head}: Leader stack L = " + " + ".join(stack["cards"]) + f" = {stack['defence']}"]
+        lines = [f"{head}: Leader stack L = " + " + ".join(map(word, stack["cards"])) + f" = {stack['defence']}"]
     if t["science"]:
         lines.append("  Science & Culture: " + "; ".join(
             f"{label} {'stack ' if s['stack'] else ''}"
-            + "+".join(c + (f" (lent by {s['lent_by'][c]})" if c in s.get("lent_by", {}) else "") for c in s["cards"])
+            + "+".join(word(c) + (f" (lent by {s['lent_by'][c]})" if c in s.get("lent_by", {}) else "")
+                       for c in s["cards"])
             + f" = {s['defence']}"
             for label, s in t["science"].items()))
     if t["military"]:
@@ -167,7 +194,7 @@ def _table_lines(name: str, t: Mapping[str, Any], shown: bool) -> list[str]:
             if m["cards"] is None:
                 parts.append(f"{label} {'stack of 3 face down' if m['stack'] else 'face-down card'}")
             else:
-                cards = "+".join(c + (" (propaganda)" if c in m["propaganda"] else "") for c in m["cards"])
+                cards = "+".join(word(c) + (" (propaganda)" if c in m["propaganda"] else "") for c in m["cards"])
                 parts.append(f"{label} {'stack ' if m['stack'] else ''}{cards} = {m['defence']}")
         lines.append("  Military: " + "; ".join(parts))
     if t["weakened"]:
@@ -178,13 +205,13 @@ def _table_lines(name: str, t: Mapping[str, Any], shown: bool) -> list[str]:
     turned = t["draw_pile"]["turned_over"]
     piles.append(f"draw pile {counts['draw_pile']}" + (f" (turned over {turned}x, order known)"
                                                        if t["draw_pile"]["order_known"] else ""))
-    piles.append(f"discard pile {counts['discard_pile']}" + (f" (top: {t['discard'][-1]})" if t["discard"] else ""))
+    piles.append(f"discard pile {counts['discard_pile']}" + (f" (top: {word(t['discard'][-1])})" if t["discard"] else ""))
     if counts["removed"]:
         piles.append(f"out of the game {counts['removed']}")
     lines.append("  " + "; ".join(piles))
     if shown and not t["fallen"]:
         known = t["hand"].get("known") or []
-        lines.append(f"  hand: {', '.join(known) or 'no card known'}"
+        lines.append(f"  hand: {', '.join(map(word, known)) or 'no card known'}"
                      + (f" + {counts['hand'] - len(known)} unseen" if counts["hand"] > len(known) else ""))
     return lines
 

@@ -92,10 +92,22 @@ def places(f: Mapping[str, Any], player: str, cid: str, *, unseen: bool = False)
     out += [f"in {player}'s draw pile"] * desk["order"].count(cid)
     out += [f"in {player}'s discard pile"] * desk["discard"].count(cid)
     out += [f"out of the game ({player}'s)"] * desk["removed"].count(cid)
+    waiting = in_play(f, player)
+    if waiting:
+        out += [f"in play, awaiting {f['pending']['target']}'s answer"] * waiting.count(cid)
     if unseen:
         where = f"{player}'s draw pile" if desk["fallen"] else f"{player}'s hand or draw pile"
         out += [f"in {where}"] * desk["unseen"].count(cid)
     return out
+
+
+def in_play(f: Mapping[str, Any], player: str) -> list[str]:
+    """`player`'s cards in the action that waits for an answer (window.py):
+    off the hand or the table, not yet discarded."""
+    pending = f.get("pending")
+    if not pending or pending.get("by") != player:
+        return []
+    return [str(c) for c in pending.get("used") or pending.get("cards") or ()]
 
 
 def quantity(f: Mapping[str, Any], cid: str) -> int:
