@@ -45,9 +45,8 @@ def act_answer(p: Play) -> None:
     if p.args.get("onto") is not None and not p.args.get("redirect"):
         raise RuleViolation("answers", "--onto goes with `answer redirect CARD`")
     p.f["pending"] = None
-    if not given:
-        p.say(f"no answer from {target} in time: {pending['what']} goes ahead" if timeout
-              else f"{target} does not answer {pending['what']}")
+    if timeout:  # (a plain `none` adds no line: the log's own line says it, and the landing follows)
+        p.say(f"no answer from {target} in time: {pending['what']} goes ahead")
     by, then = pending["by"], pending.get("then") or {}
     landed = True
     if pending["kind"] == "attack":

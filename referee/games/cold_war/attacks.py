@@ -66,7 +66,9 @@ def act_special(p: Play) -> None:
 def remove(p: Play, mover: str, card: dict[str, Any], target: str, effect: dict[str, Any]) -> bool:
     """Effect `remove`: one card of the kind `what` leaves `target`'s table,
     unless `target` blocks. True if it took effect."""
-    if p.args.get("redirect") is not None:
+    if W.on(p.f):
+        W.no_inline(p.args, target)
+    elif p.args.get("redirect") is not None:
         raise RuleViolation("redirect", "a redirect answers an attack, not a Special that removes a card")
     zone = E.REMOVE_ZONES[effect["what"]]
     at = p.args.get("at")
@@ -78,7 +80,6 @@ def remove(p: Play, mover: str, card: dict[str, Any], target: str, effect: dict[
         raise RuleViolation(card["name"], f"{target} has no {what} card on the table to remove")
     _, victim = p.own_table_card(target, at, (zone,))
     if W.on(p.f):
-        W.no_inline(p.args, target)
         if W.could_answer(p.f, target, "remove"):
             spot = _spot_word(p, target, zone, victim)
             wait(p, {"kind": "remove", "by": mover, "target": target, "card": card["id"], "zone": zone,

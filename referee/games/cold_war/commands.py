@@ -168,14 +168,12 @@ def answer(path: Path, how: str, cards: Sequence[str] = (), onto: str | None = N
         raise RefereeError(f"answer {how!r}: say none, block CARD, redirect CARD --onto PLAYER:SPOT or "
                            "shield CARD CARD")
     ids = a.cards(cards)
-    wanted = {"none": 0, "block": 1, "redirect": 1, "shield": 2}[how]
-    if len(ids) != wanted:
-        what = {0: "no card", 1: "one card", 2: "two cards (both Shields)"}[wanted]
+    wanted = {"none": 0, "block": 1, "redirect": 1}.get(how)
+    if (wanted is not None and len(ids) != wanted) or (how == "shield" and not ids):
+        what = {0: "no card", 1: "one card"}.get(wanted, "both Shield cards")  # (the rules count the Shields)
         raise RefereeError(f"answer {how} names {what}, not {len(ids)}")
     if onto is not None and how != "redirect":
         raise RefereeError("--onto goes with `answer redirect CARD`")
-    if how == "redirect" and onto is None:
-        raise RefereeError("say where the redirect sends the attack: --onto PLAYER:SPOT, e.g. --onto Cy:M1")
     args: dict[str, Any] = {"timeout": timeout}
     if how == "block":
         args["block"] = ids[0]
