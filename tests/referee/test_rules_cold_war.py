@@ -41,9 +41,17 @@ def new(*players: str, **house: str) -> State:
 
 
 def step(state: State, name: str, actor: str | None = None, **args) -> State:
+    """Check and apply one action; when it opens an answer window, its target
+    answers none (these tests are not about answers: test_rules_cold_war_answers.py is)."""
     action = Action(name, args, actor)
     RULES.check(state, action)
-    return RULES.apply(state, action, ())
+    state = RULES.apply(state, action, ())
+    pending = state.fields.get("pending")
+    if pending:
+        none = Action("answer", {}, pending["target"])
+        RULES.check(state, none)
+        state = RULES.apply(state, none, ())
+    return state
 
 
 def three_player_table() -> State:
@@ -166,13 +174,16 @@ def test_face_down_cards_never_reach_status_unless_revealed(table):
     table.run(f"setup Bo {BO} cold-vk-tank-column {discards(BO_OUT)}")
     hidden = ["cold-wm-forward-base", "cold-wm-tank-battalion", "cold-wm-big-brain", "cold-wm-proxy-war"]
     plain, as_json = table.run("status").output, table.run("status --json").output
+    names = {cid: card["name"] for deck in carddata.countries().values() for cid, card in deck["cards"].items()}
     for cid in hidden + ["cold-vk-fortress-line", "cold-vk-tank-column"]:
         assert cid not in plain and cid not in as_json, cid
-    assert "cold-wm-kitchen" in plain and "cold-vk-marshal" in plain  # face up stays visible
+        assert names[cid] not in plain and names[cid] not in as_json, names[cid]
+    # face up stays visible, named as printed (status names cards, not ids)
+    assert names["cold-wm-kitchen"] in plain and names["cold-vk-marshal"] in plain and "cold-wm-kitchen" not in plain
     assert "propaganda" not in plain.lower().replace("--reveal", "")
     mine = table.run("status --reveal Ann").output
-    assert all(cid in mine for cid in hidden) and "(propaganda)" in mine
-    assert "cold-vk-fortress-line" not in mine
+    assert all(names[cid] in mine for cid in hidden) and "(propaganda)" in mine
+    assert names["cold-vk-fortress-line"] not in mine
     both = json.loads(table.run("status --json --reveal ann --reveal Bo").output)
     assert both["state"]["revealed"] == ["Ann", "Bo"]
     assert both["state"]["tables"]["Bo"]["military"]["M3"]["cards"] == ["cold-vk-tank-column"]
@@ -290,6 +301,7 @@ def test_an_exported_game_replays_to_the_same_table(table, tmp_path):
     table.run(f"setup Bo {BO} cold-vk-tank-column {discards(BO_OUT)}")
     table.run("start")
     table.run("attack Bo M1 cold-wm-supercarrier")
+    table.run("answer none --by Bo")
     table.run("challenge Bo 1")
     table.run("discard cold-wm-cavalry")
     table.run("end-turn")

@@ -33,10 +33,25 @@ VOCABULARY = ROOT / "card_sources" / "cold-war" / "effects.yaml"
 OPPONENT = {"westmark": "vostokia", "albion": "vostokia", "vostokia": "westmark", "grauberg": "westmark"}
 
 
+ANSWERS = ("block", "redirect", "onto", "onto_at", "shields")
+
+
 def step(state: State, name: str, actor: str | None = None, **args) -> State:
+    """Check and apply one action. Its target's answer (block, redirect,
+    shields), given here with the action for brevity, is the target's own
+    `answer` in the window the action opens (none when no answer is given)."""
+    answer = {k: args.pop(k) for k in ANSWERS if k in args}
     action = Action(name, args, actor)
     RULES.check(state, action)
-    return RULES.apply(state, action, ())
+    state = RULES.apply(state, action, ())
+    pending = state.fields.get("pending")
+    if pending:
+        reply = Action("answer", answer, pending["target"])
+        RULES.check(state, reply)
+        state = RULES.apply(state, reply, ())
+    else:
+        assert not answer, f"{name} opened no answer window for {answer}"
+    return state
 
 
 def by_type(deck: dict, kind: str, triad: bool = False) -> list[str]:
@@ -254,7 +269,8 @@ def test_a_prompt_at_the_table_through_the_command_line(table, monkeypatch):
               "cold-vk-motor-rifles cold-vk-marshal --discard cold-vk-chess-academy --discard cold-vk-five-year-plan "
               "--discard cold-vk-metro-palace")
     table.run("start")
-    out = table.run("special cold-wm-defector-grant Bo --at S1").output
+    assert "Bo may answer" in table.run("special cold-wm-defector-grant Bo --at S1").output
+    out = table.run("answer none --by Bo").output
     assert "Bo discards" in out
     assert ("waiting for Ann: Scholarships for Defectors (played on their turn): Read the defector's letter aloud. "
             "Enter: referee resolve 1 done") in out
@@ -285,7 +301,8 @@ def test_the_match_report_puts_a_redirected_attack_where_it_landed(table):
               "cold-al-commandos cold-al-foreign-sec --discard cold-al-old-colleges --discard cold-al-jet-airliner "
               "--discard cold-al-chief-whip")
     table.run("start --first Bo")
-    table.run("attack Ann S1 cold-vk-tank-column --redirect cold-wm-proxy-war --onto Cy:S2")
+    table.run("attack Ann S1 cold-vk-tank-column")
+    table.run("answer redirect cold-wm-proxy-war --onto Cy:S2 --by Ann")
     (fight,) = build(table.db).fights
     assert (fight.attacker, fight.defender, fight.won) == ("Bo", "Cy", True)
     assert fight.what == "Bo attacks Cy's S2 with 200 against defence 150 (aimed at Ann's S1; Ann redirected it)"

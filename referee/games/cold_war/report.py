@@ -28,46 +28,61 @@ class ColdWarReport(Game):
         return list(visible_state(state, ()).fields.get("report") or [])
 
     def fights(self, step: Step) -> list[Fight]:
+        """An attack is told where it lands: at its own event, or (when it
+        opened an answer window) at its target's answer, with the answer."""
         b, a, e = step.before, step.after, step.event
+        if e.action in ("attack", "fallen", "special") and a.fields.get("pending"):
+            self._opened = step
+            return []
+        if e.action == "answer":
+            opened, self._opened = getattr(self, "_opened", None), None
+            if opened is None:
+                return []
+            lines = self._report(opened.after) + self._report(a)
+            return self._fight(opened.before, opened.event.seq, opened.event.action,
+                               {**opened.event.args, **e.args}, lines)
         if e.action not in ("attack", "fallen", "special"):
             return []
         lines = self._report(a) if a.fields.get("step") != b.fields.get("step") else []
+        return self._fight(b, e.seq, e.action, e.args, lines)
+
+    def _fight(self, b: State, seq: int, action: str, args: dict, lines: list[str]) -> list[Fight]:
         mover = b.active_player.name
-        target = _player(b, e.args.get("target"))
+        target = _player(b, args.get("target"))
         aimed = target
-        redirected = e.args.get("redirect") is not None and _player(b, e.args.get("onto")) is not None
+        redirected = args.get("redirect") is not None and _player(b, args.get("onto")) is not None
         if redirected:  # the attack lands where the redirect sent it, not where it was aimed
-            target = _player(b, e.args.get("onto"))
+            target = _player(b, args.get("onto"))
         won = any((" beats " in ln or " takes " in ln) for ln in lines)
         blocked = any(" blocks " in ln for ln in lines)
         outcome = "blocked" if blocked else ("the attack wins" if won else "the attack fails")
-        if e.action == "attack":
-            cards = e.args.get("cards") or []
+        if action == "attack":
+            cards = args.get("cards") or []
             value = sum(int(D.card(b.fields, c).get("attack", 0)) for c in cards)
-            spot = str(e.args.get("at") or "").upper()
+            spot = str(args.get("at") or "").upper()
             aimed_at = spot
             if redirected:
-                spot = str(e.args.get("onto_at") or "").upper()
+                spot = str(args.get("onto_at") or "").upper()
             defence = _public_defence(visible_state(b, ()), target, spot)
             against = f"defence {defence}" if defence is not None else "a defence not seen (face down)"
             what = f"{mover} attacks {target}'s {spot} with {value} against {against}"
             if redirected:
                 what += f" (aimed at {aimed}'s {aimed_at}; {aimed} redirected it)"
-            return [Fight(e.seq, b.turn, mover, target, what, None, won and not blocked, outcome)]
-        if e.action == "special":
+            return [Fight(seq, b.turn, mover, target, what, None, won and not blocked, outcome)]
+        if action == "special":
             if not any("to attack" in ln for ln in lines):
                 return []
-            return [Fight(e.seq, b.turn, mover, target, f"{mover} redeploys Military cards against {target}",
+            return [Fight(seq, b.turn, mover, target, f"{mover} redeploys Military cards against {target}",
                           None, won and not blocked, outcome)]
         odds = flip_odds(b, mover)
-        card = D.card(b.fields, str(e.args.get("card")))
+        card = D.card(b.fields, str(args.get("card")))
         kind = card.get("fallen_draw")
         got = {"attack": f"attacks with {card.get('attack')}", "lend": "is lent to the target",
                "nothing": "does nothing"}.get(kind, str(kind))
         result = f"{card.get('name')} {got}" + (f": {outcome}" if kind == "attack" else "")
         chance = odds.chance("attack")
         what = f"{mover}'s Fallen Leader flips a card at {target} (chance it attacks)"
-        return [Fight(e.seq, b.turn, mover, target, what, chance, kind == "attack", result,
+        return [Fight(seq, b.turn, mover, target, what, chance, kind == "attack", result,
                       sides=((mover, chance, kind == "attack"),))]
 
     def moments(self, step: Step) -> list[Moment]:
