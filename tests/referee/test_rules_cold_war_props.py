@@ -67,6 +67,18 @@ def spot_tokens(s: State, name: str) -> list[str]:
 
 def candidate(s: State, rnd: random.Random) -> Action:
     names = [p.name for p in s.players]
+    pending = s.fields.get("pending")
+    if pending:  # an answer window: its target answers (or someone else tries to)
+        target = pending["target"] if rnd.random() < 0.9 else rnd.choice(names)
+        theirs = hand_cards(s, target)
+        how = rnd.choice(["none", "none", "block", "redirect", "shields"])
+        if how == "none" or not theirs:
+            return Action("answer", {}, target)
+        if how == "shields":
+            return Action("answer", {"shields": rnd.sample(theirs, min(2, len(theirs)))}, target)
+        other = rnd.choice(names)
+        return Action("answer", {how: rnd.choice(theirs), **({"onto": other, "onto_at": rnd.choice(
+            spot_tokens(s, other))} if how == "redirect" else {})}, target)
     me = s.players[s.active].name
     desk = s.fields["desks"][me]
     other = rnd.choice([n for n in names if n != me] or names)

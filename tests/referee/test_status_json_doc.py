@@ -272,8 +272,10 @@ GAMES: dict[str, list[str]] = {
         "cold-al-armoured-regt cold-al-highlanders --discard cold-al-leased-deterrent --discard cold-al-delta-bomber "
         "--discard cold-al-coastal-guns",
         "start",
-        "triad Cy cold-wm-liberty-silo cold-wm-deep-sub cold-wm-bomber-wing",
-        "attack Cy L cold-vk-tank-column",  # Cy's Leader falls
+        "triad Cy cold-wm-liberty-silo cold-wm-deep-sub cold-wm-bomber-wing",  # waits for Cy's answer
+        "answer none --by Cy",
+        "attack Cy L cold-vk-tank-column",
+        "answer none --by Cy",  # Cy's Leader falls
         "discard cold-vk-paratroops",
         "end-turn",
         "fallen Ann cold-al-broadcaster",  # a card lent to Ann
