@@ -127,10 +127,14 @@ def main(ctx: click.Context, project: str | None) -> None:
               help="saver: grayscale, light tints and outlines instead of dark areas; into <game>/ink-saver/.")
 @click.option("--back", "backs", type=click.Choice(["deck", "common"]), default="deck", show_default=True,
               help="common: one neutral back for every deck (mixed-faction decks give nothing away); into <game>/common-back/.")
+@click.option("--cutter", type=click.Choice(["silhouette", "cricut", "scanncut"]), default=None,
+              help="Lay decks out for a cutting machine, with its registration marks and an SVG cutting file per sheet; into <game>/cutter-<machine>/.")
+@click.option("--marks", type=click.Choice(["3", "4"]), default=None,
+              help="silhouette: 3 marks (Type 1, the default) or 4 (four-point registration).")
 @click.option("--out", type=click.Path(file_okay=False), help="Write to DIR/<game>/ instead of output/<game>/.")
 @click.option("--force", is_flag=True, help="Rebuild every file, even those whose inputs did not change.")
 @click.pass_context
-def build(ctx, games, paper, layout, flip, printer, ink, backs, out, force):
+def build(ctx, games, paper, layout, flip, printer, ink, backs, cutter, marks, out, force):
     """Build the PDFs of GAMES (default: every game).
 
     \b
@@ -142,6 +146,7 @@ def build(ctx, games, paper, layout, flip, printer, ink, backs, out, force):
       pnp build --ink saver           # grayscale, light; prints the ink coverage
       pnp build culture-war --back common   # one neutral back: for mixed-faction decks
       pnp build --force              # rebuild even what is up to date
+      pnp build --cutter silhouette  # registration marks and cutting files (see docs/printing.md)
 
     Only files whose inputs changed (cards, templates, styles, fonts,
     options, pnp itself) are rebuilt; the summary says which.
@@ -151,7 +156,7 @@ def build(ctx, games, paper, layout, flip, printer, ink, backs, out, force):
 
     project = _project(ctx)
     out_dir = Path(out) if out else project / "output"
-    options = make_options(paper, layout, flip, printer, ink, backs)
+    options = make_options(paper, layout, flip, printer, ink, backs, cutter, int(marks) if marks else None)
     report = run_build(project, list(games) or None, out_dir, options,
                        progress=_progress_bar if sys.stderr.isatty() else None, force=force)
     if sys.stderr.isatty() and report.files:
@@ -159,8 +164,17 @@ def build(ctx, games, paper, layout, flip, printer, ink, backs, out, force):
     click.echo(summary(report))
 
 
+def _built_line(f) -> str:
+    if f.kind == "cut":
+        return f"rebuilt {f.path}  (cutting file, {f.cards} cards)"
+    if f.kind == "print-image":
+        return f"rebuilt {f.path}  (Print Then Cut image)"
+    return f"rebuilt {f.path}  ({f.pages} pages" + (f", {f.cards} cards)" if f.cards else ")")
+
+
 def summary(report) -> str:
-    lines = [f"rebuilt {f.path}  ({f.pages} pages" + (f", {f.cards} cards)" if f.cards else ")") for f in report.files]
+    lines = [_built_line(f) for f in report.files]
+    lines += [f"set {s}" for s in dict.fromkeys(getattr(report, "settings", []))]
     if report.up_to_date:
         lines.append(f"up to date: {len(report.up_to_date)} files" + (
             "" if len(report.up_to_date) > 6 else " (" + ", ".join(report.up_to_date) + ")"))
