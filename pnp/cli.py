@@ -413,8 +413,10 @@ def _profile_text(p) -> str:
 @click.option("--deck", "decks", multiple=True, metavar="ID", help="Only this deck (repeatable).")
 @click.option("--out", type=click.Path(file_okay=False), help="Write to DIR/<game>/shop-<shop>/ instead of output/...")
 @click.option("--url-base", metavar="URL", help="tts: image URLs are URL/<file> (where you uploaded them) instead of file:///...")
+@click.option("--copies", "per_copy", is_flag=True,
+              help="tgc, mpc: one image per printed copy, each with its own copy-numbered QR code (default: one per card, with its quantity).")
 @click.pass_context
-def export_command(ctx, game, shop, decks, out, url_base):
+def export_command(ctx, game, shop, decks, out, url_base, per_copy):
     """Write print-shop files for GAME into output/<game>/shop-<shop>/, one
     zip per deck beside them, and order.csv with the quantities; or, with
     --shop tts, Tabletop Simulator deck sheets and saved objects.
@@ -428,6 +430,8 @@ def export_command(ctx, game, shop, decks, out, url_base):
     """
     project = _project(ctx)
     target = Path(out) if out else project / "output"
+    if per_copy and Shop(shop) not in (Shop.TGC, Shop.MPC):
+        raise click.UsageError(f"--copies is for the image shops (tgc, mpc); {shop} files are one page per copy already")
     if Shop(shop) is Shop.TTS:
         from pnp.extras.tts import export_tts  # lazy: loaded only when this command runs
 
@@ -440,7 +444,7 @@ def export_command(ctx, game, shop, decks, out, url_base):
         raise click.UsageError("--url-base is for --shop tts")
     from pnp.extras.export import export  # lazy: loaded only when this command runs
 
-    report = export(project, game, Shop(shop), target, list(decks) or None)
+    report = export(project, game, Shop(shop), target, list(decks) or None, per_copy)
     click.echo(export_summary(report))
 
 
@@ -448,7 +452,7 @@ def export_summary(report) -> str:
     lines = [f"{report.shop.name} ({report.shop.shop.value}): {report.folder}"]
     for d in report.decks:
         lines.append(f"  {d.deck}: {d.cards} card{'' if d.cards == 1 else 's'}, {d.copies} copies, {d.size} -> {d.zip.name}")
-    lines.append(f"  order form quantities: {report.csv.name}")
+    lines.append(f"  what to upload and how many to order: {report.csv.name}")
     lines.append(f"wrote {len(report.files)} files in {report.seconds:.2f} s")
     if report.warnings:
         lines.append(f"safe zone warnings ({len(report.warnings)}):")
