@@ -430,12 +430,15 @@ def in_turns(a: Callable[[], tuple[float, float, int]], b: Callable[[], tuple[fl
 def exports(work: Path) -> dict[str, tuple[Peaked, Peaked]]:
     """Each export against the PDF build of the same game, both from nothing
     (no .pnp-cache, no output): the Tabletop Simulator export of a deck of
-    1,000 distinct cards, and the DriveThruCards export of culture-war (every
-    deck, PDF/X-1a by Ghostscript)."""
+    1,000 distinct cards, and the DriveThruCards export (every deck, PDF/X-1a
+    by Ghostscript) of culture-war and of a small game, petri-dish (where
+    Ghostscript's cost per run weighs most against a short build)."""
     out = {}
     runs = 3 if QUICK else 5
     for name, project, game, shop in (("TTS export, 1,000 distinct cards", synthetic_project(work, 1_000), "culture-war", "tts"),
-                                      ("DriveThru export, culture-war", snapshot(work / "shop"), "culture-war", "drivethru")):
+                                      ("DriveThru export, culture-war", snapshot(work / "shop"), "culture-war", "drivethru"),
+                                      ("DriveThru export, petri-dish (small game)", snapshot(work / "shop-small"),
+                                       "petri-dish", "drivethru")):
         def export(project=project, game=game, shop=shop):
             shutil.rmtree(project / ".pnp-cache", ignore_errors=True)
             return peaked([PNP, "--project", str(project), "export", game, "--shop", shop,
