@@ -131,10 +131,12 @@ def main(ctx: click.Context, project: str | None) -> None:
               help="Lay decks out for a cutting machine, with its registration marks and an SVG cutting file per sheet; into <game>/cutter-<machine>/.")
 @click.option("--marks", type=click.Choice(["3", "4"]), default=None,
               help="silhouette: 3 marks (Type 1, the default) or 4 (four-point registration).")
+@click.option("--changed-since", "since", metavar="REV",
+              help="Only the cards changed since git revision REV: changed-<deck>.pdf and an errata sheet.")
 @click.option("--out", type=click.Path(file_okay=False), help="Write to DIR/<game>/ instead of output/<game>/.")
 @click.option("--force", is_flag=True, help="Rebuild every file, even those whose inputs did not change.")
 @click.pass_context
-def build(ctx, games, paper, layout, flip, printer, ink, backs, cutter, marks, out, force):
+def build(ctx, games, paper, layout, flip, printer, ink, backs, cutter, marks, since, out, force):
     """Build the PDFs of GAMES (default: every game).
 
     \b
@@ -147,6 +149,7 @@ def build(ctx, games, paper, layout, flip, printer, ink, backs, cutter, marks, o
       pnp build culture-war --back common   # one neutral back: for mixed-faction decks
       pnp build --force              # rebuild even what is up to date
       pnp build --cutter silhouette  # registration marks and cutting files (see docs/printing.md)
+      pnp build --changed-since v1.0  # reprint only what changed, with an errata sheet
 
     Only files whose inputs changed (cards, templates, styles, fonts,
     options, pnp itself) are rebuilt; the summary says which.
@@ -157,6 +160,17 @@ def build(ctx, games, paper, layout, flip, printer, ink, backs, cutter, marks, o
     project = _project(ctx)
     out_dir = Path(out) if out else project / "output"
     options = make_options(paper, layout, flip, printer, ink, backs, cutter, int(marks) if marks else None)
+    if since:
+        from pnp.extras.carddiff import summary_lines  # lazy: loaded only when this option is given
+        from pnp.extras.errata import build_changed  # lazy: as above
+
+        changed = build_changed(project, list(games) or None, out_dir, options, since)
+        click.echo("\n".join(summary_lines(changed.changes)))
+        for path in changed.files:
+            click.echo(f"wrote {path}")
+        if changed.changes:
+            click.echo(f"wrote {len(changed.files)} files in {changed.seconds:.2f} s")
+        return
     report = run_build(project, list(games) or None, out_dir, options,
                        progress=_progress_bar if sys.stderr.isatty() else None, force=force)
     if sys.stderr.isatty() and report.files:
@@ -289,6 +303,34 @@ def validate(ctx, games):
     for line in [*unchecked_warnings(sources), *warnings]:
         click.echo(line, err=True)
     click.echo(f"ok: {len(sources.games)} games, {n} cards")
+
+
+@main.command("diff")
+@click.argument("rev", required=False)
+@click.option("--game", "games", multiple=True, shell_complete=complete_game, help="Only this game (repeatable).")
+@click.option("--json", "as_json", is_flag=True, help="One object per changed card: game, deck, card, name, change, fields.")
+@click.option("--out", type=click.Path(file_okay=False), help="Where the last build is (default: output/).")
+@click.pass_context
+def diff_command(ctx, rev, games, as_json, out):
+    """Say, card by card, what changed since git revision REV, or (no REV)
+    since the last build: text, each number, the picture (by its content),
+    the quantity, cards added and removed.
+
+    \b
+    Examples:
+      pnp diff                 # since the last `pnp build`
+      pnp diff HEAD~3 --game culture-war
+      pnp diff v1.0 --json | jq '.[] | select(.change == "changed")'
+    """
+    from pnp.extras.carddiff import summary_lines  # lazy: loaded only when this command runs
+    from pnp.extras.errata import card_diff  # lazy: as above
+
+    project = _project(ctx)
+    changes = card_diff(project, list(games) or None, rev, Path(out) if out else project / "output")
+    if as_json:
+        click.echo(json.dumps([c.to_json() for c in changes], indent=2, ensure_ascii=False))
+    else:
+        click.echo("\n".join(summary_lines(changes)))
 
 
 @main.command("list")

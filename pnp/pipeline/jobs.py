@@ -22,6 +22,7 @@ from pnp.render.cutsheet import cutter_furniture
 from pnp.render.decks import render_deck
 from pnp.render.documents import prepare_documents, render_documents
 from pnp.render.fonts import register_fonts
+from pnp.sources.cardsnap import snapshot
 from pnp.render.inksaver import saver_context, saver_docs, saver_face, saver_rule_tints, saver_text_color
 
 
@@ -89,7 +90,8 @@ def _deck_task(job: BuildJob, work: Work, task: Task) -> tuple[list[Problem], li
     path = out_dir / task.game / manifest.deck_filename(deck)
     key = part.keys[task.game, "deck", deck.id]
     entry = {"key": key, "file": manifest.file_entry(path, deck, plan, options),
-             "cards": manifest.card_entries(path, copies, plan, game, shift)}
+             "cards": manifest.card_entries(path, copies, plan, game, shift),
+             "snapshot": {card.id: snapshot(card, project) for card in deck.cards}}  # for `pnp diff`
     out = [(path.name, data, {"kind": "deck", "pages": plan.pages, "cards": len(copies)}, entry)]
     if cutter is not None:
         entry["file"]["cutter"] = cutter_entry(cutter)
