@@ -188,7 +188,11 @@ def _built_line(f) -> str:
 
 def summary(report) -> str:
     lines = [_built_line(f) for f in report.files]
-    lines += [f"set {s}" for s in dict.fromkeys(getattr(report, "settings", []))]
+    by_setting: dict[str, list[str]] = {}
+    for line in getattr(report, "settings", []):   # "deck file: what to set", grouped by what to set
+        name, _, setting = line.partition(": ")
+        by_setting.setdefault(setting, []).append(name)
+    lines += [f"set {setting}  (for {', '.join(names)})" for setting, names in by_setting.items()]
     if report.up_to_date:
         lines.append(f"up to date: {len(report.up_to_date)} files" + (
             "" if len(report.up_to_date) > 6 else " (" + ", ".join(report.up_to_date) + ")"))
