@@ -45,6 +45,7 @@ from pathlib import Path
 from pnp.errors import PnpError, Problems
 from pnp.extras.shopdraw import (DPI, MM_PER_INCH, pdf_pages, png_images, safe_zone_warnings, zip_files,
                                  safe_zone_problems)
+from pnp.extras.shoporder import ORDER_COLUMNS, back_png, front_png, upload_words
 from pnp.extras.staging import ExportJob, ExportTarget, chunks, shop_folder
 from pnp.model import Card, Deck, Game, Shop, Size
 from pnp.pipeline.prepare import BAD_BACK, deck_size, prepare_back, prepare_card
@@ -153,15 +154,6 @@ def _deck_names(shop: ShopSpec, game: Game, deck: Deck, size: Size, per_copy: bo
             refs[card.id]["backs"].append(f"{names[-1]}#page=2")
     return names, refs, page_words
 
-
-
-def front_png(card_id: str, copy: int = 0) -> str:
-    """A card's front image: one per card, or (copy >= 1) one per printed copy."""
-    return f"{card_id}-{copy}-front.png" if copy else f"{card_id}-front.png"
-
-
-def back_png(deck_id: str) -> str:
-    return f"{deck_id}-back.png"
 
 
 CARDS_PER_TASK = 16   # distinct cards drawn by one task (a DriveThruCards deck is one task)
@@ -299,7 +291,7 @@ class ShopTarget(ExportTarget):
                 fronts = [f"{deck.id}/{r}" for r in refs[card.id]["fronts"]]
                 backs = list(dict.fromkeys(f"{deck.id}/{r}" for r in refs[card.id]["backs"]))
                 rows.append([deck.id, card.id, card.name, card.quantity, " ".join(fronts), " ".join(backs),
-                             upload_words(self.spec, card.quantity, fronts, backs)])
+                             upload_words(self.spec.output, card.quantity, fronts, backs)])
         text = io.StringIO()
         writer = csv.writer(text, lineterminator="\n")
         writer.writerow(ORDER_COLUMNS)
@@ -308,21 +300,6 @@ class ShopTarget(ExportTarget):
         report.files = [folder / name for name in order + [ORDER_CSV]]
         report.csv = folder / ORDER_CSV
         return report
-
-
-ORDER_COLUMNS = ["deck", "card_id", "name", "quantity", "front_files", "back_files", "upload"]
-
-
-def upload_words(spec: ShopSpec, quantity: int, fronts: list[str], backs: list[str]) -> str:
-    """What to do with a card's files at the shop, in plain words."""
-    back = f", back {backs[0]}" if backs else " (no back)"
-    if spec.output is Output.PNG and len(fronts) == 1:
-        return f"upload {fronts[0]} once{back}; order {quantity} cop{'y' if quantity == 1 else 'ies'}"
-    if spec.output is Output.PNG:
-        return f"upload each of the {len(fronts)} fronts once (each its own copy number){back}; 1 copy of each"
-    if spec.output is Output.DECK_PDF:
-        return f"in the deck's one PDF: {len(fronts)} front page{'s' if len(fronts) != 1 else ''} for this card; upload the PDF once"
-    return f"{len(fronts)} PDF{'s' if len(fronts) != 1 else ''}, one per copy (front page, then back page); 1 copy of each"
 
 
 def export(project: Path, game_slug: str, shop: Shop, out_dir: Path, decks: list[str] | None = None,
