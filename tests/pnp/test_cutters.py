@@ -236,3 +236,42 @@ def test_cutter_options_refuse_what_does_not_go_together(mini_project, tmp_path)
         result = runner.invoke(main, base + extra)
         assert result.exit_code != 0 and said in result.output, (extra, result.output)
         assert not (tmp_path / "culture-war").exists()
+
+
+@pytest.mark.pdf
+def test_the_cutting_file_drawn_lies_on_the_printed_sheet(mini_project, tmp_path):
+    """The SVG drawn (svglib, as a cutter's software would read it) over the
+    PDF: its marks on the printed marks to 0.2 mm, its cut lines on every
+    card's edges, and off the card's very corners (they are rounded)."""
+    import io
+
+    from reportlab.graphics import renderPDF
+    from svglib.svglib import svg2rlg
+
+    folder = _build(mini_project, tmp_path / "out", "--cutter", "silhouette") / "cutter-silhouette"
+    entry = _file_entry(folder, "deck-anarchy.pdf")
+    w, h = entry["paper_mm"]
+    arm = entry["cutter"]["arm_mm"]
+    buffer = io.BytesIO()
+    renderPDF.drawToFile(svg2rlg(str(folder / "deck-anarchy-cut-1.svg")), buffer)
+    drawn = pdfium.PdfDocument(buffer.getvalue())
+    try:
+        assert abs(drawn[0].get_width() * 25.4 / 72 - w) < 0.01 and abs(drawn[0].get_height() * 25.4 / 72 - h) < 0.01
+        svg = drawn[0].render(scale=PX_PER_MM * 25.4 / 72).to_pil().convert("L")
+    finally:
+        drawn.close()
+    printed = _page(folder / "deck-anarchy.pdf", 0)
+    for corner, window in _corner_windows(w, h, arm).items():
+        found_svg, found_pdf = _dark(svg, window, h), _dark(printed, window, h)
+        assert (found_svg is None) == (found_pdf is None), corner
+        if found_pdf is not None:
+            assert _close(found_svg, found_pdf), (corner, found_svg, found_pdf)
+    manifest = json.loads((folder / "manifest.json").read_text())
+    for card in (c for c in manifest["cards"] if c["file"] == "deck-anarchy.pdf" and c["front"]["page"] == 1):
+        x0, y0, x1, y1 = card["front"]["trim_mm"]
+        line = lambda x, y: svg.getpixel((round(x * PX_PER_MM), round((h - y) * PX_PER_MM))) < 250  # noqa: E731
+        # a red cut line, drawn where the card's edges are, half way along each
+        assert all(line(x, y) for x, y in (((x0 + x1) / 2, y0), ((x0 + x1) / 2, y1), (x0, (y0 + y1) / 2),
+                                           (x1, (y0 + y1) / 2))), card["id"]
+        # and not at the trim's corners: cut round, 3 mm in radius (0.88 mm off the corner point)
+        assert not any(line(x, y) for x, y in ((x0, y0), (x1, y0), (x0, y1), (x1, y1))), card["id"]
