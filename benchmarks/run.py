@@ -464,6 +464,28 @@ def export_figures(work: Path, add: Callable[[str], None], notes: list[str]) -> 
                      f"build {pdf.spread()}, peak {pdf.peak} MB")
 
 
+# ---------------------------------------------------------------- 10. pnp diff
+
+def card_diff(work: Path) -> tuple[Sample, Sample]:
+    """`pnp diff` of the five games against their last build (one card edited
+    since), against `pnp list` of the same games: reading and checking the
+    sources is the work a diff cannot avoid; comparing the cards is its own.
+    (`pnp validate` would be no baseline: it also draws every face.)"""
+    project = snapshot(work / "diff")
+    out = work / "diff-out"
+    run([PNP, "--project", str(project), "build", "--out", str(out)])
+    deck = project / "card_sources" / "culture-war" / "anarchy.yaml"
+    deck.write_text(deck.read_text().replace("atk: 2", "atk: 3", 1))
+
+    def diff():
+        return run([PNP, "--project", str(project), "diff", "--out", str(out)])
+
+    def listed():
+        return run([PNP, "--project", str(project), "list"])
+
+    return interleaved(diff, listed, QUICK_RUNS)
+
+
 # ---------------------------------------------------------------- the table
 
 def row(name: str, value: str, baseline: str, ratio: float | None, target: str, ok: bool | None) -> str:
@@ -541,6 +563,10 @@ def main() -> None:
                     ratio <= FACE_CACHE_TARGET if pays else None))
             notes.append(f"7. {name}: with {on.spread()}; without {off.spread()}; wall ratio {on.wall / off.wall:.2f}x")
         export_figures(work, add, notes)
+        diffed, listed = card_diff(work)
+        add(row("10. pnp diff, five games, since the last build", secs(diffed), f"pnp list {secs(listed)}",
+                diffed.wall / listed.wall, "<= 1.5x", diffed.wall / listed.wall <= 1.5))
+        notes.append(f"10. pnp diff {diffed.spread()}; pnp list {listed.spread()}")
         import selfplay  # benchmarks/selfplay.py, beside this file: figure 8, self-play (issue 27)
 
         for line in selfplay.main():
