@@ -18,7 +18,7 @@ expects (see docs/printing.md, "Print and cut", for the sources):
   length to type in.
 - Cricut (Design Space, Print Then Cut): Design Space prints its own marks
   around an uploaded image, and takes at most 6.75 x 9.25 in (171.45 x
-  234.95 mm) on Letter or A4. Cards are laid inside that area, centred, and
+  234.95 mm) on Letter or A4 (docs/printing.md says how sure that is). Cards are laid inside that area, centred, and
   no marks are drawn (they would be printed twice).
 - Brother ScanNCut: four inward L marks 10 mm in from the edges (lines
   0.5 mm, arms 10 mm), which the machine's scan shows on its screen so the
@@ -265,7 +265,8 @@ def software_settings(layout: CutterLayout) -> str:
         return (f"{spec.software}: Print Then Cut, the sheet image at {a.width:.2f} x {a.height:.2f} mm "
                 f"({a.width / MM_PER_INCH:g} x {a.height / MM_PER_INCH:g} in); it prints its own marks")
     if spec.cutter is Cutter.SILHOUETTE:
-        return (f"{spec.software}: Registration Marks on, Type 1, {spec.marks}-point, length {layout.arm:g} mm, "
+        style = "Type 1, 3-point" if spec.marks == 3 else "four-point (four L marks, as the Cameo 5 Alpha reads them)"
+        return (f"{spec.software}: Registration Marks on, {style}, length {layout.arm:g} mm, "
                 f"thickness {spec.thickness:g} mm, inset {spec.inset:g} mm")
     return (f"{spec.software}: {spec.marks} corner marks {spec.inset:g} mm from each edge, arms {layout.arm:g} mm, "
             f"lines {spec.thickness:g} mm")
