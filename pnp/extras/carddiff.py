@@ -129,7 +129,7 @@ def revision_sources(project: Path, rev: str, games: list[str] | None) -> tuple[
             wanted = [g for g in games or [] if (root / SOURCES_DIR / g).is_dir()] or None
             sources = load_sources(root, wanted) if games is None or wanted else Sources(root, {})
         except ValidationFailed as exc:
-            first = str(exc).splitlines()[0] if str(exc) else "a problem"
+            first = (str(exc).splitlines() or ["a problem"])[0].replace(f"{root}/", f"{rev}:")
             raise PnpError(f"the sources at revision {rev} do not read: {first}") from None
         return sources, root, tmp
     except BaseException:

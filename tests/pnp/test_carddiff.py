@@ -83,6 +83,7 @@ def test_diff_against_a_revision_names_every_change(repo):
     assert pnp(repo, "diff", "HEAD").output.strip() == "no card changed"
 
 
+@pytest.mark.pdf
 def test_diff_since_the_last_build_needs_no_git(repo, tmp_path):
     out = tmp_path / "out"
     refused = pnp(repo, "diff", "--out", str(out))

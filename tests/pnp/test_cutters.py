@@ -91,7 +91,6 @@ def _expected_l(corner: str, w: float, h: float, arm: float) -> tuple:
 
 
 @pytest.mark.pdf
-@pytest.mark.slow
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_silhouette_marks_are_printed_where_studio_looks_for_them(mini_project, tmp_path, paper):
     folder = _build(mini_project, tmp_path / "out", "--cutter", "silhouette", "--paper", paper) / "cutter-silhouette"
