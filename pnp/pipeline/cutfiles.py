@@ -9,7 +9,6 @@ import io
 from pathlib import Path
 
 from pnp.layout.cutters import Cutter, CutterLayout, software_settings
-from pnp.render.cutsheet import cut_svg
 
 PRINT_DPI = 300
 MM_PER_INCH = 25.4
@@ -44,6 +43,8 @@ def _fronts_pages(layout: CutterLayout) -> list[int]:
 
 def cutter_files(path: Path, pdf: bytes, layout: CutterLayout, title: str, key: str) -> list[tuple]:
     """(file name, bytes, built info, state entry) for each extra file."""
+    from pnp.render.cutsheet import cut_svg  # lazy: planning a build asks only for the names, without ReportLab
+
     out = []
     for n, page in enumerate(_fronts_pages(layout), start=1):
         cards = len(layout.fronts_on(page))
