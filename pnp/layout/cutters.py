@@ -3,9 +3,10 @@ origin bottom-left as in the PDF).
 
 A cutting machine finds a printed sheet by its registration marks, then
 cuts each card along its own path (rounded corners), so cards do not share
-cut lines: they sit in a grid with a gap between them, each with a bleed
-that fills half the gap, inside the area the machine can cut, clear of the
-marks. Where the marks are and how big is what each machine's software
+cut lines: they sit in a grid with a gap between them (3 mm where that holds
+as many cards, else less, down to touching), each with a bleed that fills
+half the gap and 1 mm on the sheet's outer edges, inside the area the
+machine can cut, 1 mm clear of the marks' boxes. Where the marks are and how big is what each machine's software
 expects (see docs/printing.md, "Print and cut", for the sources):
 
 - Silhouette (Silhouette Studio, "Type 1" marks of the Cameo, Portrait and
@@ -21,7 +22,7 @@ expects (see docs/printing.md, "Print and cut", for the sources):
   234.95 mm) on Letter or A4 (docs/printing.md says how sure that is). Cards are laid inside that area, centred, and
   no marks are drawn (they would be printed twice).
 - Brother ScanNCut: four inward L marks 10 mm in from the edges (lines
-  0.5 mm, arms 10 mm), which the machine's scan shows on its screen so the
+  0.5 mm, arms 10 mm, shortened to 5 mm where the cards need the room), which the machine's scan shows on its screen so the
   cut data can be placed on them; Brother publishes no mark geometry for
   files made elsewhere, so these are pnp's own (see the docs).
 """
@@ -36,9 +37,11 @@ from pnp.layout.sheets import DeckLayout, Placement, Sheet, Slot, mirror
 from pnp.model import Flip, Layout, Size
 
 MM_PER_INCH = 25.4
-GAP = 3.0             # between two cards' trims: each card's bleed fills half of it
+GAPS = (3.0, 2.0, 1.0, 0.0)  # between two cards' trims, widest first: each card's bleed fills half of it
+GAP = GAPS[0]
+OUTER_BLEED = 1.0     # beyond the trim on the sheet's outer edges (the blade may stray outwards too)
 CORNER_RADIUS = 3.0   # the cut path's corners (mm); poker cards are cut with about 1/8 in
-MARK_CLEARANCE = 2.0  # nothing printed within this of a mark's box
+MARK_CLEARANCE = 1.0  # nothing printed within this of a mark's box
 
 Box = tuple[float, float, float, float]
 
@@ -68,7 +71,7 @@ CUTTERS: dict[Cutter, CutterSpec] = {
     Cutter.CRICUT: CutterSpec(Cutter.CRICUT, "Cricut", "Cricut Design Space", 0,
                               area=Size(6.75 * MM_PER_INCH, 9.25 * MM_PER_INCH, "print-then-cut")),
     Cutter.SCANNCUT: CutterSpec(Cutter.SCANNCUT, "Brother ScanNCut", "CanvasWorkspace", 4,
-                                thickness=0.5, arm=10.0, min_arm=10.0),
+                                thickness=0.5, arm=10.0),
 }
 
 
@@ -103,6 +106,7 @@ class CutterLayout:
     arm: float                    # the L marks' arm length drawn (what to type into the software)
     area: Box                     # where cards may go (page mm)
     radius: float = CORNER_RADIUS
+    gap: float = GAP              # between two cards' trims
 
     def fronts_on(self, page: int) -> list[Placement]:
         return [p for p in self.deck.fronts if p.page == page]
@@ -142,7 +146,9 @@ def _mark_box(mark: Mark, size: float) -> Box:
 
 
 def _overlap(a: Box, b: Box) -> bool:
-    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+    """Whether two boxes share more than an edge (to a micrometre)."""
+    e = 1e-6
+    return a[0] < b[2] - e and b[0] < a[2] - e and a[1] < b[3] - e and b[1] < a[3] - e
 
 
 def card_area(spec: CutterSpec, paper: Size) -> Box:
@@ -165,22 +171,31 @@ class _Grid:
     x0: float   # the first card's trim
     y0: float
     card: Size
+    gap: float
 
     def trim(self, row: int, col: int) -> Box:
         """Row 0 is the top row."""
-        x = self.x0 + col * (self.card.width + GAP)
-        y = self.y0 + (self.rows - 1 - row) * (self.card.height + GAP)
+        x = self.x0 + col * (self.card.width + self.gap)
+        y = self.y0 + (self.rows - 1 - row) * (self.card.height + self.gap)
         return (x, y, x + self.card.width, y + self.card.height)
+
+    def clip(self, row: int, col: int) -> Box:
+        """A card's art: half the gap on the sides facing other cards, OUTER_BLEED on the sheet's outer edges."""
+        x0, y0, x1, y1 = self.trim(row, col)
+        inner, outer = self.gap / 2, OUTER_BLEED
+        return (x0 - (outer if col == 0 else inner), y0 - (outer if row == self.rows - 1 else inner),
+                x1 + (outer if col == self.cols - 1 else inner), y1 + (outer if row == 0 else inner))
 
     def extent(self) -> Box:
         """The cards' art (trim and bleed) together."""
-        b = GAP / 2
-        return (self.x0 - b, self.y0 - b, self.x0 + self.cols * (self.card.width + GAP) - GAP + b,
-                self.y0 + self.rows * (self.card.height + GAP) - GAP + b)
+        return (self.x0 - OUTER_BLEED, self.y0 - OUTER_BLEED,
+                self.x0 + self.cols * (self.card.width + self.gap) - self.gap + OUTER_BLEED,
+                self.y0 + self.rows * (self.card.height + self.gap) - self.gap + OUTER_BLEED)
 
 
-def _fit(length: float, card: float) -> int:
-    return max(0, math.floor((length + 1e-9) / (card + GAP)))
+def _fit(length: float, card: float, gap: float) -> int:
+    """How many cards `gap` apart fit in `length`, with the outer bleed at both ends."""
+    return max(0, math.floor((length - 2 * OUTER_BLEED + gap + 1e-9) / (card + gap)))
 
 
 def _best_arm(spec: CutterSpec, paper: Size, grid: _Grid) -> float | None:
@@ -198,18 +213,23 @@ def _best_arm(spec: CutterSpec, paper: Size, grid: _Grid) -> float | None:
 
 
 def _grid(spec: CutterSpec, paper: Size, card: Size) -> tuple[_Grid, float] | None:
-    """The most cards that fit in the area, centred, with marks they keep clear of."""
+    """The most cards that fit in the area, centred, with marks they keep
+    clear of: 3 mm apart if that holds as many, else closer, down to touching
+    (as silhouette-card-maker lays them); then the longest marks."""
     x0, y0, x1, y1 = card_area(spec, paper)
-    w, h = x1 - x0 + GAP, y1 - y0 + GAP   # n cards take n * (card + gap) - gap, plus a bleed of gap/2 each side
-    cols, rows = _fit(w - GAP, card.width), _fit(h - GAP, card.height)
-    options = sorted(((c, r) for c in range(1, cols + 1) for r in range(1, rows + 1)), key=lambda cr: -cr[0] * cr[1])
-    for c, r in options:
-        gw, gh = c * (card.width + GAP) - GAP, r * (card.height + GAP) - GAP
-        grid = _Grid(paper, c, r, x0 + (x1 - x0 - gw) / 2, y0 + (y1 - y0 - gh) / 2, card)
-        arm = _best_arm(spec, paper, grid)
-        if arm is not None:
-            return grid, arm
-    return None
+    best = None
+    for gap in GAPS:
+        cols, rows = _fit(x1 - x0, card.width, gap), _fit(y1 - y0, card.height, gap)
+        for c, r in sorted(((c, r) for c in range(1, cols + 1) for r in range(1, rows + 1)), key=lambda cr: -cr[0] * cr[1]):
+            if best is not None and c * r <= best[0].cols * best[0].rows:
+                break
+            gw, gh = c * (card.width + gap) - gap, r * (card.height + gap) - gap
+            grid = _Grid(paper, c, r, x0 + (x1 - x0 - gw) / 2, y0 + (y1 - y0 - gh) / 2, card, gap)
+            arm = _best_arm(spec, paper, grid)
+            if arm is not None:
+                best = (grid, arm)
+                break
+    return best
 
 
 def plan_cutter_deck(copies: int, card: Size, paper: Size, spec: CutterSpec, flip: Flip,
@@ -224,7 +244,6 @@ def plan_cutter_deck(copies: int, card: Size, paper: Size, spec: CutterSpec, fli
                        f"inside {spec.name}'s marks")
     page, (grid, arm) = max(found, key=lambda pg: pg[1][0].cols * pg[1][0].rows)
     per_page = grid.cols * grid.rows
-    b = GAP / 2
     sheets, fronts, back_slots = [], [], []
     step = 2 if backs else 1
     for s in range(max(1, math.ceil(copies / per_page))):
@@ -237,14 +256,14 @@ def plan_cutter_deck(copies: int, card: Size, paper: Size, spec: CutterSpec, fli
             copy = s * per_page + i
             if copy >= copies:
                 break
-            trim = grid.trim(i // grid.cols, i % grid.cols)
-            slot = Slot(trim, (trim[0] - b, trim[1] - b, trim[2] + b, trim[3] + b))
+            row, col = i // grid.cols, i % grid.cols
+            slot = Slot(grid.trim(row, col), grid.clip(row, col))
             fronts.append(Placement(copy, front_page, slot))
             if backs:
                 back_slots.append(Placement(copy, back_page, Slot(mirror(slot.trim, page, flip),
                                                                    mirror(slot.clip, page, flip))))
     deck = DeckLayout(page, Layout.DUPLEX, flip, tuple(sheets), tuple(fronts), tuple(back_slots), per_page)
-    return CutterLayout(spec, deck, registration_marks(spec, page, arm), arm, card_area(spec, page))
+    return CutterLayout(spec, deck, registration_marks(spec, page, arm), arm, card_area(spec, page), gap=grid.gap)
 
 
 def rounded_rect(box: Box, radius: float) -> list[tuple[str, tuple[float, ...]]]:

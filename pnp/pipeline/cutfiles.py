@@ -32,7 +32,7 @@ def cutter_entry(layout: CutterLayout) -> dict:
     spec = layout.spec
     return {"machine": spec.cutter.value, "software": spec.software, "marks": spec.marks,
             "arm_mm": layout.arm, "thickness_mm": spec.thickness, "inset_mm": spec.inset,
-            "corner_radius_mm": layout.radius, "area_mm": [round(v, 3) for v in layout.area],
+            "corner_radius_mm": layout.radius, "gap_mm": layout.gap, "area_mm": [round(v, 3) for v in layout.area],
             "mark_boxes_mm": [[round(v, 3) for v in r] for m in layout.marks for r in m.rects],
             "settings": software_settings(layout)}
 

@@ -13,7 +13,7 @@ from pnp.pipeline.facecache import MAX_CARDS, FaceCache
 from pnp.pipeline.prepare import BAD_BACK, deck_size, prepare_back, prepare_card
 from pnp.pipeline.tasks import BuildJob, Task, Work
 from pnp.errors import Problem, Problems
-from pnp.layout.cutters import GAP, plan_cutter_deck
+from pnp.layout.cutters import GAP, OUTER_BLEED, plan_cutter_deck
 from pnp.layout.sheets import plan_deck
 from pnp.model import Backs, Ink
 from pnp.project import TEMPLATES_DIR
@@ -68,7 +68,7 @@ def _deck_task(job: BuildJob, work: Work, task: Task) -> tuple[list[Problem], li
     if options.cutter is not None:
         cutter = plan_cutter_deck(len(copies), size, options.paper, options.cutter, options.flip, back is not None)
         plan = cutter.deck
-        ctx = replace(ctx, bleed=max(ctx.bleed, GAP / 2))
+        ctx = replace(ctx, bleed=max(ctx.bleed, GAP / 2, OUTER_BLEED))
     else:
         plan = plan_deck(len(copies), size, options.paper, options.layout, options.flip, back is not None)
     shift = manifest.deck_back_shift(plan, options)

@@ -6,7 +6,7 @@ only, and the SVG cutting file's paths on the printed cards.
 The documented numbers are written out here, not read from pnp: Silhouette
 Studio's Type 1 marks 10 mm in from the edges, a 5 mm square at the top
 left, L marks of 0.3 mm lines; ScanNCut's four L marks, 0.5 mm lines and
-10 mm arms; Cricut Design Space's 6.75 x 9.25 in Print Then Cut area."""
+arms of at most 10 mm; Cricut Design Space's 6.75 x 9.25 in Print Then Cut area."""
 from __future__ import annotations
 
 import json
@@ -27,7 +27,7 @@ from pnp.model import CARD_PRESETS, PAPERS, Flip
 PX_PER_MM = 10          # rasterized at 254 dpi: 0.1 mm a pixel
 TOLERANCE = 0.2         # mm
 INSET, SQUARE = 10.0, 5.0
-SILHOUETTE_LINE, SCANNCUT_LINE, SCANNCUT_ARM = 0.3, 0.5, 10.0
+SILHOUETTE_LINE, SCANNCUT_LINE, SCANNCUT_ARM = 0.3, 0.5, 10.0   # ScanNCut: the longest arm
 CRICUT_AREA = (6.75 * 25.4, 9.25 * 25.4)
 
 
@@ -73,12 +73,13 @@ def _file_entry(folder: Path, name: str) -> dict:
     return next(f for f in manifest["files"] if f["file"] == name)
 
 
-CLEAR = 2.0   # mm: the docs keep every card this far from a mark's box
+CLEAR = 1.0   # mm: the docs keep every card this far from a mark's box
 
 
 def _corner_windows(w: float, h: float, arm: float) -> dict[str, tuple]:
-    """The squares from each paper corner to 2 mm beyond a mark's box: only the mark may be printed there."""
-    s = INSET + max(arm, SQUARE) + CLEAR
+    """The squares from each paper corner to 1 mm beyond a mark's box (less 0.2 mm, where a card's art
+    may begin, blurred by a pixel): only the mark may be printed there."""
+    s = INSET + max(arm, SQUARE) + CLEAR - TOLERANCE
     return {"top-left": (0, h - s, s, h), "top-right": (w - s, h - s, w, h),
             "bottom-left": (0, 0, s, s), "bottom-right": (w - s, 0, w, s)}
 
@@ -120,15 +121,14 @@ def test_silhouette_marks_are_printed_where_studio_looks_for_them(mini_project, 
 
 @pytest.mark.pdf
 def test_silhouette_four_marks_and_scanncut_marks(mini_project, tmp_path):
-    for args, line, fixed_arm in ((["--cutter", "silhouette", "--marks", "4"], SILHOUETTE_LINE, None),
-                                  (["--cutter", "scanncut"], SCANNCUT_LINE, SCANNCUT_ARM)):
+    for args, line, longest in ((["--cutter", "silhouette", "--marks", "4"], SILHOUETTE_LINE, 20.0),
+                                (["--cutter", "scanncut"], SCANNCUT_LINE, SCANNCUT_ARM)):
         out = tmp_path / args[1] / "x"
         folder = _build(mini_project, out, *args) / f"cutter-{args[1]}"
         entry = _file_entry(folder, "deck-anarchy.pdf")
         w, h = entry["paper_mm"]
         arm = entry["cutter"]["arm_mm"]
-        if fixed_arm is not None:
-            assert arm == fixed_arm
+        assert 5.0 <= arm <= longest, (args, arm)
         front = _page(folder / "deck-anarchy.pdf", 0)
         for corner, window in _corner_windows(w, h, arm).items():
             found = _dark(front, window, h)
@@ -176,8 +176,8 @@ def test_the_cutting_file_cuts_every_printed_card_at_its_trim(mini_project, tmp_
         x0, y0, x1, y1 = card["front"]["trim_mm"]
         svg_box = (x0, h - y1, x1, h - y0)
         assert any(all(abs(a - b) < 0.01 for a, b in zip(svg_box, box)) for box in boxes), (card["id"], svg_box)
-        # the printed art runs on 1 mm past the cut on every side (the blade may stray), not into the next card's
-        for x, y in ((x0 - 1, (y0 + y1) / 2), (x1 + 1, (y0 + y1) / 2), ((x0 + x1) / 2, y0 - 1), ((x0 + x1) / 2, y1 + 1)):
+        # the printed art runs on past the cut on every side (the blade may stray): 0.5 mm out is still card
+        for x, y in ((x0 - .5, (y0 + y1) / 2), (x1 + .5, (y0 + y1) / 2), ((x0 + x1) / 2, y0 - .5), ((x0 + x1) / 2, y1 + .5)):
             assert front.getpixel((round(x * PX_PER_MM), round((h - y) * PX_PER_MM))) < 250, (card["id"], x, y)
 
 
@@ -221,6 +221,13 @@ def test_every_cutter_layout_keeps_cards_clear_of_the_marks():
                     for mark in layout.marks:
                         for mx0, my0, mx1, my1 in mark.rects:
                             assert cx1 <= mx0 or mx1 <= cx0 or cy1 <= my0 or my1 <= cy0, (cutter, paper.name, card.name)
+                page_one = [p.slot for p in layout.deck.fronts if p.page == 1]
+                for a in page_one:   # no card's art runs into another card
+                    for b in page_one:
+                        if a is not b:
+                            ax0, ay0, ax1, ay1 = a.clip
+                            bx0, by0, bx1, by1 = b.trim
+                            assert ax1 <= bx0 + 1e-6 or bx1 <= ax0 + 1e-6 or ay1 <= by0 + 1e-6 or by1 <= ay0 + 1e-6
                 assert {m.corner for m in layout.marks} == (
                     set() if cutter is Cutter.CRICUT else
                     {"top-left", "top-right", "bottom-left"} | ({"bottom-right"} if spec.marks == 4 else set()))
