@@ -111,6 +111,10 @@ def test_silhouette_marks_are_printed_where_studio_looks_for_them(mini_project, 
     # the lines are 0.3 mm: the top-right L's horizontal arm, crossed half way along
     width = _line_width(front, w - INSET - arm / 2, h - INSET - 2, h - INSET + 1, h)
     assert abs(width - SILHOUETTE_LINE) <= TOLERANCE, width
+    # the square is filled, an L is not: its box's middle is paper
+    pixel = lambda x, y: front.getpixel((round(x * PX_PER_MM), round((h - y) * PX_PER_MM)))  # noqa: E731
+    assert pixel(INSET + SQUARE / 2, h - INSET - SQUARE / 2) < 100
+    assert pixel(w - INSET - arm / 2, h - INSET - arm / 2) > 200
     # no fourth mark, and the back page carries none at all
     assert _dark(front, windows["bottom-right"], h) is None
     back = _page(pdf, 1)
