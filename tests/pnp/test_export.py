@@ -202,6 +202,14 @@ def test_order_csv_lists_quantities(exports):
             assert len(files) == len(set(files))
 
 
+def test_one_image_per_card_carries_the_cards_code_without_a_copy_number(exports):
+    folder, _ = exports
+    codes = zxingcpp.read_barcodes(Image.open(folder / "shop-tgc" / "poker" / "poker-one-front.png"))
+    assert len(codes) == 1
+    payload = parse_payload(codes[0].text)
+    assert payload.card_id == "poker-one" and payload.copy is None
+
+
 def test_copies_gives_each_copy_its_own_numbered_qr_code(shop_project, tmp_path):
     export_args = ["--project", str(shop_project), "export", "sizes", "--shop", "mpc", "--deck", "poker",
                    "--out", str(tmp_path), "--copies"]
