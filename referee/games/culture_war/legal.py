@@ -47,7 +47,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from functools import lru_cache
 from itertools import accumulate, combinations
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from referee.rules import prompts
 from referee.errors import RefereeError
@@ -55,7 +55,7 @@ from referee.games.culture_war.effects import static as effects
 from referee.games.culture_war.table import phases
 from referee.games.culture_war.actions import MOD_KINDS, NOW_OF, targets_of
 from referee.games.culture_war.battle.attacks import WINDOW, names_a_unit, target_of, taxes
-from referee.games.culture_war.table.board import PLAIN, Board, feeder
+from referee.games.culture_war.table.board import PLAIN, Board
 from referee.games.culture_war.table.cards import CARD_TYPES, GAME, stats_of
 from referee.rules.legal import (CARD_PLACEHOLDER, Candidate, CandidateRun, Hands, Move, accepts, judged,
                            shared_candidates)
@@ -623,7 +623,3 @@ class _Drawn:
         self.taken.append(self.die())
         return self.taken[-1]
 
-
-def replay_dice(values: Iterable[int]) -> Callable[[], int]:
-    """Dice handed out in order (a test's or a recorded game's)."""
-    return feeder(values)

@@ -1,7 +1,7 @@
 """Culture War as text: the table under `status`, what changed, odds."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Mapping
 
 from referee.rules.facts import Fact, Kind, change
 from referee.games.culture_war.effects import static as effects
@@ -14,10 +14,6 @@ if TYPE_CHECKING:
     from fractions import Fraction
 
     from referee.games.culture_war.battle.odds import Odds
-
-
-def _traits(piece: Mapping[str, Any]) -> str:
-    return ", ".join(piece.get("traits") or [])
 
 
 def long_handle(board: Board, handle: str) -> str:
