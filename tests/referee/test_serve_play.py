@@ -163,15 +163,24 @@ def test_a_cold_war_attack_takes_one_card_or_two_from_a_phone(cold, tmp_path):
     # First Dog in Orbit defends with 200: Airborne's 150 alone fails, with the Deep Sub's 150 it falls
     with twin.client:
         alone = twin.post("Ann", {"command": one})
-    assert alone.status_code == 200, alone.text
+        assert alone.status_code == 200, alone.text
+        # the attack waits for Bo, who answers from his own phone (issue 36: the answer window)
+        assert core.status(twin.db).state.fields["pending"]["target"] == "Bo"
+        answered = twin.post("Bo", {"command": "answer none"})
+    assert answered.status_code == 200, answered.text
     bo = core.status(twin.db).state.fields["desks"]["Bo"]
     assert bo["science"] == [{"cards": ["cold-vk-orbit-dog"], "n": 1}]
     got = cold.post("Ann", {"command": two})
     assert got.status_code == 200, got.text
+    offered = [m["command"] for m in cold.moves("Bo").json()["moves"]]
+    assert "answer none --by Bo" in offered and not any(m["command"].startswith("answer") for m in
+                                                          cold.moves("Ann").json()["moves"])
+    assert cold.post("Bo", {"command": "answer none --by Bo"}).status_code == 200
     bo = core.status(cold.db).state.fields["desks"]["Bo"]
     assert bo["science"] == [] and "cold-vk-orbit-dog" in bo["discard"]
-    event = cold.table.log()["events"][-1]
-    assert event["action"] == "attack" and event["args"]["cards"] == ["cold-wm-airborne", "cold-wm-deep-sub"]
+    attack, answer = cold.table.log()["events"][-2:]
+    assert attack["action"] == "attack" and attack["args"]["cards"] == ["cold-wm-airborne", "cold-wm-deep-sub"]
+    assert answer["action"] == "answer" and answer["actor"] == "Bo"
 
 
 def test_a_cold_war_setup_from_a_phone_places_propaganda(cold):

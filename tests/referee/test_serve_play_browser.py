@@ -339,6 +339,7 @@ def test_two_phones_and_the_cli_play_cold_war_and_keep_their_secrets(tmp_path, p
         assert line == f"referee attack {BO} S1 {ANN_ATTACKS} --by Ann", line
         ok, echo = send(ann)
         assert ok, echo
+        assert play(bo, f"answer none --by {BO}")[0]  # the attack waits for Bo, who answers from his phone
         assert play(ann, "end-turn --by Ann")[0]
         # refusals: a card already on the table (422), and a probe for where Ann's face-down card is
         tap_move(bo, "place <CARD>")
