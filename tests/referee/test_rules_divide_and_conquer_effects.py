@@ -26,7 +26,7 @@ from referee.errors import CardError, RuleViolation
 from referee.rules import rules_for
 from referee.games.divide_and_conquer import battle
 from referee.games.divide_and_conquer.effects import HANDLERS, card_fields
-from referee.model import Action, GameSlug, Setup
+from referee.model import GameSlug, Setup
 
 from test_rules_divide_and_conquer import card, play, step  # the same helpers as the rules tests
 
@@ -267,7 +267,11 @@ def test_every_kind_and_every_trigger_has_a_scenario_that_plays_such_a_card():
 # ---- an owner's pick is a prompt ---------------------------------------------------------------
 
 
-def test_on_the_last_turn_the_game_waits_for_every_owners_pick_before_it_ends():
+def test_on_the_last_turn_a_forced_pick_is_not_asked_and_the_game_ends():
+    """Issue 36: an owner with one group the event can take has nothing to pick,
+    so nobody is asked; with every pick forced the last turn ends at once.
+    (An owner with a real choice is asked, and play waits: the scenario
+    divide-and-conquer-effect-each-discards-group.yaml.)"""
     state = RULES.setup(Setup(GameSlug.DIVIDE_AND_CONQUER, tuple((p, None) for p in PLAYERS), 1,
                               house_rules={"deck-size": "28"}), ())
     state = play(state, "recruit", "dc-right-defence-contractor")      # Ana: g1
@@ -275,20 +279,14 @@ def test_on_the_last_turn_the_game_waits_for_every_owners_pick_before_it_ends():
     state = play(state, "recruit", "dc-left-latte-liberals")           # Cy: g3; Dee draws the last card
     assert state.fields["deck"] == 0 and state.fields["last_drawer"] == "Dee"
     state = play(state, "event", "dc-event-market-crash")
-    waiting = prompts.pending(state)
-    assert [(p.player, p.choices, p.moment) for p in waiting] == [("Ana", ("g1",), "played"), ("Ben", ("g2",), "played")]
-    assert "Ana picks the right-wing group they give up: g1 Defence Contractor Cartel." in waiting[0].text
-    assert not state.fields["over"] and state.active_player.name == "Dee"
-    with pytest.raises(RuleViolation, match="end-turn must wait: waiting for Ana"):
-        RULES.check(state, Action("end-turn", {}, None))
-    with pytest.raises(RuleViolation, match="prompt 1 is for Ana, not Ben"):
-        RULES.check(state, Action("resolve", {"prompt": 1, "answer": "g1"}, "Ben"))
-    state = step(state, "resolve", prompt=1, answer="g1")
-    assert not state.fields["over"] and state.fields["bases"]["Ana"] == []
-    state = step(state, "resolve", prompt=2, answer="g2")
+    assert prompts.pending(state) == ()
+    assert state.fields["bases"]["Ana"] == [] and state.fields["bases"]["Ben"] == []
     assert state.fields["over"] and state.winner == "Cy"
-    assert state.fields["last_event"]["notes"] == ["Ana gives up Defence Contractor Cartel (g1)",
-                                                   "Ben gives up Crypto Bros for Liberty (g2)"]
+    assert state.fields["last_event"]["notes"] == [
+        "Defence Contractor Cartel (g1) is Ana's only right-wing group Market Crash can take: it goes, with "
+        "nothing to pick",
+        "Crypto Bros for Liberty (g2) is Ben's only right-wing group Market Crash can take: it goes, with "
+        "nothing to pick"]
 
 
 def test_picks_named_with_the_event_are_applied_at_once_and_the_turn_ends():

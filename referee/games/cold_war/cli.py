@@ -233,7 +233,7 @@ def challenge(target, count, their, own, actor) -> None:
 
 @click.command()
 @click.argument("target")
-@click.argument("cards", nargs=3)
+@click.argument("cards", nargs=-1, required=True)
 @click.option("--shield", "shields", multiple=True, metavar="CARD",
               help="TARGET answers with both Shield Specials (give it twice).")
 @BY

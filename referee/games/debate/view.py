@@ -6,6 +6,7 @@ from typing import Any, Mapping, Sequence
 
 from referee.games.debate import forum as fm
 from referee.games.debate import phases as ph
+from referee.games.debate import piles
 from referee.model import State
 from referee.words.render import crowd as crowd_text
 from referee.words.render import table
@@ -89,7 +90,7 @@ def _pile_changes(before: State, after: State, names: Sequence[str]) -> list[str
         if not a or not b:
             continue
         if a.get("deck") != b.get("deck"):
-            out.append(f"{name} chose a {len(b['deck'])}-card tactic deck")
+            out.append(f"{len(b['deck'])} of {name}'s {piles.DECK_SIZE} tactics now known")
             continue
         counts = [f"{label} {a[key]} -> {b[key]}" for key, label in (("hand", "hand"), ("draw", "draw pile"))
                   if a[key] != b[key]]
@@ -108,6 +109,8 @@ def change_lines(before: State, after: State) -> list[str]:
     old, new = before.fields.get("forum") or {}, after.fields.get("forum") or {}
     if after.round != before.round:
         out.append(f"round {before.round} is over; the forum is cleared")
+        if after.finished:  # the match is won (or drawn): no round opens
+            return out + _pile_changes(before, after, names)
         if after.fields.get("tiebreaker"):
             out.append("fortitude is tied: a tiebreaker round follows")
         out.append(f"round {after.round}: {after.fields.get('opener')} opens; both draw up to 5 cards")

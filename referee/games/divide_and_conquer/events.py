@@ -169,6 +169,11 @@ def play(w: Work, actor: str, card: Mapping[str, Any], opts: Mapping[str, Any]) 
             _dispose(w, ref, action, actor)
         for name in (n for n in hit if n not in chosen):  # the owner picks: a prompt (rules.py asks it)
             choices = [g for g in w.fields["bases"][name] if _of_wing(card, g) and not _immune(g)]
+            if len(choices) == 1:  # a forced choice is no choice: it is not asked
+                w.notes.append(f"{choices[0]['name']} ({choices[0]['ref']}) is {name}'s only {wing}group "
+                               f"{card['name']} can take: it goes, with nothing to pick")
+                _dispose(w, choices[0]["ref"], action, actor)
+                continue
             w.asks.append({"player": name, "choices": [g["ref"] for g in choices], "action": action,
                            "what": f"{wing}group", "groups": ", ".join(
                                f"{g['ref']} {g['name']}" for g in choices)})

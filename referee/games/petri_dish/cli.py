@@ -162,7 +162,7 @@ def board(**_) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
 @db_option
 def perft(depth, split, as_json) -> None:
-    """Count the action sequences DEPTH long from the table's position.
+    """Count the action sequences DEPTH long (0 to 5) from the table's position.
 
     Places, moves, grows, divisions and passes count; a game that ends (a
     win, or a pass answered by a pass) stops its sequence; draw claims do

@@ -77,11 +77,17 @@ class PerftResult:
         return out
 
 
+MAX_PERFT_DEPTH = 5  # depth 5 is some 10-20 s from an open board; depth 6 would be minutes to hours
+
+
 def perft(path: Path, depth: int, split: bool = False) -> PerftResult:
     """Count the action sequences of length `depth` from the table's position
     (places, moves, grows, divisions and passes; a draw claim is not counted)."""
     if depth < 0:
         raise RefereeError("perft needs a depth of 0 or more")
+    if depth > MAX_PERFT_DEPTH:
+        raise RefereeError(f"perft counts at most {MAX_PERFT_DEPTH} moves deep, not {depth}: each move more "
+                           "multiplies the count (and the time) by 10 to 50; depth 4 takes about 2 s")
     pos = dish.position_of(_state(path))
     if split and depth >= 1:
         parts = tuple((engine.action_text(a), n) for a, n in engine.perft_divide(pos, depth))
