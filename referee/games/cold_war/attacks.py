@@ -122,17 +122,19 @@ def redeploy(p: Play, mover: str, card: dict[str, Any], target: str, effect: dic
     ids: list[str] = []
     for token in used:
         _, own = p.own_table_card(mover, token, ("military",))
-        if own in p.desk(mover)["propaganda"] or p.card(own)["type"] != "military":
-            raise RuleViolation("redeploy", f"{token} is a Propaganda card; only Military Power cards are "
-                                            "redeployed")
         if own in ids:
             raise RuleViolation("each card once", f"{mover} names {p.label(own)} twice")
         ids.append(own)
+    # A face-down card sent to attack is turned over; one that proves to be Propaganda adds nothing and is
+    # discarded with the rest. Refusing it instead would tell anyone at the table which face-down card is
+    # Propaganda (its twin table, where that spot holds a Military card, accepts the same line).
+    duds = [c for c in ids if c in p.desk(mover)["propaganda"] or p.card(c)["type"] != "military"]
     value = 0
     for own in ids:
         D.take(p.f, mover, "military", own, mover)
-        value += int(p.card(own)["attack"])
-    p.say(f"{mover} plays {card['name']}: " + ", ".join(p.label(c) for c in ids) + " leave the table to attack")
+        value += 0 if own in duds else int(p.card(own)["attack"])
+    p.say(f"{mover} plays {card['name']}: " + ", ".join(p.label(c) for c in ids) + " leave the table to attack"
+          + "".join(f"; {p.label(c)} is turned over: Propaganda, it adds nothing" for c in duds))
     return resolve(p, mover, value, ids, target, p.args.get("at"), "redeployed attack", {"ask": card["id"]})
 
 

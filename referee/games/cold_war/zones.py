@@ -133,9 +133,53 @@ def from_hand(f: dict[str, Any], player: str, cid: str) -> None:
         desk["unseen"].remove(cid)
         desk["hand"] -= 1
         return
+    if hidden_in_hand(desk) > 0 and _face_down_here(f, player, cid) and _public_copy_free(f, player, cid):
+        _take_the_claim(f, player, cid)
+        desk["hand"] -= 1
+        return
     _taken(f, player, cid)
     raise RuleViolation("cards in hand", f"{name} is not in {player}'s hand: the referee knows every card "
                                          f"{player} holds, and the other copies are still in the draw pile")
+
+
+def _face_down_here(f: Mapping[str, Any], player: str, cid: str) -> bool:
+    return cid in D.zone_cards(f["desks"][player], "military")
+
+
+def _public_copy_free(f: Mapping[str, Any], player: str, cid: str) -> bool:
+    """A copy of `cid` is free as far as anyone but `player` can tell: only
+    `player`'s own face-down cards (which nobody else sees) hold them all."""
+    desk = f["desks"][player]
+    seen = [p for p in places(f, player, cid) if p != f"on {player}'s table"]
+    seen += [f"on {player}'s table"] * (D.defence_cards(f, player).count(cid)
+                                        - D.zone_cards(desk, "military").count(cid))
+    return len(seen) < quantity(f, cid)
+
+
+def _take_the_claim(f: dict[str, Any], player: str, cid: str) -> None:
+    """`player` plays `cid` from the hand, while the referee's record has that
+    copy face down on `player`'s own table. Refusing would tell anyone at the
+    table where a face-down card lies (its twin table, with the card in the
+    hand, accepts the same line), so the newest word is taken: the card comes
+    from the hand, and the face-down spot that was recorded as `cid` is taken
+    to hold one of the cards the referee has not seen (first by id, one of the
+    same kind, Propaganda or not, where there is one). Nothing anyone else sees
+    changes; if the line was not `player`'s, `player` sees it in the log and
+    undoes it. The card counts stay whole: every copy is in one place."""
+    desk = f["desks"][player]
+    propaganda = cid in desk["propaganda"]
+    pool = sorted(desk["unseen"])
+    alike = [c for c in pool if (D.card(f, c).get("type") != "military") == propaganda]
+    stand_in = (alike or pool)[0]
+    desk["unseen"].remove(stand_in)
+    for group in desk["military"]:
+        if cid in group["cards"]:
+            group["cards"][group["cards"].index(cid)] = stand_in
+            break
+    if propaganda:
+        desk["propaganda"].remove(cid)
+    if D.card(f, stand_in).get("type") != "military":
+        desk["propaganda"].append(stand_in)
 
 
 def from_pile(f: dict[str, Any], player: str, cid: str) -> None:
