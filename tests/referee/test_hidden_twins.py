@@ -103,13 +103,14 @@ def _cold_twins(tmp_path, other: dict, order: int = 0) -> Twins:
     return twins
 
 
-COLD_PARTS = ("attack", "challenge", "special", "fallen", "triad")  # may turn a face-down card over
+COLD_PARTS = ("attack", "challenge", "special", "fallen", "triad", "answer")  # may turn a face-down card over (an answer lands the attack)
 
 
 def _cold_part(line: str) -> str | None:
-    if any(f"{_prefix(pl)}{c}" in line.split() for down in (TWIN_DOWN, OTHER_DOWN, FEWER_PROPAGANDA)
-           for pl, (placed, prop) in down.items() for c in placed + prop):
-        return NAMES
+    """Only a line the game itself turns a card over with may tell the twins
+    apart. A line naming a card hidden on one twin (face down there, in the
+    hand on the other) may not (issue 36): it is accepted, or refused in the
+    same words, on both."""
     return REVEALS if line.split()[0] in COLD_PARTS else None
 
 
@@ -135,6 +136,10 @@ def _cold_line(rng: random.Random, mover: str) -> str:
         lambda: f"special {card} {other} --at {rng.choice(spots)}",
         lambda: f"attack {other} {rng.choice(spots)} {card}",
         lambda: "end-turn",
+        lambda: f"answer none --by {other}",  # an attack waits for its target's answer (the answer window)
+        lambda: "answer none",
+        lambda: f"answer block {rng.choice([_prefix(other) + c for c in COMMON[other]])} --by {other}",
+        lambda: f"place {rng.choice(hidden)}",  # a card face down on one twin, in the hand on the other
         lambda: "undo",
         lambda: "redo",
         lambda: "odds",
