@@ -21,7 +21,9 @@ from markupsafe import Markup, escape
 from pnp.errors import PnpError, did_you_mean
 from pnp.faces.elements import QR, Art, Circle, Face, Icon, Line, Paint, Polygon, Rect, Text
 from pnp.project import TEMPLATES_DIR
+from pnp.sources.art import find_art
 from pnp.sources.colours import ColourError, colour
+from pnp.sources.sandbox import BoundedSandbox, why
 from pnp.sources.yamlio import YamlSyntaxError, load_marked
 from pnp.sources.yamlio import plain as _plain
 
@@ -95,7 +97,7 @@ class TemplateSet:
                 _check_style_colours(path, data)
                 style = _deep_merge(style, _plain(data or {}))
                 files.append(path)
-        env = SandboxedEnvironment(
+        env = BoundedSandbox(
             loader=jinja2.FileSystemLoader([str(tdir / game), str(tdir / "common")]),
             undefined=jinja2.StrictUndefined,
             autoescape=True,
@@ -110,6 +112,22 @@ class TemplateSet:
         env.filters["tint"] = lambda color, amount: tint(str(color), float(amount))  # "#c0392b" | tint(0.3)
         style = _normalised_colours(style)
         return cls(tdir, game, env, style, tuple(files))
+
+    def check_fonts(self, fonts: tuple[str, ...] | list[str]) -> None:
+        """Every paragraph style names one of `fonts` (the embedded fonts); else
+        one error at the style's line listing the fonts there are."""
+        bad = {name: spec["font"] for name, spec in (self.style.get("paragraph_styles") or {}).items()
+               if isinstance(spec, dict) and spec.get("font") not in fonts}
+        if not bad:
+            return
+        name, font = next(iter(sorted(bad.items())))
+        where, line = _style_line(self.style_files, name)
+        others = f" (and {len(bad) - 1} more style{'s' if len(bad) > 2 else ''}: " \
+                 f"{', '.join(sorted(bad)[1:])})" if len(bad) > 1 else ""
+        raise PnpError(f"{_shown(where, self.root.parent)}:{line}: -: paragraph style {name!r}: unknown font {font!r}"
+                       f"{others}; the fonts there are: {', '.join(sorted(fonts))}"
+                       + did_you_mean(str(font), fonts)
+                       + f" (a font is a .ttf file in {TEMPLATES_DIR}/fonts/, named by its file name without .ttf)")
 
     def template_path(self, name: str) -> Path:
         for folder in (self.root / self.game, self.root / "common"):
@@ -135,8 +153,8 @@ class TemplateSet:
             raise TemplateProblem(*self._where(shown), f"unknown template variable: {exc.message}") from None
         except jinja2.TemplateError as exc:
             raise TemplateProblem(*self._where(shown), f"template error: {exc}") from None
-        except (TypeError, ValueError, ArithmeticError) as exc:
-            raise TemplateProblem(*self._where(shown), f"template error: {exc}") from None
+        except (TypeError, ValueError, ArithmeticError, MemoryError, RecursionError) as exc:
+            raise TemplateProblem(*self._where(shown), f"template error: {why(exc)}") from None
         try:
             face = parse_face(xml, shown, context.get("payload", ""), self.style, self.icon_names)
         except ElementProblem as exc:
@@ -166,10 +184,22 @@ class TemplateSet:
 
     def _art(self, el: Art, shown: str) -> Art:
         """An illustration's path, from the project root, made absolute (it must exist)."""
-        path = (self.root.parent / el.src).resolve()
-        if not path.is_file():
-            raise TemplateProblem(shown, 1, f"<art>: no illustration {el.src}")
+        path = find_art(self.root.parent, el.src)
+        if path is None:
+            outside = not (self.root.parent.resolve() / el.src).resolve().is_relative_to(self.root.parent.resolve())
+            raise TemplateProblem(*self.locate_art(shown, el.src),
+                                  f'<art src="{el.src}">: ' + ("the picture is outside the project; pnp reads pictures "
+                                                               "only from the project (templates/art/) and its own icons"
+                                                               if outside else f"no illustration {el.src}"))
         return replace(el, src=str(path))
+
+    def locate_art(self, shown: str, src: str) -> tuple[str, int]:
+        """Where the template writes an <art> whose src is `src` (line 1 when it comes from the card)."""
+        try:
+            lines = (self.root.parent / shown).read_text(encoding="utf-8").splitlines()
+        except OSError:
+            return shown, 1
+        return shown, next((n for n, line in enumerate(lines, start=1) if src in line), 1)
 
     def _shown_file(self, filename: str) -> str:
         return _shown(Path(filename), self.root.parent)
@@ -183,6 +213,17 @@ class TemplateSet:
             return shown, 0
         filename, line = found
         return self._shown_file(filename), line
+
+
+def _style_line(files: tuple[Path, ...], name: str) -> tuple[Path, int]:
+    """The style file (the last that sets it: it wins) and line of paragraph style `name`'s font."""
+    for path in reversed(files):
+        data, _ = load_marked(path)
+        styles = data.get("paragraph_styles") if isinstance(data, dict) else None
+        if isinstance(styles, dict) and isinstance(styles.get(name), dict) and "font" in styles[name]:
+            spec = styles[name]
+            return path, spec.line_of("font") if hasattr(spec, "line_of") else styles.line_of(name)
+    return files[-1] if files else Path(STYLE_FILE), 0
 
 
 def _shown(path: Path, project: Path) -> str:

@@ -143,7 +143,10 @@ def _parse(text: str) -> tuple[Any, list[tuple[int, Any]]]:
     loader = _MarkedLoader(text)
     loader.duplicate_keys = []
     try:
-        data = loader.get_single_data()
+        node = loader.get_single_node()
+        if node is not None:
+            check_expansion(node)
+        data = loader.construct_document(node) if node is not None else None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else 0
@@ -160,6 +163,64 @@ def _parse(text: str) -> tuple[Any, list[tuple[int, Any]]]:
     finally:
         loader.dispose()
     return data, loader.duplicate_keys
+
+
+MAX_EXPANSION = 1_000_000  # values aliases may add beyond what is written: far more than any card file
+
+
+def check_expansion(root: yaml.Node) -> None:
+    """Refuse a document whose aliases (`&a` ... `*a`) expand to far more
+    values than it writes (a "billion laughs" bomb), or refer to themselves,
+    before anything is built from it: both would otherwise hang or exhaust
+    whatever walks the data. Counts each node once (memoised), so it costs
+    as much as the document's own size."""
+    size: dict[int, int] = {}
+    written = 0
+    stack: list[tuple[yaml.Node, bool]] = [(root, False)]
+    open_nodes: set[int] = set()
+    while stack:
+        node, done = stack.pop()
+        key = id(node)
+        if done:
+            open_nodes.discard(key)
+            total = 1 + sum(size[id(c)] for c in _children(node))
+            size[key] = total
+            if total > written + MAX_EXPANSION:
+                raise YamlSyntaxError(node.start_mark.line + 1,
+                                      f"YAML aliases here expand to more than {MAX_EXPANSION:,} values "
+                                      "(an alias bomb?); write the values out, or use fewer nested aliases")
+            continue
+        if key in size:
+            continue
+        if key in open_nodes:
+            raise YamlSyntaxError(node.start_mark.line + 1, "a YAML alias refers to the value it is in; "
+                                                            "a card file cannot hold itself")
+        written += 1
+        open_nodes.add(key)
+        stack.append((node, True))
+        stack.extend((c, False) for c in _children(node) if id(c) not in size)
+
+
+def _children(node: yaml.Node) -> list[yaml.Node]:
+    if isinstance(node, yaml.MappingNode):
+        return [n for pair in node.value for n in pair]
+    if isinstance(node, yaml.SequenceNode):
+        return list(node.value)
+    return []
+
+
+def safe_scalar_yaml(text: str) -> Any:
+    """`yaml.safe_load` of a small piece of inline YAML (a spreadsheet cell),
+    with the same guard against alias bombs. Raises yaml.YAMLError or YamlSyntaxError."""
+    loader = _Base(text)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        check_expansion(node)
+        return loader.construct_document(node)
+    finally:
+        loader.dispose()
 
 
 def plain(value: Any) -> Any:
