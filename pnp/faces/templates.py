@@ -19,6 +19,7 @@ from jinja2.sandbox import SandboxedEnvironment
 from markupsafe import Markup, escape
 
 from pnp.errors import PnpError, did_you_mean
+from pnp.faces.artpanel import svg_ops
 from pnp.faces.elements import QR, Art, Circle, Face, Icon, Line, Paint, Polygon, Rect, Text
 from pnp.project import TEMPLATES_DIR
 from pnp.sources.art import find_art
@@ -191,6 +192,11 @@ class TemplateSet:
                                   f'<art src="{el.src}">: ' + ("the picture is outside the project; pnp reads pictures "
                                                                "only from the project (templates/art/) and its own icons"
                                                                if outside else f"no illustration {el.src}"))
+        if path.suffix.lower() == ".svg":
+            try:  # read now (remembered for drawing), so a broken SVG is named here, not at drawing time
+                svg_ops(str(path), path.read_bytes(), el.color)
+            except (ValueError, UnicodeDecodeError) as exc:
+                raise TemplateProblem(*self.locate_art(shown, el.src), f'<art src="{el.src}">: {exc}') from None
         return replace(el, src=str(path))
 
     def locate_art(self, shown: str, src: str) -> tuple[str, int]:

@@ -127,6 +127,11 @@ def _cards_sheet(book) -> str:
         return with_id[0]
     listed = ", ".join(repr(n) for n in names)
     if not with_id:
+        lower = [name for name in names
+                 if any(_text(v).strip() == "id" for row in book[name].iter_rows(max_row=HEADER_SEARCH, values_only=True)
+                        for v in row)]
+        if len(lower) == 1:
+            return lower[0]  # its header row is further down: read_deck says so, once
         raise SheetProblem(1, f"no sheet holds the cards: none is named {CARDS_SHEET!r} and none has an `id` column "
                               f"in its first row (sheets: {listed})")
     raise SheetProblem(1, f"several sheets have an `id` column ({', '.join(repr(n) for n in with_id)}); "

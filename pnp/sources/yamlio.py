@@ -35,15 +35,20 @@ class _MarkedLoader(_Base):
 
 
 def _construct_mapping(loader: _MarkedLoader, node: yaml.MappingNode) -> MarkedDict:
+    written = sum(1 for key_node, _ in node.value if key_node.tag != "tag:yaml.org,2002:merge")
     loader.flatten_mapping(node)
+    merged = len(node.value) - written  # `<<: *base` pairs come first; the mapping's own keys may override them
     result = MarkedDict()
     result.line = node.start_mark.line + 1
     result.key_lines = {}
-    for key_node, value_node in node.value:
+    own: set = set()
+    for index, (key_node, value_node) in enumerate(node.value):
         key = loader.construct_object(key_node, deep=True)
         line = key_node.start_mark.line + 1
-        if key in result:
-            loader.duplicate_keys.append((line, key))
+        if index >= merged:
+            if key in own:
+                loader.duplicate_keys.append((line, key))
+            own.add(key)
         result[key] = loader.construct_object(value_node, deep=True)
         result.key_lines[key] = line
     return result
