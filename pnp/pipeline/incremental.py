@@ -25,6 +25,7 @@ from pnp import __version__
 from pnp.faces import artpaths
 from pnp.model import Deck, DocKind, Document, Game
 from pnp.project import SOURCES_DIR, TEMPLATES_DIR, font_folder
+from pnp.sources.art import art_credit
 
 STATE_FILE = ".pnp-build.json"
 _code_digest: str | None = None
@@ -229,6 +230,7 @@ def doc_key(project: Path, game: Game, doc: Document, options: Any) -> str:
     if doc.kind is not DocKind.RULES and template_variables(project, game.slug, [doc.template]) & {"decks", "*"}:
         content["decks"] = [(d.id, d.name, d.color, d.icon) for d in game.decks]  # only if the template reads them
     if doc.kind is DocKind.RULES:
+        content["credit"] = art_credit(project, game.cards)  # the credit line follows the art the cards use
         source = doc.path.parent / doc.template
         text = source.read_text(encoding="utf-8") if source.is_file() else ""
         diagrams = [line.split()[1] for line in text.splitlines() if line.strip().startswith("@diagram ") and len(line.split()) > 1]
