@@ -11,6 +11,7 @@ import re
 import sys
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -193,10 +194,10 @@ class TemplateSet:
                                                                "only from the project (templates/art/) and its own icons"
                                                                if outside else f"no illustration {el.src}"))
         if path.suffix.lower() == ".svg":
-            try:  # read now (remembered for drawing), so a broken SVG is named here, not at drawing time
-                svg_ops(str(path), path.read_bytes(), el.color)
-            except (ValueError, UnicodeDecodeError) as exc:
-                raise TemplateProblem(*self.locate_art(shown, el.src), f'<art src="{el.src}">: {exc}') from None
+            st = path.stat()
+            why = _svg_problem(str(path), st.st_mtime_ns, st.st_size)  # read now, so a broken SVG is named here
+            if why is not None:
+                raise TemplateProblem(*self.locate_art(shown, el.src), f'<art src="{el.src}">: {why}')
         return replace(el, src=str(path))
 
     def locate_art(self, shown: str, src: str) -> tuple[str, int]:
@@ -219,6 +220,16 @@ class TemplateSet:
             return shown, 0
         filename, line = found
         return self._shown_file(filename), line
+
+
+@lru_cache(maxsize=1024)
+def _svg_problem(path: str, mtime_ns: int, size: int) -> str | None:
+    """Why the SVG at `path` cannot be drawn (None: it can); once per version of the file."""
+    try:
+        svg_ops(path, Path(path).read_bytes(), "#000000")
+    except (ValueError, UnicodeDecodeError) as exc:
+        return str(exc)
+    return None
 
 
 def _style_line(files: tuple[Path, ...], name: str) -> tuple[Path, int]:

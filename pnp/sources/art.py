@@ -24,6 +24,7 @@ an illustration (their house rules).
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 from functools import lru_cache
 from pathlib import Path
@@ -51,15 +52,36 @@ def art_path(name: str) -> str:
     return f"{TEMPLATES_DIR}/{ART_DIR}/{name}" if "." in name else f"{TEMPLATES_DIR}/{ART_DIR}/{name}.svg"
 
 
+@lru_cache(maxsize=1)
 def shipped_art() -> Path | None:
     """The folder of the icons pnp ships (templates/art of the checkout it
-    runs from, or of the project the wheel carries)."""
+    runs from, or of the project the wheel carries), resolved."""
     root = installed_project()
     folder = root / TEMPLATES_DIR / ART_DIR if root is not None else None
-    return folder if folder is not None and folder.is_dir() else None
+    return folder.resolve() if folder is not None and folder.is_dir() else None
 
 
 def find_art(project: Path, src: str) -> Path | None:
+    """See `_find_art`; remembered in this process while the file it found
+    is still there (every face with a picture asks: pnp watch, big decks)."""
+    key = (str(project), src)
+    if key in _found:
+        found, own = _found[key]
+        if os.path.isfile(found) and (own is None or not os.path.isfile(own)):  # a picture of its own wins
+            return found
+    found = _find_art(project, src)
+    if found is not None:
+        if len(_found) > 4096:
+            _found.clear()
+        own = os.path.join(project, src)
+        _found[key] = (found, None if found.is_relative_to(project.resolve()) else own)
+    return found
+
+
+_found: dict[tuple[str, str], tuple[Path, str | None]] = {}  # -> (the file, the project's own it stands in for)
+
+
+def _find_art(project: Path, src: str) -> Path | None:
     """The file a picture's path names (from the project root, or absolute):
     the project's own, else for templates/art/NAME the icon pnp ships by that
     name. None when there is none, or when the path leads outside the project
@@ -82,7 +104,7 @@ def find_art(project: Path, src: str) -> Path | None:
 def _is_in_shipped(path: Path) -> bool:
     """Whether `path` (resolved) is one of the icons pnp ships."""
     shipped = shipped_art()
-    return shipped is not None and path.parent == shipped.resolve()
+    return shipped is not None and path.parent == shipped
 
 
 def picture_problem(name: Any, project: Path) -> str | None:

@@ -1,6 +1,7 @@
 """YAML reading with `safe_load` semantics that remembers where each key stood."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -149,7 +150,7 @@ def _parse(text: str) -> tuple[Any, list[tuple[int, Any]]]:
     loader.duplicate_keys = []
     try:
         node = loader.get_single_node()
-        if node is not None:
+        if node is not None and _ANCHOR.search(text):  # no anchor, no alias: nothing can expand
             check_expansion(node)
         data = loader.construct_document(node) if node is not None else None
     except yaml.MarkedYAMLError as exc:
@@ -170,6 +171,7 @@ def _parse(text: str) -> tuple[Any, list[tuple[int, Any]]]:
     return data, loader.duplicate_keys
 
 
+_ANCHOR = re.compile(r"(?:^|[\s\[{,])&[^\s]")  # an anchor (`&name` after a space, `[`, `{` or `,`)
 MAX_EXPANSION = 1_000_000  # values aliases may add beyond what is written: far more than any card file
 
 

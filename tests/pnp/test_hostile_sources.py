@@ -131,7 +131,7 @@ def test_a_deck_file_or_rule_sheet_outside_the_project_is_refused(project, tmp_p
 
 
 @pytest.mark.parametrize("runaway", ["{{ 'x' * 3000000000 }}", "{{ [0] * 10000000000 }}", "{{ 7 ** 99999999 }}",
-                                     "{{ ('x' * 900000) + ('y' * 900000) }}"])
+                                     "{% set s = 'x' * 900 %}{{ 10000 * s }}"])
 def test_a_runaway_template_is_one_error_at_its_line(project, runaway):
     template = project / "templates" / GAME / "card.xml.j2"
     template.write_text(template.read_text().replace("</card>", f"<!-- {runaway} -->\n</card>"))
