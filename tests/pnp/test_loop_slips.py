@@ -214,3 +214,55 @@ def test_an_unknown_card_type_brings_no_false_quantity_line(project):
     assert result.exit_code == 1
     assert result.output.strip().splitlines() == [
         f"Error: card_sources/{GAME}/starter.csv:2: dragon-market-scout: unknown card type 'spell'; this game has: card"]
+
+
+@pytest.mark.pdf
+@pytest.mark.slow
+def test_watch_rebuilds_when_a_picture_is_replaced(project, tmp_path):
+    import threading
+    import time
+
+    from pnp.extras.watch import watch
+    from pnp.pipeline.options import BuildOptions
+    from pnp.pipeline.report import BuildReport
+
+    art = project / "templates" / "art"
+    art.mkdir()
+    Image.new("RGB", (900, 600), MAGENTA).save(art / "map.png")
+    (sources(project) / "art.yaml").write_text("cards:\n" + "".join(f"  {c}: map.png\n" for c in CARDS))
+    out = tmp_path / "out"
+    outcomes = []
+    stop = threading.Event()
+    thread = threading.Thread(target=watch, args=(project, [GAME], out, BuildOptions(),
+                                                  lambda o, changed: outcomes.append((o, changed)), stop, 50))
+    thread.start()
+
+    def wait(n):
+        end = time.monotonic() + 30
+        while len(outcomes) < n:
+            assert time.monotonic() < end, "watch did not react in time"
+            time.sleep(0.05)
+    try:
+        wait(1)
+        pdf = out / GAME / "deck-starter.pdf"
+        assert _colour_share(pdf, MAGENTA) > 0.02
+        time.sleep(0.3)
+        Image.new("RGB", (900, 600), TEAL).save(art / "map.png")
+        wait(2)
+        report, changed = outcomes[-1]
+        assert changed == ["templates/art/map.png"]
+        assert isinstance(report, BuildReport) and [f.path.name for f in report.files] == ["deck-starter.pdf"], report
+        assert _colour_share(pdf, TEAL) > 0.02 and _colour_share(pdf, MAGENTA) < 0.001
+    finally:
+        stop.set()
+        thread.join(10)
+    assert not thread.is_alive()
+
+
+def test_converting_text_with_spaces_at_its_ends_to_a_spreadsheet_says_so(project):
+    deck = sources(project) / "starter.yaml"
+    deck.write_text(deck.read_text().replace('    text: "Draw a card, then', '    text: |\n      Draw a card, then')
+                    .replace('pass a card to the player on your left."', 'pass a card to the player on your left.'))
+    result = pnp(project, "convert", GAME, "starter", "--to", "csv")
+    assert result.exit_code == 1 and not (sources(project) / "starter.csv").exists()
+    assert "dragon-market-messenger: text 'Draw a card" in result.output and "a spreadsheet cell drops" in result.output
