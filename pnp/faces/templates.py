@@ -84,6 +84,7 @@ class TemplateSet:
     style_files: tuple[Path, ...]
     _shown: dict[str, str] = field(default_factory=dict)  # template name -> its path as messages show it
     icon_names: frozenset[str] | None = None  # the game's icons, when known: an unknown one is the template's mistake
+    font_names: frozenset[str] | None = None  # the embedded fonts, when known (check_fonts): for <font name=...>
 
     @classmethod
     def load(cls, project: Path, game: str) -> "TemplateSet":
@@ -118,6 +119,7 @@ class TemplateSet:
     def check_fonts(self, fonts: tuple[str, ...] | list[str]) -> None:
         """Every paragraph style names one of `fonts` (the embedded fonts); else
         one error at the style's line listing the fonts there are."""
+        self.font_names = frozenset(fonts)
         bad = {name: spec["font"] for name, spec in (self.style.get("paragraph_styles") or {}).items()
                if isinstance(spec, dict) and spec.get("font") not in fonts}
         if not bad:
@@ -158,7 +160,7 @@ class TemplateSet:
         except (TypeError, ValueError, ArithmeticError, MemoryError, RecursionError) as exc:
             raise TemplateProblem(*self._where(shown), f"template error: {why(exc)}") from None
         try:
-            face = parse_face(xml, shown, context.get("payload", ""), self.style, self.icon_names)
+            face = parse_face(xml, shown, context.get("payload", ""), self.style, self.icon_names, self.font_names)
         except ElementProblem as exc:
             raise TemplateProblem(*self.locate(name, exc.needle), str(exc)) from None
         if any(isinstance(el, Art) for el in face.elements):
@@ -348,7 +350,7 @@ def _inner_markup(el: ET.Element) -> str:
     return str(Markup("").join(parts)).strip()
 
 
-def parse_face(xml: str, shown: str, payload: str, style: dict[str, Any], icons=None) -> Face:
+def parse_face(xml: str, shown: str, payload: str, style: dict[str, Any], icons=None, fonts=None) -> Face:
     """The face the template's output describes. Raises TemplateProblem for
     output that is not XML, ElementProblem for an element written wrong."""
     colors = style.get("colors", {})
@@ -370,6 +372,12 @@ def parse_face(xml: str, shown: str, payload: str, style: dict[str, Any], icons=
             name = el.get("style", "body")
             raise ElementProblem(f"unknown paragraph style {name!r} (style.yaml's paragraph_styles)"
                                  + did_you_mean(name, paragraph_styles), f'style="{name}"')
+        if el.tag == "text" and fonts is not None:
+            for inner in el.iter("font"):
+                name = inner.get("name") or inner.get("face")
+                if name is not None and name not in fonts:
+                    raise ElementProblem(f"<font name={name!r}>: unknown font; the fonts there are: "
+                                         f"{', '.join(sorted(fonts))}" + did_you_mean(name, fonts), f'"{name}"')
         if el.tag == "icon" and icons is not None and el.get("name", "") not in icons:
             name = el.get("name", "")
             raise ElementProblem(f"unknown icon {name!r} (icons.yaml)" + did_you_mean(name, icons), f'name="{name}"')

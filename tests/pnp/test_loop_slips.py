@@ -266,3 +266,13 @@ def test_converting_text_with_spaces_at_its_ends_to_a_spreadsheet_says_so(projec
     result = pnp(project, "convert", GAME, "starter", "--to", "csv")
     assert result.exit_code == 1 and not (sources(project) / "starter.csv").exists()
     assert "dragon-market-messenger: text 'Draw a card" in result.output and "a spreadsheet cell drops" in result.output
+
+
+def test_an_unknown_font_in_a_template_is_one_error_at_its_line(project):
+    template = project / "templates" / GAME / "card.xml.j2"
+    template.write_text(template.read_text().replace("{{ card.text | rich }}", '<font name="Comic-Sans">{{ card.text | rich }}</font>'))
+    result = pnp(project, "validate")
+    assert result.exit_code == 1, result.output
+    (only,) = result.output.strip().splitlines()
+    assert only.startswith(f"Error: templates/{GAME}/card.xml.j2:13: ") and "<font name='Comic-Sans'>: unknown font; " \
+        "the fonts there are: Roboto-Black," in only, only
