@@ -25,7 +25,7 @@ from pnp import __version__
 from pnp.faces import artpaths
 from pnp.model import Deck, DocKind, Document, Game
 from pnp.project import SOURCES_DIR, TEMPLATES_DIR, font_folder
-from pnp.sources.art import art_credit
+from pnp.sources.art import art_credit, find_art
 
 STATE_FILE = ".pnp-build.json"
 _code_digest: str | None = None
@@ -215,7 +215,8 @@ def deck_key(project: Path, game: Game, deck: Deck, options: Any) -> str:
         "types": {t: [game.card_types[t].template, repr(game.card_types[t].fields)] for t in types},
         "cards": [[c.fields, c.revision] for c in deck.cards],
     }
-    art = sorted({project / c.fields["art"] for c in deck.cards if isinstance(c.fields.get("art"), str)})
+    art = sorted({find_art(project, c.fields["art"]) or project / c.fields["art"]  # pnp's own icon where it stands in
+                  for c in deck.cards if isinstance(c.fields.get("art"), str)})
     if art:  # the SVGs count as files; what the derived file holds for each, here
         content["art"] = [artpaths.weight(path) for path in art]
     names = [game.card_types[t].template for t in types] + ([deck.back] if deck.back else [])
