@@ -23,6 +23,7 @@ an illustration (their house rules).
 """
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import os
 import re
@@ -183,6 +184,28 @@ def check_art(game_folder: Path, art: dict[str, tuple[str | None, int]], decks, 
             if house and other != card.name:
                 problems.add(path, art[card.id][1] if card.id in art else card.line, card.id,
                              f"{card.name} shares its illustration {Path(src).stem} with {other} in deck {deck.id}")
+
+
+def with_art(card, art: dict[str, tuple[str | None, int]], folder: Path, problems: Problems):
+    """The card with its picture's path as the field `art` (given in art.yaml
+    or by name in the card's own `art`), without the field when it has none;
+    None, with the problem recorded, for a picture that is not there."""
+    own = card.fields.get("art")
+    fields = {k: v for k, v in card.fields.items() if k != "art"}
+    if own is not None:
+        own = own.strip()
+        line = card.field_lines.get("art", card.line)
+        if card.id in art:
+            problems.add(card.path, line, card.id, f"a picture is given here and in {folder.name}/art.yaml "
+                                                   f"(line {art[card.id][1]}); give it in one place")
+            return None
+        if own:
+            if (why := picture_problem(own, folder.parent.parent)) is not None:
+                problems.add(card.path, line, card.id, why)
+                return None
+            return dataclasses.replace(card, fields={**fields, "art": art_path(own)})
+    src = art.get(card.id, (None, 0))[0]
+    return dataclasses.replace(card, fields=fields if src in (None, BROKEN) else {**fields, "art": src})
 
 
 def art_credit(project: Path, cards) -> str | None:

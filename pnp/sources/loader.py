@@ -30,12 +30,13 @@ from pnp.model import (
     Sources,
 )
 from pnp.project import GAME_FILE, SOURCES_DIR, TEMPLATES_DIR, available_games
-from pnp.sources.art import BROKEN, UNREAD, art_path, check_art, load_art, picture_problem
+from pnp.sources.art import UNREAD, check_art, load_art, with_art
 from pnp.sources.codes import CODE, hashed_code
 from pnp.sources.colours import ColourError, colour
 from pnp.sources.composition import check_composition
 from pnp.sources.effectcheck import check_effects, generate_text, load_vocabulary, vocabulary_file, would_print
 from pnp.sources.effecttext import Vocabulary
+from pnp.sources.markup import unclosed_markup
 from pnp.sources.qrpayload import longest_payload
 from pnp.sources.schema import SchemaError, check_value, parse_type, quote_hint
 from pnp.sources.spreadsheet import is_spreadsheet, read_deck
@@ -188,7 +189,7 @@ def _load_game(folder: Path, slug: str, icons: set[str] | None, problems: Proble
             decks.append(deck)
     decks = _with_codes(decks, problems)
     art = load_art(folder, folder.parent.parent, problems)
-    decks = [dataclasses.replace(d, cards=tuple(c for c in (_with_art(c, art or {}, folder, problems) for c in d.cards)
+    decks = [dataclasses.replace(d, cards=tuple(c for c in (with_art(c, art or {}, folder, problems) for c in d.cards)
                                                 if c is not None)) for d in decks]
     if art is not None:
         check_art(folder, art, decks, problems, seen)
@@ -235,28 +236,6 @@ def _with_codes(decks: list[Deck], problems: Problems) -> list[Deck]:
             cards.append(dataclasses.replace(card, fields={**card.fields, "code": code}))
         out.append(dataclasses.replace(deck, cards=tuple(cards)))
     return out
-
-
-def _with_art(card: Card, art: dict[str, tuple[str | None, int]], folder: Path, problems: Problems) -> Card | None:
-    """The card with its picture's path as the field `art` (given in art.yaml
-    or by name in the card's own `art`), without the field when it has none;
-    None, with the problem recorded, for a picture that is not there."""
-    own = card.fields.get("art")
-    fields = {k: v for k, v in card.fields.items() if k != "art"}
-    if own is not None:
-        own = own.strip()
-        line = card.field_lines.get("art", card.line)
-        if card.id in art:
-            problems.add(card.path, line, card.id, f"a picture is given here and in {folder.name}/art.yaml "
-                                                   f"(line {art[card.id][1]}); give it in one place")
-            return None
-        if own:
-            if (why := picture_problem(own, folder.parent.parent)) is not None:
-                problems.add(card.path, line, card.id, why)
-                return None
-            return dataclasses.replace(card, fields={**fields, "art": art_path(own)})
-    src = art.get(card.id, (None, 0))[0]
-    return dataclasses.replace(card, fields=fields if src in (None, BROKEN) else {**fields, "art": src})
 
 
 def _documents(raw: Any, folder: Path, path: Path, line: int, problems: Problems,
@@ -564,29 +543,6 @@ def _load_card(raw, path, game, deck, card_types, icons, problems, vocabulary: V
         coverage = Coverage.NONE  # not a rules card (a quick reference, a coin): no effects field
     return Card(CardId(card_id), GameSlug(game), deck, fields["name"], fields["type"], fields["quantity"],
                 fields, card_revision(fields), path, line, {k: raw.line_of(k) for k in raw}, coverage)
-
-
-def unclosed_markup(text: str) -> str | None:
-    """Why `text`'s markup would print as typed (None: it is sound): a `**`
-    keyword with no closing `**`, or a `{` icon token with no closing `}`."""
-    marks = [m.start() for m in re.finditer(r"\*\*", text)]
-    if len(marks) % 2:
-        start = marks[-1]
-        shown = text[start:start + 24].split("\n")[0]
-        return (f"unclosed bold: {shown!r} opens ** and nothing closes it "
-                f"(a keyword is written **Keyword**), so the asterisks would print")
-    depth, opened = 0, -1
-    for i, ch in enumerate(text):
-        if ch == "{":
-            if depth:
-                break
-            depth, opened = 1, i
-        elif ch == "}" and depth:
-            depth = 0
-    if depth:
-        shown = text[opened:opened + 24].split("\n")[0]
-        return f"unclosed icon token: {shown!r} opens {{ and nothing closes it (an icon is written {{name}})"
-    return None
 
 
 def _unknown_icons(text: str, icons: set[str] | None) -> list[str]:
