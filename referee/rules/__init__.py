@@ -17,7 +17,6 @@ Only the module of the game being played is imported.
 """
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Callable, Iterable, Mapping, Protocol, Sequence
@@ -198,17 +197,12 @@ class GameRules(Protocol):
     def visible_state(self, state: State, reveal: Sequence[str]) -> State:
         """The state with hidden cards masked, except those of the players in `reveal`."""
 
-    def render_lines(self, state: State) -> list[str]:
-        """The game's own part of `status`, as lines."""
-
-    def change_lines(self, before: State, after: State) -> list[str]:
-        """What an action changed in the game's own part of the table, as lines."""
-
 
 def rules_for(game: GameSlug | str) -> GameRules:
     """The rules of a game; imports that game's package only."""
-    slug = game if isinstance(game, GameSlug) else GameSlug.parse(game)
-    return importlib.import_module(slug.module("rules")).RULES
+    from referee.rules.game import game_of  # lazy: the record is read only once a game is named
+
+    return game_of(game).rules
 
 
 def visible_state(state: State, reveal: Sequence[str] = ()) -> State:
