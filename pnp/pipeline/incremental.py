@@ -10,6 +10,12 @@ Two levels:
   the templates it renders (with their includes), styles, icons, fonts,
   its cards' illustrations (each SVG, and what the derived file
   templates/art/paths.json holds for it), the build options and pnp's own code.
+
+Every picture an output drew (whoever named it: art.yaml, a card, a template's
+literal src, pnp's own icons; PNG, JPEG or SVG) is also recorded with the
+output in the build state (`picture_record`): the game's quick look checks
+their sizes and modification times, an output's freshness their bytes, so a
+replaced or deleted picture is never "up to date".
 """
 from __future__ import annotations
 
