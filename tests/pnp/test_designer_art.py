@@ -185,3 +185,33 @@ def test_the_credit_follows_the_art_in_an_incremental_build(project):
     (sources(project) / "art.yaml").write_text(f"cards:\n  {CARDS[0]}: anchor\n")
     assert pnp(project, "build", GAME).exit_code == 0
     assert "game-icons.net" in _page_text(rules, 0)
+
+
+SHAPES = """<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100">
+  <circle cx="50" cy="50" r="20" fill="#f0a000"/>
+  <polyline points="10,90 30,70 50,90 70,70 90,90" fill="none" stroke="#0050c0" stroke-width="4"/>
+  <rect x="5" y="5" width="20" height="20" rx="4" fill="none" stroke="currentColor" stroke-width="3"/>
+  <ellipse cx="80" cy="20" rx="12" ry="6" fill="#20a040"/>
+  <line x1="0" y1="50" x2="25" y2="50" stroke="#c00000" stroke-width="2"/>
+</svg>
+"""
+
+
+@pytest.mark.pdf
+def test_a_designers_svg_shapes_are_drawn_and_svg_text_is_an_error(project, tmp_path):
+    art = project / "templates" / "art"
+    art.mkdir()
+    (art / "sun.svg").write_text(SHAPES)
+    (sources(project) / "art.yaml").write_text(f"cards:\n  {CARDS[0]}: sun\n")
+    result = pnp(project, "preview", CARDS[0], "--out", str(tmp_path / "sun.png"))
+    assert result.exit_code == 0, result.output
+    face = Image.open(tmp_path / "sun.png").convert("RGB").crop((40, 100, 370, 235))  # the art panel
+    colours = face.getcolors(1 << 20)
+    for target in ((0xf0, 0xa0, 0x00), (0x00, 0x50, 0xc0), (0x20, 0xa0, 0x40), (0xc0, 0x00, 0x00), (0x1d, 0x1d, 0x1d)):
+        near = sum(n for n, c in colours if all(abs(a - b) <= 20 for a, b in zip(c, target)))
+        assert near > 12, (target, near)   # circle, polyline, ellipse, line, and the rect in currentColor (ink)
+    (art / "sun.svg").write_text(SHAPES.replace("</svg>", '<text x="10" y="10">Sun</text></svg>'))
+    result = pnp(project, "validate")
+    assert result.exit_code == 1 and "internal error" not in result.output
+    (only,) = result.output.strip().splitlines()
+    assert f"templates/{GAME}/card.xml.j2:" in only and "the SVG has text ('Sun')" in only and "Object to Path" in only
