@@ -66,6 +66,7 @@ DECK_KEYS = {"id", "name", "file", "back", "color", "icon", "notes", "card_size"
 DOC_KEYS = {"id", "kind", "name", "template", "source", "size", "data", "notes"}
 DECK_REQUIRED = ("id", "name", "file", "back")
 TEXT_FIELDS = ("text", "flavor")
+NO_ID = "?"  # in the ids seen: a card written without an id (no id can be "?")
 
 
 def card_revision(fields: dict[str, Any]) -> str:
@@ -208,8 +209,10 @@ def _load_game(folder: Path, slug: str, icons: set[str] | None, problems: Proble
                 effects_file)
     rules = data.get("composition")
     rule_lines = getattr(rules, "item_lines", [])
-    check_composition(game, rules, problems,
-                      lambda i: rule_lines[i] if i is not None and i < len(rule_lines) else data.line_of("composition"))
+    left_out = bool(seen - {card.id for deck in decks for card in deck.cards})  # UNREAD and NO_ID count too
+    if not left_out:  # with a card left out for its own error, a count would only add a false line
+        check_composition(game, rules, problems,
+                          lambda i: rule_lines[i] if i is not None and i < len(rule_lines) else data.line_of("composition"))
     return game
 
 
@@ -452,8 +455,7 @@ def _read_deck(folder, slug, raw, game_path, card_types, icons, problems, vocabu
     cards = []
     card_lines = getattr(data["cards"], "item_lines", [])
     for i, raw_card in enumerate(data["cards"]):
-        if isinstance(raw_card, dict) and isinstance(raw_card.get("id"), str):
-            seen.add(raw_card["id"])
+        seen.add(raw_card["id"] if isinstance(raw_card, dict) and isinstance(raw_card.get("id"), str) else NO_ID)
         card = _load_card(raw_card, deck_path, slug, DeckId(raw["id"]), card_types, icons, problems, vocabulary,
                           card_lines[i] if i < len(card_lines) else data.line_of("cards"))
         if card is not None:

@@ -276,3 +276,19 @@ def test_an_unknown_font_in_a_template_is_one_error_at_its_line(project):
     (only,) = result.output.strip().splitlines()
     assert only.startswith(f"Error: templates/{GAME}/card.xml.j2:13: ") and "<font name='Comic-Sans'>: unknown font; " \
         "the fonts there are: Roboto-Black," in only, only
+
+
+def test_one_cards_error_brings_no_false_composition_line(mini_project):
+    game = mini_project / "card_sources/culture-war/game.yaml"
+    game.write_text(game.read_text() + "composition:\n  - rule: Each deck has a Base Unit\n    count: cards\n"
+                                       "    where: {type: unit, traits: base, atk: 0}\n    min: 1\n")
+    assert pnp(mini_project, "validate").exit_code == 0
+    deck = mini_project / "card_sources/culture-war/anarchy.yaml"
+    deck.write_text(deck.read_text().replace("    atk: 0\n", "    atk: zero\n", 1))
+    result = pnp(mini_project, "validate")
+    assert result.exit_code == 1
+    assert result.output.strip().splitlines() == [
+        "Error: card_sources/culture-war/anarchy.yaml:7: test-recruit: atk must be a whole number, got 'zero'"]
+    deck.write_text(deck.read_text().replace("    atk: zero\n", "    atk: 1\n", 1))  # a sound card: the rule speaks
+    result = pnp(mini_project, "validate")
+    assert result.exit_code == 1 and "composition rule broken in deck anarchy: Each deck has a Base Unit" in result.output
