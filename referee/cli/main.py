@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import importlib
 import os
-import sqlite3
 from pathlib import Path
 
 import click
@@ -17,6 +16,8 @@ from referee import __version__
 from referee.cli import more as cli_more
 from referee.words import render
 from referee.table import operations as table
+from referee.table.store.db import peek_game
+from referee.table.store.notices import collecting
 from referee.cli.common import AMOUNT, db_option, db_path, emit, project_option, warn
 from referee.errors import RefereeError
 from referee.model import GameSlug
@@ -71,15 +72,7 @@ def _peek_game(ctx: click.Context, args: list[str]) -> str | None:
     path = table.table_path(db)
     if not path.is_file():
         return None
-    try:
-        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5)
-        try:
-            row = conn.execute("SELECT value FROM meta WHERE key = 'game'").fetchone()
-        finally:
-            conn.close()
-    except sqlite3.Error:
-        return None
-    return row[0] if row else None
+    return peek_game(path)
 
 
 class RefereeGroup(click.Group):
@@ -122,6 +115,13 @@ class RefereeGroup(click.Group):
                 formatter.write_dl([(n, c.get_short_help_str(60)) for n, c in sorted(extra.items())])
 
     def invoke(self, ctx: click.Context):
+        with collecting() as notes:  # what the core warns of (a snapshot rebuilt, an upgrade) is said, never lost
+            try:
+                return self._invoke(ctx)
+            finally:
+                warn(notes)
+
+    def _invoke(self, ctx: click.Context):
         try:
             project = (ctx.find_object(dict) or {}).get("project")
             if project is None:

@@ -20,7 +20,7 @@ from referee.errors import RefereeError, TableError
 from referee.rules import GameRules, rules_for
 from referee.model import Action, GameSlug, PlayerName, Setup
 from referee.table.public import public_event
-from referee.table.store import db
+from referee.table.store import db, notices
 from referee.table.store import events as log
 from referee.table.views import StatusView
 
@@ -40,23 +40,42 @@ def table_path(option: str | None) -> Path:
 
 @contextmanager
 def opened(path: Path) -> Iterator[tuple[sqlite3.Connection, GameRules]]:
-    """An open table and its game's rules; SQLite failures become TableErrors."""
+    """An open table and its game's rules; SQLite failures become TableErrors
+    and damage names the file. Snapshots found damaged while reading are
+    saved again when the work is done (if the table may be written)."""
     conn = db.open_table(path)
     try:
         with db.translate(path):
-            game = log.meta(conn).get("game", "")
+            game = conn.meta.get("game", "")
             try:
                 rules = rules_for(GameSlug(game))
             except ValueError:
                 raise TableError(f"{path} is a table for {game!r}, a game this referee does not know") from None
             yield conn, rules
+            if conn.heal and conn.refusal is None:
+                from referee.table import ledger  # lazy: only a table whose snapshot failed heals it
+
+                with db.write(conn):
+                    ledger.heal(conn, rules)
     finally:
         conn.close()
 
 
 def status_of(conn: sqlite3.Connection, rules: GameRules, path: Path) -> StatusView:
     last = log.last_event(conn)
-    state, _ = log.state_at(conn, rules, last.head)
+    try:
+        state, steps = log.state_at(conn, rules, last.head)
+    except RefereeError:
+        if getattr(conn, "newer", None) is None:
+            raise
+        from referee.table.known import known_state  # lazy: only a newer referee's table needs it
+
+        state, upto = known_state(conn, rules)
+        notices.note(f"the table {path} was written by {conn.newer}; this referee shows it up to "  # type: ignore[attr-defined]
+                     f"event {upto}, the last it can read")
+        return StatusView(state, rules.title, last.seq, path, int(log.meta(conn)["seed"]))
+    if steps and getattr(conn, "heal", None) is not None and not any(n == last.head for n, _ in conn.heal):
+        conn.heal.append((last.head, state))  # type: ignore[attr-defined]  # a missing head snapshot: save one
     return StatusView(state, rules.title, last.seq, path, int(log.meta(conn)["seed"]))
 
 
