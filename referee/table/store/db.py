@@ -83,31 +83,40 @@ def _settle(conn: sqlite3.Connection) -> None:
     conn.execute("PRAGMA synchronous = FULL")
 
 
-def _sniff(path: Path) -> None:
-    """Refuse what is plainly not a table before SQLite touches it: not
-    SQLite at all, or an SQLite file cut short of the size its header gives."""
+def _sniff(path: Path) -> TableError | None:
+    """What plainly is not a table, in words: not SQLite at all, or an SQLite
+    file cut short of a header. Read only once SQLite has refused the file:
+    opening and closing the file by hand while this process holds an SQLite
+    connection to it would drop that connection's POSIX locks (and let
+    another referee corrupt the file)."""
     try:
         with open(path, "rb") as handle:
             head = handle.read(100)
             size = os.fstat(handle.fileno()).st_size
     except OSError as exc:
-        raise TableError(f"cannot read the table {path}: {exc.strerror}") from None
+        return TableError(f"cannot read the table {path}: {exc.strerror}")
     if not head:
-        raise TableError(f"{path} is an empty file, not a table (a table that was never written?)")
+        return TableError(f"{path} is an empty file, not a table (a table that was never written?)")
     if not head.startswith(MAGIC):
         if MAGIC.startswith(head):
-            raise TableError(f"{path} is cut short: {size} bytes, not even an SQLite header; "
-                             "the copy or download did not finish")
+            return TableError(f"{path} is cut short: {size} bytes, not even an SQLite header; "
+                              "the copy or download did not finish")
         kind = "a text file" if _texty(head) else "a binary file of another kind"
-        raise TableError(f"{path} is not a table file: it is {kind}, not an SQLite database")
+        return TableError(f"{path} is not a table file: it is {kind}, not an SQLite database")
     if len(head) < 100:
-        raise TableError(f"{path} is cut short: {size} bytes, less than an SQLite header")
-    page = int.from_bytes(head[16:18], "big")
-    page = 65536 if page == 1 else page
-    pages = int.from_bytes(head[28:32], "big")
-    counted = head[24:28] == head[92:96]  # SQLite trusts the page count only then
+        return TableError(f"{path} is cut short: {size} bytes, less than an SQLite header")
+    return None
+
+
+def _check_length(conn: sqlite3.Connection, path: Path) -> None:
+    """An SQLite file shorter than its pages (a copy that did not finish)."""
     wal = Path(f"{path}-wal")
-    if counted and pages and size < pages * page and not (wal.exists() and wal.stat().st_size):
+    if wal.exists() and wal.stat().st_size:
+        return  # the newest pages may be in the WAL
+    pages, page = conn.execute("SELECT * FROM pragma_page_count(), pragma_page_size()").fetchone()
+    size = path.stat().st_size
+    if size < pages * page:
+        conn.close()
         raise TableError(f"{path} is cut short: {size} bytes, but its header says {pages * page}; "
                          "the copy did not finish (a backup may help: `referee backups`)")
 
@@ -130,7 +139,6 @@ def open_table(path: Path) -> TableConn:
         raise TableError(f"no table file at {path}; start one with: referee new GAME --player NAME ...")
     if path.is_dir():
         raise TableError(f"{path} is a folder, not a table file")
-    _sniff(path)
     writable = os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)
     conn, refusal = None, None
     if writable:
@@ -142,7 +150,7 @@ def open_table(path: Path) -> TableConn:
                 conn.close()
             conn = None
             if failures.code_of(exc) not in (failures.READONLY, failures.CANTOPEN, failures.FULL, failures.IOERR):
-                raise failures.explain(exc, path) from None
+                raise (_sniff(path) or failures.explain(exc, path)) from None
             refusal = failures.explain(exc, path)
             if failures.code_of(exc) == failures.READONLY:
                 refusal = failures.read_only(path, "SQLite may not write there")
@@ -151,6 +159,11 @@ def open_table(path: Path) -> TableConn:
     if conn is None:
         conn = _open_read_only(path)
         conn.refusal = refusal
+    try:
+        _check_length(conn, path)
+    except sqlite3.Error as exc:
+        conn.close()
+        raise failures.explain(exc, path) from None
     _check_meta(conn, path)
     if conn.meta.get("schema") == "1":
         from referee.table.store import upgrade  # lazy: only an old table is upgraded
@@ -185,7 +198,7 @@ def _open_read_only(path: Path) -> TableConn:
         return conn
     except sqlite3.Error as exc:
         conn.close()
-        raise failures.explain(exc, path) from None
+        raise (_sniff(path) or failures.explain(exc, path)) from None
 
 
 def _read_meta(conn: sqlite3.Connection) -> dict[str, str]:
