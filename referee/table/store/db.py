@@ -28,6 +28,7 @@ from referee import __version__
 from referee.errors import TableDamaged, TableError
 from referee.table.store import chain, failures
 from referee.table.store.failures import BUSY_TIMEOUT_S
+from referee.table.store.notices import note
 
 FORMAT = "referee-table"
 SCHEMA_VERSION = "2"
@@ -139,6 +140,25 @@ def open_table(path: Path) -> TableConn:
         raise TableError(f"no table file at {path}; start one with: referee new GAME --player NAME ...")
     if path.is_dir():
         raise TableError(f"{path} is a folder, not a table file")
+    conn = connection(path)
+    _check_meta(conn, path)
+    if conn.meta.get("schema") == "1":
+        from referee.table.store import upgrade  # lazy: only an old table is upgraded
+
+        conn = upgrade.bring_up(conn, path)
+    elif conn.refusal is None:
+        try:
+            _settle(conn)
+        except sqlite3.Error as exc:
+            conn.close()
+            raise failures.explain(exc, path) from None
+    return conn
+
+
+def connection(path: Path) -> TableConn:
+    """A connection to an existing SQLite file with a meta table, read
+    and write if it may be written, else read-only (`refusal` says why);
+    nothing about the meta is judged yet."""
     writable = os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)
     conn, refusal = None, None
     if writable:
@@ -154,6 +174,9 @@ def open_table(path: Path) -> TableConn:
             refusal = failures.explain(exc, path)
             if failures.code_of(exc) == failures.READONLY:
                 refusal = failures.read_only(path, "SQLite may not write there")
+            elif failures.disk_full(path):
+                note(f"the disk holding the table {path} is full: it is read, but cannot be played on "
+                     "until some space is freed")
     else:
         refusal = failures.read_only(path, "the file or its folder may not be written")
     if conn is None:
@@ -164,50 +187,44 @@ def open_table(path: Path) -> TableConn:
     except sqlite3.Error as exc:
         conn.close()
         raise failures.explain(exc, path) from None
-    _check_meta(conn, path)
-    if conn.meta.get("schema") == "1":
-        from referee.table.store import upgrade  # lazy: only an old table is upgraded
-
-        conn = upgrade.bring_up(conn, path)
-    elif conn.refusal is None:
-        try:
-            _settle(conn)
-        except sqlite3.Error as exc:
-            conn.close()
-            raise failures.explain(exc, path) from None
     return conn
 
 
 def _open_read_only(path: Path) -> TableConn:
     """A read-only connection; `immutable` when SQLite cannot make the WAL's
     shared-memory file there (a read-only folder) and no WAL is waiting."""
+    conn = None
     try:
         conn = _connect(path, "ro")
         conn.meta = _read_meta(conn)
         return conn
     except sqlite3.Error as exc:
-        conn.close()
+        if conn is not None:
+            conn.close()
         first = exc
     wal = Path(f"{path}-wal")
     if wal.exists() and wal.stat().st_size:
         raise TableError(f"the table {path} cannot be read here: its latest changes wait in {wal}, "
                          f"which SQLite cannot open on this folder ({first}); copy both files somewhere writable")
+    conn = None
     try:
         conn = _connect(path, "ro", immutable=True)
         conn.meta = _read_meta(conn)
         return conn
     except sqlite3.Error as exc:
-        conn.close()
+        if conn is not None:
+            conn.close()
         raise (_sniff(path) or failures.explain(exc, path)) from None
 
 
-def _read_meta(conn: sqlite3.Connection) -> dict[str, str]:
+def _read_meta(conn: TableConn) -> dict[str, str]:
     try:
         return dict(conn.execute("SELECT key, value FROM meta").fetchall())
     except sqlite3.OperationalError as exc:
         if "no such table" not in str(exc):
             raise
         tables = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+        conn.close()
         raise TableError(
             f"{conn.path} is an SQLite database of another program (tables: {', '.join(tables) or 'none'}), "
             "not a referee table"

@@ -157,6 +157,15 @@ def insert(conn: sqlite3.Connection, event: Event, rules: GameRules) -> Event:
     return event
 
 
+def insert_stored(conn: sqlite3.Connection, stored: tuple) -> str:
+    """Append a row as another table stored it (all its columns but `hash`),
+    chained anew; for a repair, which copies the sound part of a log."""
+    hashed = chain.row_hash(_prev_hash(conn, stored[0]), stored)
+    conn.execute(f"INSERT INTO events ({ALL}) VALUES ({', '.join('?' * (len(NAMES) + 1))})", (*stored, hashed))
+    conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('head', ?)", (chain.head_mark(stored[0], hashed),))
+    return hashed
+
+
 def _stamp_writer(conn: sqlite3.Connection) -> None:
     """The header names the newest referee that wrote to the table (and is resealed when it changes)."""
     meta = getattr(conn, "meta", None)

@@ -43,6 +43,8 @@ def explain(exc: sqlite3.Error, path: Path) -> TableError:
         )
     if code == READONLY:
         return read_only(path, detail)
+    if code in (FULL, IOERR, CANTOPEN) and disk_full(path):
+        code = FULL
     if code == FULL:
         return TableError(f"the disk holding the table {path} is full ({detail}); nothing was changed: "
                           "free some space and try again")
@@ -67,6 +69,17 @@ def explain(exc: sqlite3.Error, path: Path) -> TableError:
     if isinstance(exc, sqlite3.OperationalError):
         return TableError(f"cannot use the table {path}: {detail}")
     return TableDamaged(0, f"SQLite cannot read it: {detail}", path)
+
+
+def disk_full(path: Path) -> bool:
+    """Is the disk holding `path` (all but) full? (SQLite may say "disk I/O error" when it is.)"""
+    import os  # lazy: only a failing table asks
+
+    try:
+        stat = os.statvfs(path.parent if not path.is_dir() else path)
+    except OSError:
+        return False
+    return stat.f_bavail * stat.f_frsize < 64 * 1024
 
 
 def read_only(path: Path, why: str) -> TableError:
