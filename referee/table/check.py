@@ -250,7 +250,7 @@ def repaired_name(path: Path) -> Path:
 
 
 def _repair(path: Path, rules: GameRules, rows: list[tuple], states: dict[int, State]) -> Path:
-    from referee.table.operations import build_then_swap  # lazy: operations imports this layer's neighbours
+    from referee.table.files import build_then_swap  # lazy: only a repair writes a table
 
     target = repaired_name(path)
     setup = json.loads(rows[0][5])

@@ -12,16 +12,17 @@ import sqlite3
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import replace
-from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterator, Sequence
 
+from referee import __version__
 from referee.errors import RefereeError, TableError
 from referee.rules import GameRules, rules_for
 from referee.model import Action, GameSlug, PlayerName, Setup
 from referee.table.public import public_event
 from referee.table.store import db, notices
 from referee.table.store import events as log
+from referee.table.files import archive_name, archive_table, build_then_swap  # noqa: F401  (their home was here)
 from referee.table.views import StatusView
 
 if TYPE_CHECKING:  # annotations only: what an action returns is built only when one is played
@@ -51,6 +52,9 @@ def opened(path: Path) -> Iterator[tuple[sqlite3.Connection, GameRules]]:
                 rules = rules_for(GameSlug(game))
             except ValueError:
                 raise TableError(f"{path} is a table for {game!r}, a game this referee does not know") from None
+            if conn.newer is not None:
+                notices.note(f"the table {path} was written by {conn.newer}, this is referee {__version__}: "
+                             "it is read as far as this referee understands it; upgrade to play on")
             yield conn, rules
             if conn.heal and conn.refusal is None:
                 from referee.table import ledger  # lazy: only a table whose snapshot failed heals it
@@ -71,8 +75,7 @@ def status_of(conn: sqlite3.Connection, rules: GameRules, path: Path) -> StatusV
         from referee.table.known import known_state  # lazy: only a newer referee's table needs it
 
         state, upto = known_state(conn, rules)
-        notices.note(f"the table {path} was written by {conn.newer}; this referee shows it up to "  # type: ignore[attr-defined]
-                     f"event {upto}, the last it can read")
+        notices.note(f"the table {path} is shown up to event {upto}, the last this referee can read")
         return StatusView(state, rules.title, last.seq, path, int(log.meta(conn)["seed"]))
     if steps and getattr(conn, "heal", None) is not None and not any(n == last.head for n, _ in conn.heal):
         conn.heal.append((last.head, state))  # type: ignore[attr-defined]  # a missing head snapshot: save one
@@ -128,62 +131,15 @@ def new_table(path: Path, game: str, players: Sequence[str], seed: int | None = 
 
     archived = build_then_swap(path, build)
     view = status(path)
+    _backed_up(path, view.log_length, "new")
     return replace(view, archived=archived)
 
 
-def build_then_swap(path: Path, build: Callable[[sqlite3.Connection], None]) -> Path | None:
-    """Write a new table beside `path` and move it into place when complete,
-    so a refusal or a crash part-way never leaves a half-made table or loses
-    the old one. A file already at `path` is kept, renamed beside it
-    (`archive_name`); its new path is returned."""
-    if not path.parent.is_dir():
-        raise TableError(f"cannot create {path}: folder {path.parent} does not exist")
-    building = path.with_name(f".{path.name}.new-{os.getpid()}")
-    db.remove_table(building)
-    try:
-        conn = db.create_table(building)
-        try:
-            with db.translate(building):
-                build(conn)
-                conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        finally:
-            conn.close()
-        archived = archive_table(path) if path.exists() else None
-        os.replace(building, path)
-    except OSError as exc:
-        raise TableError(f"cannot write the table {path}: {exc.strerror}") from None
-    finally:
-        db.remove_table(building)
-    return archived
+def _backed_up(path: Path, seq: int, reason: str | None = None) -> None:
+    """A rolling backup, if one is due after writing event `seq` (table/backups.py)."""
+    from referee.table import backups  # lazy: only a command that wrote takes a backup
 
-
-def archive_name(path: Path, when: datetime | None = None) -> Path:
-    """`table.db` -> `table.2026-11-23T14-05.db` beside it (then -2, -3 ... if taken)."""
-    stamp = (when or datetime.now()).strftime("%Y-%m-%dT%H-%M")
-    candidate = path.with_name(f"{path.stem}.{stamp}{path.suffix}")
-    n = 2
-    while candidate.exists():
-        candidate = path.with_name(f"{path.stem}.{stamp}-{n}{path.suffix}")
-        n += 1
-    return candidate
-
-
-def archive_table(path: Path) -> Path:
-    """Rename an old table (with its WAL, folded in first) out of the way; never delete it."""
-    target = archive_name(path)
-    try:
-        conn = sqlite3.connect(str(path))
-        try:
-            conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        finally:
-            conn.close()
-    except sqlite3.Error:
-        pass  # not a SQLite file: it is kept as it is
-    os.replace(path, target)
-    for side in ("-wal", "-shm"):
-        if os.path.exists(f"{path}{side}"):
-            os.replace(f"{path}{side}", f"{target}{side}")
-    return target
+    backups.after_write(path, seq, reason)
 
 
 def ensure_replaceable(path: Path, force: bool) -> None:
@@ -269,6 +225,7 @@ def act(path: Path, name: str, args: dict[str, object], actor: str | None = None
         if _PLANNING.get():
             raise Planned(path, action, entered, tuple(u.warning for u in uses if u.warning), drawn)
         outcome = ledger.perform(conn, rules, action, entered, drawn=drawn)
+    _backed_up(path, outcome.event.seq)
     warnings = tuple(u.warning for u in uses if u.warning)
     return results.ActResult(public_event(rules, outcome.event), outcome.before, outcome.after, warnings,
                              facts=outcome.facts)
@@ -285,6 +242,7 @@ def perform(path: Path, action: Action, entered: Sequence[int] | None = None,
     from referee.table import results  # lazy: the ledger and results are not needed to read a table
     with opened(path) as (conn, rules):
         outcome = ledger.perform(conn, rules, action, entered, guard=guard, drawn=drawn)
+    _backed_up(path, outcome.event.seq)
     shown = results.ActResult(public_event(rules, outcome.event), outcome.before, outcome.after, tuple(warnings),
                               facts=outcome.facts)
     return shown, replace(shown, event=outcome.event)
@@ -334,6 +292,7 @@ def roll(path: Path, expr_text: str, dice_text: str | None = None, actor: str | 
     entered = dicelib.parse_entered(dice_text) if dice_text is not None else None
     with opened(path) as (conn, rules):
         outcome = ledger.roll(conn, rules, expr, entered, actor, reason)
+    _backed_up(path, outcome.event.seq)
     return results.RollResult(outcome.event)
 
 
@@ -343,6 +302,7 @@ def undo(path: Path, actor: str | None = None) -> ActResult:
     with opened(path) as (conn, rules):
         outcome = ledger.undo(conn, rules, actor)
         target = log.get_event(conn, outcome.event.target)  # type: ignore[arg-type]
+    _backed_up(path, outcome.event.seq, "undo" if outcome.before.turn != outcome.after.turn else None)
     return results.ActResult(outcome.event, outcome.before, outcome.after, undone=public_event(rules, target))
 
 
@@ -352,6 +312,7 @@ def redo(path: Path, actor: str | None = None) -> ActResult:
     with opened(path) as (conn, rules):
         outcome = ledger.redo(conn, rules, actor)
         target = log.get_event(conn, outcome.event.target)  # type: ignore[arg-type]
+    _backed_up(path, outcome.event.seq)
     return results.ActResult(outcome.event, outcome.before, outcome.after, undone=public_event(rules, target))
 
 

@@ -284,6 +284,30 @@ def create_table(path: Path) -> TableConn:
         return conn
 
 
+def memory_table(path: Path) -> TableConn:
+    """An empty table in memory, to be built and then written out whole (`write_out`)."""
+    conn = sqlite3.connect(":memory:", isolation_level=None, factory=TableConn)
+    conn.path = path
+    return conn
+
+
+def write_out(conn: sqlite3.Connection, target: Path) -> None:
+    """Copy a table built in memory to a new file, synced, in WAL mode."""
+    out = sqlite3.connect(str(target), isolation_level=None)
+    try:
+        conn.backup(out)
+        out.execute("PRAGMA synchronous = FULL")
+        out.execute("PRAGMA journal_mode = WAL")
+        out.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    finally:
+        out.close()
+    fd = os.open(target, os.O_RDONLY)  # a file of our own making, that no SQLite connection holds now
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
 def init_schema(conn: sqlite3.Connection, meta: dict[str, str]) -> None:
     for statement in SCHEMA:
         conn.execute(statement)
