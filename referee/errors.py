@@ -54,11 +54,11 @@ class TableDamaged(TableError):
 
     def __init__(self, seq: int, detail: str, path: object | None = None):
         self.seq, self.detail, self.path = seq, detail, path
-        where = f"at event {seq}" if seq else "in its header"
+        where = f" at event {seq}" if seq else ""
         name = f"the table {path}" if path is not None else "this table"
         hint = "; `referee check` lists the damage, `referee check --repair` keeps what is sound in a new file" \
             if path is not None else ""
-        super().__init__(f"{name} is damaged {where} ({detail}){hint}")
+        super().__init__(f"{name} is damaged{where} ({detail}){hint}")
 
     def at(self, path: object) -> "TableDamaged":
         return TableDamaged(self.seq, self.detail, path)

@@ -106,6 +106,12 @@ def _sniff(path: Path) -> TableError | None:
         return TableError(f"{path} is not a table file: it is {kind}, not an SQLite database")
     if len(head) < 100:
         return TableError(f"{path} is cut short: {size} bytes, less than an SQLite header")
+    page = int.from_bytes(head[16:18], "big")
+    pages = int.from_bytes(head[28:32], "big") * (65536 if page == 1 else page)
+    wal = Path(f"{path}-wal")
+    if head[24:28] == head[92:96] and size < pages and not (wal.exists() and wal.stat().st_size):
+        return TableError(f"{path} is cut short: {size} bytes, but its header says {pages}; "
+                          "the copy did not finish (a backup may help: `referee backups`)")
     return None
 
 
@@ -123,11 +129,13 @@ def _check_length(conn: sqlite3.Connection, path: Path) -> None:
 
 
 def _texty(head: bytes) -> bool:
+    import codecs  # lazy: only a file that is not a table is looked at so
+
     try:
-        head.decode("utf-8")
+        text = codecs.getincrementaldecoder("utf-8")().decode(head)  # (a character cut at byte 100 is no matter)
     except UnicodeDecodeError:
         return False
-    return True
+    return all(c.isprintable() or c in "\t\r\n" for c in text)
 
 
 def open_table(path: Path) -> TableConn:
@@ -140,6 +148,8 @@ def open_table(path: Path) -> TableConn:
         raise TableError(f"no table file at {path}; start one with: referee new GAME --player NAME ...")
     if path.is_dir():
         raise TableError(f"{path} is a folder, not a table file")
+    if path.stat().st_size == 0:  # SQLite would take it for an empty database
+        raise TableError(f"{path} is an empty file, not a table (a table that was never written?)")
     conn = connection(path)
     _check_meta(conn, path)
     if conn.meta.get("schema") == "1":
