@@ -20,7 +20,7 @@ from typing import Iterable, Sequence
 try:  # hashlib's own BLAKE2, without OpenSSL's start-up
     from _blake2 import blake2b
 except ImportError:  # pragma: no cover - a Python built without it
-    from hashlib import blake2b
+    from hashlib import blake2b  # lazy: only where _blake2 is missing
 
 from referee.errors import TableDamaged
 
@@ -38,11 +38,11 @@ def row_hash(prev: str, values: Sequence[object]) -> str:
 
 
 def snapshot_sum(node: int, version: str, state: str, event_hash: str) -> str:
-    return digest(f"{node}\n{version}\n{event_hash}\n{state}")
+    return digest(f"{node!r}\n{version!r}\n{event_hash!r}\n{state!r}")
 
 
 def meta_sum(meta: dict[str, str]) -> str:
-    return digest(repr(sorted((k, v) for k, v in meta.items() if k not in UNSEALED)))
+    return digest(repr(sorted((repr(k), repr(v)) for k, v in meta.items() if k not in UNSEALED)))
 
 
 def head_mark(seq: int, hashed: str) -> str:

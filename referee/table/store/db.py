@@ -29,45 +29,11 @@ from referee.errors import TableDamaged, TableError
 from referee.table.store import chain, failures
 from referee.table.store.failures import BUSY_TIMEOUT_S
 from referee.table.store.notices import note
+from referee.table.store.schema import (  # noqa: F401  (the schema's names, as store.db has always given them)
+    EVENT_COLUMNS, FORMAT, SCHEMA, SCHEMA_VERSION, TRIGGERS, TableConn, meta_of, settle as _settle,
+)
 
-FORMAT = "referee-table"
-SCHEMA_VERSION = "2"
 MAGIC = b"SQLite format 3\x00"
-
-EVENT_COLUMNS = (
-    "seq INTEGER PRIMARY KEY", "time TEXT NOT NULL", "actor TEXT", "kind TEXT NOT NULL", "action TEXT NOT NULL",
-    "args TEXT NOT NULL", "dice TEXT NOT NULL", "cards TEXT NOT NULL", "parent INTEGER", "head INTEGER NOT NULL",
-    "target INTEGER", "redo INTEGER", "redo_below INTEGER", "depth INTEGER NOT NULL", "rng INTEGER NOT NULL",
-    "turn INTEGER NOT NULL", "active TEXT NOT NULL",
-    "referee TEXT NOT NULL DEFAULT ''", "rules TEXT NOT NULL DEFAULT ''", "hash TEXT NOT NULL DEFAULT ''",
-)
-TRIGGERS = (
-    """CREATE TRIGGER events_append_only_update BEFORE UPDATE ON events
-        BEGIN SELECT RAISE(ABORT, 'the referee log is append-only'); END""",
-    """CREATE TRIGGER events_append_only_delete BEFORE DELETE ON events
-        BEGIN SELECT RAISE(ABORT, 'the referee log is append-only'); END""",
-)
-SCHEMA = (
-    "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
-    f"CREATE TABLE events ({', '.join(EVENT_COLUMNS)})",
-    "CREATE TABLE snapshots (node INTEGER PRIMARY KEY, version TEXT NOT NULL, state TEXT NOT NULL, "
-    "event_hash TEXT NOT NULL DEFAULT '', sum TEXT NOT NULL DEFAULT '')",
-    *TRIGGERS,
-)
-
-
-class TableConn(sqlite3.Connection):
-    """A connection to a table file, with what opening it found out."""
-
-    path: Path
-    meta: dict[str, str]
-    refusal: TableError | None  # why it may not be written, if it may not
-    heal: list  # (node, state) snapshots found damaged and rebuilt, to save again once the read is over
-    newer: str | None  # the newer referee or schema that wrote it, if one did
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.meta, self.refusal, self.heal, self.newer = {}, None, [], None
 
 
 def _connect(path: Path, mode: str, immutable: bool = False) -> TableConn:
@@ -76,12 +42,6 @@ def _connect(path: Path, mode: str, immutable: bool = False) -> TableConn:
     conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
     conn.path = path
     return conn
-
-
-def _settle(conn: sqlite3.Connection) -> None:
-    """WAL and full syncing; only on files known to be tables (this writes the header)."""
-    conn.execute("PRAGMA journal_mode = WAL")
-    conn.execute("PRAGMA synchronous = FULL")
 
 
 def _sniff(path: Path) -> TableError | None:
@@ -141,6 +101,11 @@ def _texty(head: bytes) -> bool:
 def open_table(path: Path) -> TableConn:
     """Open an existing table file, checking that it is one of ours. A table
     that cannot be written opens read-only, `refusal` saying why."""
+    with translate(path):
+        return _open_table(path)
+
+
+def _open_table(path: Path) -> TableConn:
     if not path.exists():
         if Path(f"{path}-wal").exists():
             raise TableError(f"no table file at {path}, but its write-ahead log {path}-wal is there: the table's "
@@ -230,6 +195,9 @@ def _open_read_only(path: Path) -> TableConn:
 def _read_meta(conn: TableConn) -> dict[str, str]:
     try:
         return dict(conn.execute("SELECT key, value FROM meta").fetchall())
+    except UnicodeDecodeError:
+        conn.close()
+        raise TableDamaged(0, "its header's text is not valid UTF-8", conn.path) from None
     except sqlite3.OperationalError as exc:
         if "no such table" not in str(exc):
             raise
@@ -239,10 +207,6 @@ def _read_meta(conn: TableConn) -> dict[str, str]:
             f"{conn.path} is an SQLite database of another program (tables: {', '.join(tables) or 'none'}), "
             "not a referee table"
         ) from None
-
-
-def meta_of(conn: sqlite3.Connection) -> dict[str, str]:
-    return dict(conn.execute("SELECT key, value FROM meta").fetchall())
 
 
 def _check_meta(conn: TableConn, path: Path) -> None:
@@ -350,6 +314,8 @@ def translate(path: Path) -> Iterator[None]:
         raise
     except sqlite3.Error as exc:
         raise failures.explain(exc, path) from None
+    except UnicodeDecodeError:
+        raise TableDamaged(0, "some of its text is not valid UTF-8", path) from None
 
 
 @contextmanager
