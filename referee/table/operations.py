@@ -22,7 +22,6 @@ from referee.model import Action, GameSlug, PlayerName, Setup
 from referee.table.public import public_event
 from referee.table.store import db, notices
 from referee.table.store import events as log
-from referee.table.files import archive_name, archive_table, build_then_swap  # noqa: F401  (their home was here)
 from referee.table.views import StatusView
 
 if TYPE_CHECKING:  # annotations only: what an action returns is built only when one is played
@@ -128,6 +127,8 @@ def new_table(path: Path, game: str, players: Sequence[str], seed: int | None = 
 
     def build(conn: sqlite3.Connection) -> None:
         ledger.start(conn, rules, setup, rolled, ledger.Stamp(rng=rng))
+
+    from referee.table.files import build_then_swap  # lazy: only `new` writes a whole table (and it loads datetime)
 
     archived = build_then_swap(path, build)
     view = status(path)

@@ -26,14 +26,19 @@ from typing import Iterator
 
 from referee import __version__
 from referee.errors import TableDamaged, TableError
-from referee.table.store import chain, failures
-from referee.table.store.failures import BUSY_TIMEOUT_S
+from referee.table.store import chain
 from referee.table.store.notices import note
 from referee.table.store.schema import (  # noqa: F401  (the schema's names, as store.db has always given them)
-    EVENT_COLUMNS, FORMAT, SCHEMA, SCHEMA_VERSION, TRIGGERS, TableConn, meta_of, settle as _settle,
+    BUSY_TIMEOUT_S, EVENT_COLUMNS, FORMAT, SCHEMA, SCHEMA_VERSION, TRIGGERS, TableConn, meta_of, settle as _settle,
 )
 
 MAGIC = b"SQLite format 3\x00"
+
+
+def _failures():
+    from referee.table.store import failures  # lazy: only a failing table needs its words
+
+    return failures
 
 
 def _connect(path: Path, mode: str, immutable: bool = False) -> TableConn:
@@ -126,7 +131,7 @@ def _open_table(path: Path) -> TableConn:
             _settle(conn)
         except sqlite3.Error as exc:
             conn.close()
-            raise failures.explain(exc, path) from None
+            raise _failures().explain(exc, path) from None
     return conn
 
 
@@ -144,16 +149,16 @@ def connection(path: Path) -> TableConn:
             if conn is not None:
                 conn.close()
             conn = None
-            if failures.code_of(exc) not in (failures.READONLY, failures.CANTOPEN, failures.FULL, failures.IOERR):
-                raise (_sniff(path) or failures.explain(exc, path)) from None
-            refusal = failures.explain(exc, path)
-            if failures.code_of(exc) == failures.READONLY:
-                refusal = failures.read_only(path, "SQLite may not write there")
-            elif failures.disk_full(path):
+            if _failures().code_of(exc) not in (_failures().READONLY, _failures().CANTOPEN, _failures().FULL, _failures().IOERR):
+                raise (_sniff(path) or _failures().explain(exc, path)) from None
+            refusal = _failures().explain(exc, path)
+            if _failures().code_of(exc) == _failures().READONLY:
+                refusal = _failures().read_only(path, "SQLite may not write there")
+            elif _failures().disk_full(path):
                 note(f"the disk holding the table {path} is full: it is read, but cannot be played on "
                      "until some space is freed")
     else:
-        refusal = failures.read_only(path, "the file or its folder may not be written")
+        refusal = _failures().read_only(path, "the file or its folder may not be written")
     if conn is None:
         conn = _open_read_only(path)
         conn.refusal = refusal
@@ -161,7 +166,7 @@ def connection(path: Path) -> TableConn:
         _check_length(conn, path)
     except sqlite3.Error as exc:
         conn.close()
-        raise failures.explain(exc, path) from None
+        raise _failures().explain(exc, path) from None
     return conn
 
 
@@ -189,7 +194,7 @@ def _open_read_only(path: Path) -> TableConn:
     except sqlite3.Error as exc:
         if conn is not None:
             conn.close()
-        raise (_sniff(path) or failures.explain(exc, path)) from None
+        raise (_sniff(path) or _failures().explain(exc, path)) from None
 
 
 def _read_meta(conn: TableConn) -> dict[str, str]:
@@ -313,7 +318,7 @@ def translate(path: Path) -> Iterator[None]:
             raise exc.at(path) from None
         raise
     except sqlite3.Error as exc:
-        raise failures.explain(exc, path) from None
+        raise _failures().explain(exc, path) from None
     except UnicodeDecodeError:
         raise TableDamaged(0, "some of its text is not valid UTF-8", path) from None
 

@@ -8,6 +8,7 @@ from pathlib import Path
 from referee.errors import TableError
 
 FORMAT = "referee-table"
+BUSY_TIMEOUT_S = 30.0
 SCHEMA_VERSION = "2"
 
 EVENT_COLUMNS = (
