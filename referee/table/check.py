@@ -18,6 +18,7 @@ import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
+from referee import __version__
 from referee.errors import RefereeError, TableError
 from referee.model import Event, EventKind, GameSlug, Setup, State
 from referee.rules import GameRules, rules_for
@@ -137,7 +138,11 @@ def _walk_file(conn: sqlite3.Connection, walk: _Walk) -> tuple[list[tuple], dict
         walk.add(1, False, f"the log cannot be read: {failures.explain(exc, walk.path)}")
         return [], {}, None
     _chain(rows, meta.get("head"), walk)
-    rules, states = _fold(rows, walk)
+    newer = _newer(meta)
+    if newer:
+        walk.add(0, True, f"written by {newer}, this is referee {__version__}: what this referee cannot apply "
+                          "is not checked")
+    rules, states = _fold(rows, walk, bool(newer))
     if rules is not None:
         _snapshots(conn, rules, states, rows, walk)
     walk.findings.sort(key=lambda f: f.seq)
@@ -166,11 +171,24 @@ def _chain(rows: list[tuple], head: str | None, walk: _Walk) -> None:
         walk.add(1, False, "the log has no setup event")
 
 
-def _fold(rows: list[tuple], walk: _Walk) -> tuple[GameRules | None, dict[int, State]]:
-    """Apply the log from its setup up to the first damage; each row gets its finding."""
+def _newer(meta: dict[str, str]) -> str | None:
+    schema, written = meta.get("schema", ""), meta.get("referee", "")
+    if schema.isdigit() and int(schema) > int(db.SCHEMA_VERSION):
+        return f"table schema {schema}"
+    if written and db._version(written) > db._version(__version__):
+        return f"referee {written}"
+    return None
+
+
+def _fold(rows: list[tuple], walk: _Walk, newer: bool = False) -> tuple[GameRules | None, dict[int, State]]:
+    """Apply the log from its setup up to the first damage (a newer referee's
+    table: up to the first event this referee cannot apply); each row gets its finding."""
     states: dict[int, State] = {}
-    rules = None
+    rules, lost = None, False  # lost: past the first event a newer referee wrote that this one cannot apply
     for row in rows:
+        if lost:
+            walk.add(row[0], True, "after what this referee cannot apply: not checked")
+            continue
         seq = row[0]
         if walk.first_bad is not None and seq >= walk.first_bad:
             if not any(f.seq == seq for f in walk.findings):
@@ -182,6 +200,11 @@ def _fold(rows: list[tuple], walk: _Walk) -> tuple[GameRules | None, dict[int, S
                 rules = _rules(event)
             state = _apply(rules, states, event)
         except (RefereeError, KeyError, TypeError, ValueError) as exc:
+            if newer:
+                walk.add(seq, True, f"not understood by this referee ({row[4]!s:.30}, written by referee "
+                                    f"{row[17]}): not checked")
+                lost = True
+                continue
             walk.add(seq, False, f"{row[4]!s:.30}: does not apply again ({getattr(exc, 'detail', exc)})")
             continue
         if (state.turn, state.active_player.name) != (event.turn, event.active):

@@ -58,8 +58,11 @@ def opened(path: Path) -> Iterator[tuple[sqlite3.Connection, GameRules]]:
             if conn.heal and conn.refusal is None:
                 from referee.table import ledger  # lazy: only a table whose snapshot failed heals it
 
-                with db.write(conn):
-                    ledger.heal(conn, rules)
+                try:  # best effort: what was read is right either way, and the next read heals it
+                    with db.write(conn):
+                        ledger.heal(conn, rules)
+                except (TableError, sqlite3.Error):
+                    pass
     finally:
         conn.close()
 

@@ -183,6 +183,8 @@ def test_a_newer_referees_table_is_named_and_read_up_to_the_last_known_event(tmp
     assert "written by referee 9.2.0, this is referee 0.1.0: upgrade to play on" in refused.output
     assert "teleport" in table.run("log").output
     table.run(f"export {tmp_path / 'x.json'}")
+    checked = table.run("check").output  # a newer table is not damage: what cannot be applied is said so
+    assert "written by referee 9.2.0" in checked and "event 5: not understood by this referee" in checked
 
 
 def test_backups_are_taken_listed_and_restored_as_a_new_file(tmp_path):
