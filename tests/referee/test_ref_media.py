@@ -195,3 +195,20 @@ def test_a_leftover_of_a_build_killed_in_its_copy_is_cleared_by_the_next(tmp_pat
     leftover.write_bytes(b"half a table")
     table.run("new petri-dish --player ann --player bo --force")
     assert not leftover.exists()
+
+
+def test_each_sqlite_failure_has_its_own_words(tmp_path):
+    from referee.table.store import failures
+
+    path = tmp_path / "t.db"
+    said = {}
+    for name in ("BUSY", "LOCKED", "READONLY", "FULL", "IOERR", "CORRUPT", "NOTADB", "CANTOPEN", "PERM", "NOMEM",
+                 "PROTOCOL"):
+        exc = sqlite3.OperationalError("something went wrong")
+        exc.sqlite_errorcode = getattr(failures, name)
+        text = str(failures.explain(exc, path))
+        assert str(path) in text and "not a referee table" not in text, (name, text)
+        said[name] = text.replace(str(path), "")[:60]
+    assert len(set(said.values())) == len(said) - 1  # busy and locked are one thing to a person
+    missing = str(failures.explain(sqlite3.OperationalError("no such table: events"), path))
+    assert "its tables are not the referee's" in missing
