@@ -19,10 +19,10 @@ from those they may still be (never read from the real table), with a
 dealer following its hands. Greedy applies its moves to one such table;
 search builds a tree on each of a few of them and adds up the visits, the
 dealer giving every seat its sampled hand in the playouts. Each seat's
-moves in a playout come from its own sampled hand alone (`mover_and_moves`),
-and the playouts leave the defenders' answers out (a Cold War attack in a
-playout is never blocked or redirected); only the real loop asks a defender
-(`answerer`).
+moves in a playout come from its own sampled hand alone (`mover_and_moves`):
+a Cold War attack waits for its target's answer (the answer window) in a
+playout as at the table, and the target's answer is one of their own moves.
+Only a table started before the window asks a defender through `answerer`.
 """
 from __future__ import annotations
 

@@ -10,9 +10,11 @@ has a handler here, called at the effect's trigger:
                               opponent's table (attacks.py); a broken stack stays weak
     redeploy   your-turn      `special CARD TARGET --at SPOT --with M1 [--with M2]`:
                               up to `most` face-down Military cards attack as one
-    block      when-targeted  `--block CARD` on an attack or Special aimed at its owner
-    redirect   when-attacked  `--redirect CARD --onto PLAYER:SPOT` on an attack
-    shield     (answer)       `triad ... --shield A --shield B`: two Shields stop a Triad
+    block      when-targeted  `answer block CARD`: an attack or Special aimed at its owner fails
+    redirect   when-attacked  `answer redirect CARD --onto PLAYER:SPOT`: an attack lands elsewhere
+    shield     (answer)       `answer shield A B`: two Shields stop a Triad
+    (the target answers in the window the action opens, window.py; on a table
+    started before it, as --block / --redirect / --shield of the mover's command)
     triad      (your turn)    `triad TARGET A B C`: the three Triad cards as the whole turn
 
 Any other kind (`applied: false`, such as `prompt`) is put to the table as a

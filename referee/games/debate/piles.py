@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Iterable, Mapping, Sequence
 
-from referee.rules.copies import check_free_copy, copies_word, where_text
+from referee.rules.copies import check_free_copy
 from referee.errors import RuleViolation
 
 HAND = 5  # round start: draw until the hand holds this many
@@ -132,17 +132,40 @@ def take_from_hand(fields: dict[str, Any], player: str, card: Mapping[str, Any])
         pile["hand"] -= 1
         return
     if pile["named"]:
-        if not held:
-            raise RuleViolation("tactic deck", f"{name} ({card_id}) is not in {player}'s tactic deck, so it "
-                                f"cannot be in {player}'s hand")
-        raise RuleViolation("tactic deck", f"{player}'s deck holds {copies_word(held).replace('printed ', '')} "
-                            f"of {name} ({card_id}), already in use: {where_text(used)}")
+        stand_in = _unplayed(fields, player)
+        if stand_in is None:  # (never: a hand card the referee has not seen is an unplayed entry)
+            raise RuleViolation("tactic deck", f"{name} ({card_id}) is not a card {player} can play now")
+        _take_the_claim(pile, stand_in, card)
+        return
     if len(pile["deck"]) >= DECK_SIZE:
         raise RuleViolation("tactic deck", f"all {DECK_SIZE} cards of {player}'s deck have been played this "
                             f"match, and no free copy of {name} ({card_id}) is among them")
     others = [f"{n}'s deck" for n, p in fields["piles"].items() if n != player for c in p["deck"] if c["id"] == card_id]
     check_free_copy(card_id, name, quantity, [*others, *[f"{player}'s deck"] * held])
     pile["deck"].append(deck_card(card))
+    pile["hand"] -= 1
+
+
+def _unplayed(fields: Mapping[str, Any], player: str) -> int | None:
+    """The index of the first entry (by id) of PLAYER's deck list whose copy
+    is not in sight: in the hand unseen, or in the draw pile."""
+    pile = fields["piles"][player]
+    left = Counter(c["id"] for c in pile["deck"])
+    for card_id in list(left):
+        left[card_id] -= len(copy_places(fields, card_id, player))
+    free = sorted((c["id"], i) for i, c in enumerate(pile["deck"]) if left[c["id"]] > 0)
+    return free[0][1] if free else None
+
+
+def _take_the_claim(pile: dict[str, Any], index: int, card: Mapping[str, Any]) -> None:
+    """PLAYER plays a card their hidden deck list does not hold (or holds only
+    in sight). Refusing would read the hidden list out to anyone at the table
+    (the twin table, whose list holds it, accepts the same line), so the newest
+    word is taken: an entry of the list whose copy nobody has seen (first by
+    id) becomes this card, and it is played from the hand. Nothing anyone else
+    sees changes; if the line was not PLAYER's, PLAYER sees it in the log and
+    undoes it."""
+    pile["deck"][index] = deck_card(card)
     pile["hand"] -= 1
 
 

@@ -89,7 +89,7 @@ def _pile_changes(before: State, after: State, names: Sequence[str]) -> list[str
         a, b = old.get(name), new.get(name)
         if not a or not b:
             continue
-        if a.get("deck") != b.get("deck"):
+        if a.get("deck") != b.get("deck") and not b.get("named"):  # (a named deck's list is hidden)
             out.append(f"{len(b['deck'])} of {name}'s {piles.DECK_SIZE} tactics now known")
             continue
         counts = [f"{label} {a[key]} -> {b[key]}" for key, label in (("hand", "hand"), ("draw", "draw pile"))
