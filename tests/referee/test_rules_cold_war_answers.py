@@ -9,6 +9,7 @@ from dataclasses import replace
 import pytest
 
 from referee.errors import RuleViolation
+from referee.games.cold_war import desk as D
 from referee.games.cold_war import effects as E
 from referee.games.cold_war import window as W
 from referee.model import Action, GameSlug, PlayerName, Setup, State
@@ -124,3 +125,26 @@ def test_a_table_started_under_cold_war_5_keeps_inline_answers():
                                           ("cold-war-5", "inline"), ("", "inline"), ("cold-war-1", "inline")])
 def test_the_rules_version_picks_the_answers(version, mode):
     assert W.mode_for(version) == mode
+
+
+def test_a_challenge_s_loser_chooses_the_propaganda_cards_that_go():
+    """The target of a Propaganda challenge with more face-down cards than named (a public count)
+    chooses which go, in their own answer; the challenger's command cannot choose for them."""
+    s = RULES.setup(Setup(GameSlug.COLD_WAR, (("Ann", "westmark"), ("Bo", "vostokia")), 7), ())
+    s = act(s, "setup", "Ann", player="Ann", cards=ANN,
+            discard=["cold-wm-dream-studios", "cold-wm-big-brain", "cold-wm-space-agency"])
+    s = act(s, "setup", "Bo", player="Bo", cards=BO[:3] + ["cold-vk-fortress-line", "cold-vk-air-defence"],
+            propaganda=["cold-vk-marshal"],
+            discard=["cold-vk-five-year-plan", "cold-vk-metro-palace", "cold-vk-ideologist"])
+    s = act(s, "start")
+    with pytest.raises(RuleViolation, match="--their is Bo's choice"):
+        act(s, "challenge", target="Bo", count=1, their=["M1"])
+    waiting = act(s, "challenge", target="Bo", count=1)
+    assert waiting.fields["pending"]["kind"] == "challenge" and RULES.phase(waiting) == "answer"
+    spot = next(label for label, zone, cards in D.spots(
+        waiting.fields["desks"]["Bo"]) if zone == "military" and "cold-vk-marshal" in cards)
+    other = next(label for label, zone, cards in D.spots(
+        waiting.fields["desks"]["Bo"]) if zone == "military" and "cold-vk-marshal" not in cards)
+    done = act(waiting, "answer", "Bo", their=[other, spot])  # a Military card named first is passed over
+    assert "cold-vk-marshal" in done.fields["desks"]["Bo"]["discard"]
+    assert len(done.fields["desks"]["Bo"]["military"]) == 2 and done.fields["pending"] is None

@@ -5,6 +5,7 @@ action lands.
     answer block CARD                    a Special that blocks (attack or Special)
     answer redirect CARD --onto P:SPOT   a Special that redirects an attack
     answer shield CARD CARD              both Shields against the Nuclear Triad
+    answer give SPOT...                  which Propaganda cards a challenge takes (the loser's choice)
 
 Only the target answers (`--by` is checked; without it the target is meant,
 as the mover is meant by the turn's other commands); `--timeout` records
@@ -20,7 +21,7 @@ from referee.games.cold_war import effects as E
 from referee.games.cold_war import window as W
 from referee.games.cold_war.play import Play
 
-GIVEN = {"block": "block", "redirect": "redirect", "shields": "shield"}
+GIVEN = {"block": "block", "redirect": "redirect", "shields": "shield", "their": "give"}
 
 
 def act_answer(p: Play) -> None:
@@ -51,6 +52,8 @@ def act_answer(p: Play) -> None:
     landed = True
     if pending["kind"] == "attack":
         attacks.land(p, by, int(pending["value"]), list(pending["used"]), target, pending["at"], pending["verb"])
+    elif pending["kind"] == "challenge":
+        moves.challenge_lands(p, by, target, int(pending["count"]), p.cards_arg("their"), list(pending["own"]))
     elif pending["kind"] == "remove":
         card = p.card(pending["card"])
         landed = attacks.remove_lands(p, by, card, target, pending["zone"], pending["victim"])

@@ -207,7 +207,9 @@ def special(card, target, at, using, block, redirect, onto, actor) -> None:
 @click.command()
 @click.argument("target")
 @click.argument("count", type=click.IntRange(min=1))
-@click.option("--their", multiple=True, metavar="CARD", help="Which Propaganda cards TARGET gives up (their choice).")
+@click.option("--their", multiple=True, metavar="CARD",
+              help="Which Propaganda cards TARGET gives up (only on a table started before the answer window, "
+                   "cold-war-5; since, TARGET chooses with `answer give`).")
 @click.option("--own", multiple=True, metavar="CARD", help="Which of your own Military cards you give up if wrong.")
 @BY
 @db_option
@@ -219,14 +221,17 @@ def challenge(target, count, their, own, actor) -> None:
     cards. Over the true number: TARGET discards what they have and you
     discard the difference from your Military (named 2, had 1: both lose 1).
     Uses one play (house rule challenge-cost=move; =turn makes it the turn).
-    --their and --own name the cards given up in order of preference (a
-    card that cannot go is passed over); the last cards on the table make
-    up the rest.
+    --own names your cards given up in order of preference (a card that
+    cannot go is passed over); the last cards on the table make up the
+    rest. When TARGET has more face-down cards than COUNT, TARGET chooses
+    which go: the challenge waits for `referee answer give SPOT...` (or
+    none: the last placed go).
 
     \b
     Examples:
       referee challenge Ben 2
-      referee challenge Ben 1 --their M3 --by Ana
+      referee challenge Ben 1 --own M2 --by Ana
+      referee answer give M3 --by Ben
     """
     _print(core.challenge(db_path(), target, count, their, own, actor))
 
@@ -310,7 +315,7 @@ def odds(player, as_json) -> None:
 
 
 @click.command()
-@click.argument("how", metavar="none|block|redirect|shield")
+@click.argument("how", metavar="none|block|redirect|shield|give")
 @click.argument("cards", nargs=-1)
 @click.option("--onto", metavar="PLAYER:SPOT", help="Where a redirected attack lands, e.g. Cy:M1.")
 @click.option("--timeout", is_flag=True, help="No answer came in time: the action lands as with `none`.")
@@ -324,8 +329,10 @@ def answer(how, cards, onto, timeout, actor) -> None:
     land; `block CARD` plays a Special that blocks (an attack, even a
     combined one, or a Special); `redirect CARD --onto PLAYER:SPOT` sends
     an attack to another player's spot; `shield CARD CARD` plays both
-    Shields against the Nuclear Triad. Only the target answers (--by);
-    --timeout records that no answer came in time, and it lands.
+    Shields against the Nuclear Triad; `give SPOT...` names which of your
+    face-down cards a Propaganda challenge takes (the rules take only
+    Propaganda; without it, the last placed go). Only the target answers
+    (--by); --timeout records that no answer came in time, and it lands.
 
     \b
     Examples:
@@ -333,6 +340,7 @@ def answer(how, cards, onto, timeout, actor) -> None:
       referee answer block cold-vk-deep-bunker --by Ben
       referee answer redirect cold-al-special-friend --onto Ben:S1 --by Cy
       referee answer shield cold-vk-missile-ring cold-vk-deep-bunker --by Ben
+      referee answer give M3 M1 --by Ben
     """
     _print(core.answer(db_path(), how, cards, onto, timeout, actor))
 

@@ -156,7 +156,7 @@ def fallen(path: Path, target: str, card: str, at: str | None = None, block: str
     return _act(path, "fallen", args, actor, a)
 
 
-ANSWER_WAYS = ("none", "block", "redirect", "shield")
+ANSWER_WAYS = ("none", "block", "redirect", "shield", "give")
 
 
 def answer(path: Path, how: str, cards: Sequence[str] = (), onto: str | None = None, timeout: bool = False,
@@ -165,8 +165,10 @@ def answer(path: Path, how: str, cards: Sequence[str] = (), onto: str | None = N
     a = _Args()
     how = how.strip().lower()
     if how not in ANSWER_WAYS:
-        raise RefereeError(f"answer {how!r}: say none, block CARD, redirect CARD --onto PLAYER:SPOT or "
-                           "shield CARD CARD")
+        raise RefereeError(f"answer {how!r}: say none, block CARD, redirect CARD --onto PLAYER:SPOT, "
+                           "shield CARD CARD or give SPOT...")
+    if how == "give":  # the face-down cards a challenge takes, by spot (their choice, in order of preference)
+        return _act(path, "answer", {"their": a.tokens(cards, hidden=True), "timeout": timeout}, actor, a)
     ids = a.cards(cards)
     wanted = {"none": 0, "block": 1, "redirect": 1}.get(how)
     if (wanted is not None and len(ids) != wanted) or (how == "shield" and not ids):

@@ -385,6 +385,12 @@ class _Gen:
         pending = W.waiting(self.f) or {}
         me, kinds = self.name, W.KINDS[pending["kind"]]
         self.offer("answer", {}, me, ["answer", "none", "--by", me])
+        if pending["kind"] == "challenge":  # which face-down cards go: every choice of spots (public labels)
+            spots = [label if len(cards) == 1 else f"{label}.{i + 1}" for label, zone, cards in D.spots(self.desk)
+                     if zone == "military" for i in range(len(cards))]
+            for chosen in itertools.combinations(spots, min(int(pending["count"]), len(spots))):
+                self.offer("answer", {"their": list(chosen)}, me, ["answer", "give", *chosen, "--by", me])
+            return
         held = self.hand()
         blind = held is None and int(self.desk["hand"]) > len(self.desk["known"])
         if held is None:

@@ -32,13 +32,33 @@ def act_challenge(p: Play) -> None:
     if count > own:
         raise RuleViolation("Propaganda challenge", f"{mover} has {own} Military/Propaganda card(s) on the table, "
                                                     f"so can name at most {own}, not {count}")
+    own_tokens = p.cards_arg("own")
+    for token in own_tokens:  # the challenger's own choice is checked now (the spots must be there)
+        p.own_table_card(mover, token, ("military",))
+    if W.on(p.f):
+        if p.args.get("their"):
+            raise RuleViolation("answers are the target's own step",
+                                f"--their is {target}'s choice, not part of this command: {target} names the "
+                                f"Propaganda cards they give up with `referee answer give SPOT... --by {target}`")
+        if len(D.zone_cards(p.desk(target), "military")) > count:  # public: more face-down cards than named
+            wait(p, {"kind": "challenge", "by": mover, "target": target, "count": count, "own": own_tokens,
+                     "what": f"{mover}'s Propaganda challenge naming {count}", "then": {"advance": whole_turn}})
+            return
+    challenge_lands(p, mover, target, count, p.cards_arg("their"), own_tokens)
+    if whole_turn:
+        rounds.advance(p)
+
+
+def challenge_lands(p: Play, mover: str, target: str, count: int, their: list[str], own: list[str]) -> None:
+    """The challenge is judged: `their` is the target's choice of the Propaganda cards they give up
+    (spots, in order of preference), `own` the challenger's of their own Military cards."""
     tdesk = p.desk(target)
     actual = len(tdesk["propaganda"])
     hit, miss = min(count, actual), max(0, count - actual)
-    theirs = _chosen(p, target, p.cards_arg("their"), hit, lambda c: c in tdesk["propaganda"],
+    theirs = _chosen(p, target, their, hit, lambda c: c in tdesk["propaganda"],
                      "Propaganda card", tdesk["propaganda"])
     mine_all = D.zone_cards(p.desk(mover), "military")
-    mine = _chosen(p, mover, p.cards_arg("own"), miss, lambda c: c in mine_all,
+    mine = _chosen(p, mover, own, miss, lambda c: c in mine_all,
                    "Military/Propaganda card", mine_all)
     for holder, ids in ((target, theirs), (mover, mine)):
         for cid in ids:
@@ -52,9 +72,8 @@ def act_challenge(p: Play) -> None:
         p.say(f"{mover} names {count} but {target} had {actual}: {target} discards {hit} Propaganda card(s)"
               + (" (" + ", ".join(p.label(c) for c in theirs) + ")" if theirs else "")
               + f" and {mover} discards {miss} Military card(s) ({lost})")
-    if whole_turn:
-        moves["discards"] = max(moves["discards"], 1)
-        rounds.advance(p)
+    if p.rules.get("challenge-cost") == "turn":
+        p.f["moves"]["discards"] = max(p.f["moves"]["discards"], 1)
 
 
 def _chosen(p: Play, holder: str, tokens: list[str], count: int, ok: Callable[[str], bool], what: str,

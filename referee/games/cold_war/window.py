@@ -32,8 +32,10 @@ WINDOW, INLINE = "window", "inline"
 FIRST_WINDOWED = 6  # cold-war-6: the first rules version with the answer window
 ANSWER_ARGS = ("block", "redirect", "onto", "onto_at", "shields")
 # what each kind of waiting action may be answered with (the effect kinds of the answering cards)
-KINDS = {"attack": ("block", "redirect"), "remove": ("block",), "triad": ("shield",)}
+KINDS = {"attack": ("block", "redirect"), "remove": ("block",), "triad": ("shield",), "challenge": ("give",)}
 NEEDS = {"attack": 1, "remove": 1, "triad": 2}
+# (a Propaganda challenge waits when the target has more face-down cards than it names, a public count: its
+# loser chooses which Propaganda cards go, `answer give SPOT...`; `none` gives the last placed)
 
 
 def mode_for(version: str | None) -> str:
@@ -90,6 +92,6 @@ def public(pending: Mapping[str, Any]) -> dict[str, Any]:
 def answer_hint(pending: Mapping[str, Any]) -> str:
     target = pending["target"]
     forms = {"block": "answer block CARD", "redirect": "answer redirect CARD --onto PLAYER:SPOT",
-             "shield": "answer shield CARD CARD"}
+             "shield": "answer shield CARD CARD", "give": "answer give SPOT..."}
     ways = [forms[k] for k in KINDS[pending["kind"]]] + ["answer none"]
     return f"{target} answers {pending['what']}: " + ", ".join(f"`{w} --by {target}`" for w in ways)
