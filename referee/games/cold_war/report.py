@@ -15,6 +15,7 @@ from referee.report import Fight, Game, Moment, Step
 
 class ColdWarReport(Game):
     measure = "score"
+    _opened: Step | None = None  # the step whose action waits for its target's answer, told at the answer
 
     def values(self, state: State) -> dict[str, int]:
         return {p.name: int(p.fields.get("score", 0)) for p in state.players}
@@ -35,7 +36,7 @@ class ColdWarReport(Game):
             self._opened = step
             return []
         if e.action == "answer":
-            opened, self._opened = getattr(self, "_opened", None), None
+            opened, self._opened = self._opened, None
             if opened is None:
                 return []
             lines = self._report(opened.after) + self._report(a)
