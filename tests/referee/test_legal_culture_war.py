@@ -16,6 +16,8 @@ dice. On every state met:
 """
 from __future__ import annotations
 
+import itertools
+
 import random
 from dataclasses import replace
 from typing import Any
@@ -151,6 +153,9 @@ def candidates(state: State, name: str, hand: list[str]) -> list[Action]:
                 out.append(Action("discard", {"piece": h}))
     life, capital = board.life(name), board.capital(name)
     out.append(Action("unally", {"players": [name]}))
+    rest = [p for p in players if p != name]
+    for k in range(2, len(rest) + 1):  # alliances of three players or more (issue 36)
+        out += [Action("ally", {"players": [name, *group]}) for group in itertools.combinations(rest, k)]
     for other in players:
         if other == name:
             continue
@@ -224,6 +229,20 @@ def test_generated_moves_and_check_agree_on_random_games(seed, players, steps):
 
 
 @SLOW
+def test_an_alliance_of_three_is_listed_and_plays():
+    """Issue 36: alliances of any size the rules allow are listed (a three-player one was never)."""
+    found = []
+    for visit in visits(5, steps=60):
+        for name in [p.name for p in visit.state.players]:
+            found += [m for m in moves_of(visit, RULES, name)
+                      if m.action is not None and m.action.name == "ally" and len(m.action.args["players"]) == 3]
+        if found:
+            break
+    assert found, "no three-player alliance listed in 60 steps"
+    move = found[0]
+    assert move.command == "ally " + " ".join(move.action.args["players"])
+
+
 def test_the_roll_off_prompts_and_the_dice_window_are_reached():
     seen: set[str] = set()
     for seed in range(10, 16):

@@ -20,8 +20,9 @@ Not listed: the scorekeeper's corrections (`life`, `capital`, `win`,
 `draw`, a `discard` no prompt asked for, `play --cost`), and the payment
 order `--from` (the referee's default pays from the fullest Real Estate
 first, then the bank, which never wastes production). An alliance is
-made pair by pair (`ally ann bo`); a move that changes nothing (`ally` of
-two allies) is not a move.
+listed with every group it may join (`ally ann bo`, `ally ann bo cy`: each
+pair of the group becomes allied); a move that changes nothing (`ally` of
+players already allied pair by pair) is not a move.
 
 Hands: with `hands=None` the referee knows only how many cards each hand
 holds, so the cards a hand may hold are listed by what they may be
@@ -499,9 +500,13 @@ class _Gen:
     def alliances(self) -> None:
         board, name = self.board, self.name
         allied = [pair for pair in board.f.get("alliances", []) if name in pair]
-        apart = [n for n in board.live() if n != name and sorted([name, n]) not in board.f.get("alliances", [])]
-        self.run(len(apart), lambda i: self.worded(Action("ally", {"players": [name, apart[i]]}),
-                                                   f"ally {name} {apart[i]}"))
+        # every group of allies the rules allow (two players or more), as long as it makes a new pair
+        made = board.f.get("alliances", [])
+        others = [n for n in board.live() if n != name]
+        groups = [[name, *g] for k in range(1, len(others) + 1) for g in combinations(others, k)
+                  if any(sorted([a, b]) not in made for a, b in combinations([name, *g], 2))]
+        self.run(len(groups), lambda i: self.worded(Action("ally", {"players": groups[i]}),
+                                                    "ally " + " ".join(groups[i])))
         if allied:  # `unally NAME` (every alliance of theirs), then each alliance alone
             ends = [[name], *([name, pair[0] if pair[1] == name else pair[1]] for pair in allied)]
             self.run(len(ends), lambda i: self.worded(Action("unally", {"players": ends[i]}),
