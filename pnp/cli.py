@@ -165,6 +165,7 @@ def summary(report) -> str:
         lines.append(f"up to date: {len(report.up_to_date)} files" + (
             "" if len(report.up_to_date) > 6 else " (" + ", ".join(report.up_to_date) + ")"))
     lines.append(f"built {len(report.files)} files, {report.pages} pages, {report.cards} cards in {report.seconds:.2f} s")
+    lines += getattr(report, "warnings", [])
     if getattr(report, "ink", None) is not None:
         for game, saver in report.ink.saver.items():
             normal = report.ink.normal.get(game)
@@ -424,10 +425,10 @@ def export_command(ctx, game, shop, decks, out, url_base):
         return
     if url_base:
         raise click.UsageError("--url-base is for --shop tts")
-    from pnp.extras.export import export  # lazy: loaded only when this command runs
+    from pnp.extras.preflight import export_checked  # lazy: loaded only when this command runs
 
-    report = export(project, game, Shop(shop), target, list(decks) or None)
-    click.echo(export_summary(report))
+    report, checked = export_checked(project, game, Shop(shop), target, list(decks) or None)
+    click.echo(export_summary(report) + "\n" + preflight_summary(checked))
 
 
 def export_summary(report) -> str:
@@ -436,10 +437,40 @@ def export_summary(report) -> str:
         lines.append(f"  {d.deck}: {d.cards} card{'' if d.cards == 1 else 's'}, {d.copies} copies, {d.size} -> {d.zip.name}")
     lines.append(f"  order form quantities: {report.csv.name}")
     lines.append(f"wrote {len(report.files)} files in {report.seconds:.2f} s")
-    if report.warnings:
-        lines.append(f"safe zone warnings ({len(report.warnings)}):")
-        lines += [f"  {w}" for w in report.warnings]
     return "\n".join(lines)
+
+
+def preflight_summary(report) -> str:
+    n = len(report.findings)
+    lines = [f"  {f}" for f in report.findings]
+    lines.append(f"preflight for {report.shop.name}: {report.files} files, "
+                 + (f"{n} finding{'' if n == 1 else 's'} (above)" if n else "every rule passed")
+                 + f", in {report.seconds:.2f} s")
+    return "\n".join(lines)
+
+
+@main.command("preflight")
+@click.argument("game", shell_complete=complete_game)
+@click.option("--shop", type=click.Choice([s.value for s in Shop if s is not Shop.TTS]), required=True)
+@click.option("--out", type=click.Path(file_okay=False), help="The export is in DIR/<game>/shop-<shop>/ (default: output/).")
+@click.pass_context
+def preflight_command(ctx, game, shop, out):
+    """Check GAME's export for SHOP against the shop's rules, one finding
+    per line (file, page, card, rule). Exits 1 when anything is found.
+    `pnp export` runs it too.
+
+    \b
+    Examples:
+      pnp preflight culture-war --shop drivethru
+      pnp preflight debate --shop tgc --out /tmp/shops
+    """
+    from pnp.extras.preflight import preflight  # lazy: loaded only when this command runs
+
+    project = _project(ctx)
+    report = preflight(project, game, Shop(shop), Path(out) if out else project / "output")
+    click.echo(preflight_summary(report))
+    if report.findings:
+        ctx.exit(1)
 
 
 @main.command("convert")

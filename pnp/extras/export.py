@@ -43,6 +43,7 @@ from enum import Enum
 from pathlib import Path
 
 from pnp.errors import PnpError, Problems
+from pnp.extras.facenotes import notes_of
 from pnp.extras.shopdraw import (DPI, MM_PER_INCH, pdf_pages, png_images, safe_zone_warnings, zip_files,
                                  safe_zone_problems)
 from pnp.extras.staging import ExportJob, ExportTarget, chunks, shop_folder
@@ -107,6 +108,8 @@ class ExportReport:
     csv: Path | None = None
     warnings: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    game: Game | None = None
+    notes: list = field(default_factory=list)   # the faces' notes for the preflight (pnp.extras.preflight.LayoutNote)
 
 
 # --------------------------------------------------------------------------- the export
@@ -176,7 +179,8 @@ class ShopJob(ExportJob):
     shop: Shop = Shop.TGC
 
     def run(self, work: Work, task: Task):
-        """(problems, (names staged, [(face label, what, mm to the trim)] for the safe-zone check))."""
+        """(problems, (names staged, [(face label, what, mm to the trim)] for the safe-zone check,
+        the faces' notes for the preflight))."""
         spec = SHOPS[self.shop]
         part: ShopPart = work.parts[task.game]
         unit = part.units[task.index]
@@ -187,13 +191,15 @@ class ShopJob(ExportJob):
         fronts = [prepare_card(card, deck, game, tools, problems) for card in cards] if unit.kind != "back" else []
         back = prepare_back(deck, game, tools, problems) if unit.kind != "cards" or spec.output is Output.CARD_PDF else None
         if problems or back is BAD_BACK:
-            return problems.items, ([], [])
+            return problems.items, ([], [], [])
         bleed = max(spec.bleed_mm, spec.bleed_px / DPI * MM_PER_INCH)
         ctx = replace(tools.context, bleed=bleed + 0.5)
         close = [(f"{card.id} front", what, d) for card, face in zip(cards, fronts)
                  for what, d in safe_zone_problems(face, size, tools.style)]
+        notes = [n for card, face in zip(cards, fronts) for n in notes_of(deck, card.id, face, size, tools.style)]
         if back is not None and (unit.kind != "cards" or unit.start + unit.count == len(deck.cards)):
             close += [(f"{deck.id} back", what, d) for what, d in safe_zone_problems(back, size, tools.style)]
+            notes += notes_of(deck, None, back, size, tools.style)
         title = f"{game.name} — {deck.name}"
         staged: list[str] = []
 
@@ -225,7 +231,7 @@ class ShopJob(ExportJob):
                                   f"{game.name} — {card.name}")
                 for n in range(1, card.quantity + 1):
                     stage(f"{card.id}-{n}.pdf", data)
-        return [], (staged, close)
+        return [], (staged, close, notes)
 
 
 class ShopTarget(ExportTarget):
@@ -256,7 +262,7 @@ class ShopTarget(ExportTarget):
     def write(self, sources, tasks: list[Task], results: list) -> ExportReport:
         self.problems(results)
         part, game, folder = self.part, self.part.game, self.folder
-        report = ExportReport(self.spec, folder)
+        report = ExportReport(self.spec, folder, game=game)
         staged: list[str] = []
         order: list[str] = []
         rows = []
@@ -273,6 +279,7 @@ class ShopTarget(ExportTarget):
             report.decks.append(DeckExport(deck.id, len(deck.cards), deck.copies, size_words, folder / deck.id,
                                            folder / f"{deck.id}.zip"))
             report.warnings += safe_zone_warnings(deck, [c for made in mine for c in made[1]])
+            report.notes += [n for made in mine for n in made[2]]
             for card in deck.cards:
                 rows.append([deck.id, card.id, card.name, card.quantity,
                              " ".join(f"{deck.id}/{r}" for r in refs[card.id]["fronts"]),

@@ -9,9 +9,11 @@ from pathlib import Path
 
 from pnp.pipeline import manifest
 from pnp.pipeline.facecache import MAX_CARDS, FaceCache
+from pnp.pipeline.facewarnings import KindNotes
 from pnp.pipeline.prepare import BAD_BACK, deck_size, prepare_back, prepare_card
 from pnp.pipeline.tasks import BuildJob, Task, Work
 from pnp.errors import Problem, Problems
+from pnp.faces.facecheck import face_notes
 from pnp.layout.sheets import plan_deck
 from pnp.model import Backs, Ink
 from pnp.project import TEMPLATES_DIR
@@ -44,6 +46,9 @@ def _deck_task(job: BuildJob, work: Work, task: Task) -> tuple[list[Problem], li
     size = deck_size(deck, game)
     cache = FaceCache(project, task.game, deck.id, enabled=len(deck.cards) <= MAX_CARDS and job.faces)
     back = prepare_back(deck, game, tools, problems, cache, common=options.backs is Backs.COMMON)
+    notes = KindNotes()
+    if back not in (None, BAD_BACK):
+        notes.add(f"{deck.id} back", f"{deck.id} back", face_notes(back, size, tools.style))
     if saver and back not in (None, BAD_BACK):
         back = saver_face(back, size)
     copies = [card for card in deck.cards for _ in range(card.quantity)]
@@ -57,6 +62,7 @@ def _deck_task(job: BuildJob, work: Work, task: Task) -> tuple[list[Problem], li
         face = prepare_card(cards[card_id], deck, game, tools, problems, cache)
         if face is None:
             raise _Invalid
+        notes.add(cards[card_id].type, card_id, face_notes(face, size, tools.style))
         return saver_face(face, size) if saver else face
 
     plan = plan_deck(len(copies), size, options.paper, options.layout, options.flip, back is not None)
@@ -76,7 +82,7 @@ def _deck_task(job: BuildJob, work: Work, task: Task) -> tuple[list[Problem], li
     cache.save()
     path = out_dir / task.game / manifest.deck_filename(deck)
     entry = {"key": part.keys[task.game, "deck", deck.id], "file": manifest.file_entry(path, deck, plan, options),
-             "cards": manifest.card_entries(path, copies, plan, game, shift)}
+             "cards": manifest.card_entries(path, copies, plan, game, shift), "notes": notes.entries()}
     return [], [(path.name, data, {"kind": "deck", "pages": plan.pages, "cards": len(copies)}, entry)]
 
 

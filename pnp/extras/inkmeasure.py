@@ -1,0 +1,79 @@
+"""Total ink measured as a press would lay it: each page of a CMYK PDF
+rendered by Ghostscript into its four separations (`tiff32nc`: 8 bits per
+ink, no anti-aliasing, so every pixel is a colour the page really sets), and
+C+M+Y+K summed per pixel. Pages that draw the same thing (a deck's back,
+repeated for every card) are rendered once."""
+from __future__ import annotations
+
+import hashlib
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import pikepdf
+from PIL import Image
+
+from pnp.errors import PnpError
+from pnp.extras.pdfx import ghostscript
+
+INK_DPI = 72   # fine enough to see every area of colour on a card; a card is about 200 x 270 pixels
+
+
+@dataclass(frozen=True)
+class PageInk:
+    page: int             # 1-based
+    max_percent: float    # the most ink on any pixel, in % (400 at most)
+    over_share: float     # the share of the page's pixels over the limit asked about
+
+
+def _page_keys(path: Path) -> list[bytes]:
+    """One key per page: pages with equal keys draw the same content with the same resources."""
+    keys = []
+    with pikepdf.open(path) as pdf:
+        for page in pdf.pages:
+            h = hashlib.sha256()
+            contents = page.obj.get("/Contents")
+            streams = contents if isinstance(contents, pikepdf.Array) else [contents] if contents is not None else []
+            for stream in streams:
+                h.update(stream.read_bytes())
+            resources = page.obj.get("/Resources") or pikepdf.Dictionary()
+            for group in ("/XObject", "/Font", "/ExtGState", "/ColorSpace", "/Pattern", "/Shading"):
+                for name, obj in sorted((resources.get(group) or {}).items()):
+                    h.update(f"{group}{name}{getattr(obj, 'objgen', '')}".encode())
+            h.update(repr([float(v) for v in page.mediabox]).encode())
+            keys.append(h.digest())
+    return keys
+
+
+def _ink(image: Image.Image, limit_bytes: float) -> tuple[float, float]:
+    """(the most ink on one pixel in %, the share of pixels over `limit_bytes` summed byte values)."""
+    colours = image.getcolors(image.width * image.height) or []
+    most = max((sum(c) for _, c in colours), default=0)
+    over = sum(n for n, c in colours if sum(c) > limit_bytes)
+    return most / 255 * 100, over / max(1, image.width * image.height)
+
+
+def page_ink(path: Path, limit_percent: float, dpi: int = INK_DPI) -> list[PageInk]:
+    """Every page's ink (pages alike measured once, each reported)."""
+    keys = _page_keys(path)
+    first: dict[bytes, int] = {}
+    for i, key in enumerate(keys, 1):
+        first.setdefault(key, i)
+    wanted = sorted(set(first.values()))
+    # 8-bit separations round each ink to 1/255: allow that rounding on each of the four
+    limit_bytes = limit_percent / 100 * 255 + 2
+    measured: dict[int, tuple[float, float]] = {}
+    with tempfile.TemporaryDirectory(prefix="pnp-ink-") as tmp:
+        command = [ghostscript(), "-q", "-dBATCH", "-dNOPAUSE", "-dSAFER", "-sDEVICE=tiff32nc", f"-r{dpi}",
+                   f"-sPageList={','.join(map(str, wanted))}", f"-sOutputFile={tmp}/p%05d.tif", str(path)]
+        done = subprocess.run(command, capture_output=True, text=True, check=False)
+        rendered = sorted(Path(tmp).glob("p*.tif"))
+        if done.returncode != 0 or len(rendered) != len(wanted):
+            said = (done.stderr or done.stdout).strip().splitlines()
+            raise PnpError(f"Ghostscript could not render {path.name} to measure its ink: "
+                           f"{said[-1] if said else f'exit {done.returncode}'}")
+        for page, file in zip(wanted, rendered):
+            with Image.open(file) as image:
+                measured[page] = _ink(image.convert("CMYK"), limit_bytes)
+    return [PageInk(i, *measured[first[key]]) for i, key in enumerate(keys, 1)]
