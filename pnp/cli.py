@@ -226,9 +226,10 @@ def watch_command(ctx, games, paper, layout, flip, printer, ink, out):
 @click.argument("card", required=False, shell_complete=complete_card)
 @click.option("--sheet", "sheet_game", metavar="GAME", shell_complete=complete_game, help="Preview the first sheet of GAME's first deck instead.")
 @click.option("--dpi", type=click.IntRange(30, 600), default=150, show_default=True)
+@click.option("--guides", is_flag=True, help="Draw each face with its bleed, and the bleed, trim and safe zone over it.")
 @click.option("--out", "out_file", type=click.Path(dir_okay=False), help="PNG file (default: output/<game>/preview-<id>.png).")
 @click.pass_context
-def preview(ctx, card, sheet_game, dpi, out_file):
+def preview(ctx, card, sheet_game, dpi, guides, out_file):
     """Render one CARD (id or QR text), face and back side by side, to PNG,
     without building its deck.
 
@@ -236,24 +237,29 @@ def preview(ctx, card, sheet_game, dpi, out_file):
     Examples:
       pnp preview anarchy-window-smasher
       pnp preview anarchy-window-smasher --dpi 300 --out /tmp/card.png
+      pnp preview anarchy-window-smasher --guides   # bleed, trim and safe zone drawn over it
       pnp preview --sheet culture-war
     """
-    from pnp.extras.preview import preview_card, preview_sheet  # lazy: loaded only when this command runs
+    from pnp.extras.preview import preview as preview_one, preview_sheet  # lazy: loaded only when this command runs
 
     project = _project(ctx)
     if bool(card) == bool(sheet_game):
         raise click.UsageError("give a CARD id, or --sheet GAME")
+    warnings: list[str] = []
     if sheet_game:
-        image = preview_sheet(project, sheet_game, dpi)
+        if guides:
+            raise click.UsageError("--guides is for one CARD, not --sheet")
+        image = preview_sheet(project, sheet_game, dpi, warnings=warnings)
         target = Path(out_file) if out_file else project / "output" / sheet_game / "preview-sheet.png"
     else:
-        image, found = preview_card(project, card, dpi)
+        shown = preview_one(project, card, dpi, guides)
+        image, found, warnings = shown.image, shown.card, list(shown.warnings)
         target = Path(out_file) if out_file else project / "output" / found.game / f"preview-{found.id}.png"
     target.parent.mkdir(parents=True, exist_ok=True)
     buffer = io.BytesIO()
     image.save(buffer, format="PNG")
     write_atomic(target, buffer.getvalue())
-    click.echo(f"{target}  ({image.width} x {image.height} px at {dpi} dpi)")
+    click.echo("\n".join([f"{target}  ({image.width} x {image.height} px at {dpi} dpi)", *warnings]))
 
 
 @main.command()

@@ -104,16 +104,17 @@ def _who(folder: Path) -> tuple[dict[tuple[str, int], str], dict[str, list[str]]
 
 
 def _png(path: Path, px: tuple[int, int]) -> list[tuple[int, str, str]]:
+    """The findings on one PNG (its one page, page 1)."""
     out = []
     with Image.open(path) as image:
         if image.size != px:
-            out.append((0, "pixel-size", f"{image.size[0]} x {image.size[1]} px, not {px[0]} x {px[1]} px"))
+            out.append((1, "pixel-size", f"{image.size[0]} x {image.size[1]} px, not {px[0]} x {px[1]} px"))
         dpi = image.info.get("dpi")
         if not dpi or any(abs(float(d) - DPI) > 0.5 for d in dpi):
-            out.append((0, "resolution", f"the image says {dpi and round(float(dpi[0]))} dpi, not {DPI}"))
+            out.append((1, "resolution", f"the image says {dpi and round(float(dpi[0]))} dpi, not {DPI}"))
         if image.mode != "RGB":
             rule = "transparency" if "A" in image.mode or "transparency" in image.info else "rgb"
-            out.append((0, rule, f"the image is {image.mode}, not RGB without transparency"))
+            out.append((1, rule, f"the image is {image.mode}, not RGB without transparency"))
     return out
 
 
@@ -158,14 +159,14 @@ def check_export(folder: Path, game: Game, shop: Shop, notes: list[LayoutNote]) 
             checked[digest] = _file_findings(path, spec, (size.width, size.height), pixel_size(size, spec))
         report.files += 1
         for page, rule, message in checked[digest]:
-            card = labels.get((name, page or 1), "-") if page or path.suffix == ".png" else "-"
+            card = labels.get((name, page), "-") if page else "-"
             report.findings.append(Finding(f"{base}/{name}", page, card, rule, message))
     for note in notes:
         label = f"{note.card} front" if note.card else f"{note.deck} back"
         where = refs.get(label) or [f"{note.deck}/"]
         name, _, page = where[0].partition("#page=")
         copies = f" (and on its {len(where) - 1} other copies)" if len(where) > 1 else ""
-        report.findings.append(Finding(f"{base}/{name}", int(page) if page.isdigit() else 0, label, note.rule,
+        report.findings.append(Finding(f"{base}/{name}", int(page) if page.isdigit() else 1, label, note.rule,
                                        note.message + copies))
     report.findings = sorted(set(report.findings))
     report.seconds = time.perf_counter() - started
