@@ -538,6 +538,10 @@ def main() -> None:
                     ratio <= FACE_CACHE_TARGET if pays else None))
             notes.append(f"7. {name}: with {on.spread()}; without {off.spread()}; wall ratio {on.wall / off.wall:.2f}x")
         export_figures(work, add, notes)
+        import preflight_time  # benchmarks/preflight_time.py: figure 10, pnp preflight (issue 37)
+
+        for line in preflight_time.main():
+            add(line)
         import selfplay  # benchmarks/selfplay.py, beside this file: figure 8, self-play (issue 27)
 
         for line in selfplay.main():

@@ -5,19 +5,18 @@ C+M+Y+K summed per pixel. Pages that draw the same thing (a deck's back,
 repeated for every card) are rendered once."""
 from __future__ import annotations
 
-import hashlib
 import subprocess
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-import pikepdf
 from PIL import Image
 
 from pnp.errors import PnpError
+from pnp.extras.pdfrules import page_keys
 from pnp.extras.pdfx import ghostscript
 
-INK_DPI = 72   # fine enough to see every area of colour on a card; a card is about 200 x 270 pixels
+INK_DPI = 60   # fine enough to see every area of colour on a card (about 165 x 225 pixels), and every line
 
 
 @dataclass(frozen=True)
@@ -25,25 +24,6 @@ class PageInk:
     page: int             # 1-based
     max_percent: float    # the most ink on any pixel, in % (400 at most)
     over_share: float     # the share of the page's pixels over the limit asked about
-
-
-def _page_keys(path: Path) -> list[bytes]:
-    """One key per page: pages with equal keys draw the same content with the same resources."""
-    keys = []
-    with pikepdf.open(path) as pdf:
-        for page in pdf.pages:
-            h = hashlib.sha256()
-            contents = page.obj.get("/Contents")
-            streams = contents if isinstance(contents, pikepdf.Array) else [contents] if contents is not None else []
-            for stream in streams:
-                h.update(stream.read_bytes())
-            resources = page.obj.get("/Resources") or pikepdf.Dictionary()
-            for group in ("/XObject", "/Font", "/ExtGState", "/ColorSpace", "/Pattern", "/Shading"):
-                for name, obj in sorted((resources.get(group) or {}).items()):
-                    h.update(f"{group}{name}{getattr(obj, 'objgen', '')}".encode())
-            h.update(repr([float(v) for v in page.mediabox]).encode())
-            keys.append(h.digest())
-    return keys
 
 
 def _ink(image: Image.Image, limit_bytes: float) -> tuple[float, float]:
@@ -56,7 +36,7 @@ def _ink(image: Image.Image, limit_bytes: float) -> tuple[float, float]:
 
 def page_ink(path: Path, limit_percent: float, dpi: int = INK_DPI) -> list[PageInk]:
     """Every page's ink (pages alike measured once, each reported)."""
-    keys = _page_keys(path)
+    keys = page_keys(path)
     first: dict[bytes, int] = {}
     for i, key in enumerate(keys, 1):
         first.setdefault(key, i)

@@ -6,6 +6,7 @@ pictures at 300 ppi, and text inside the safe zone. Ink is measured on the
 rendered separations (pnp.extras.inkmeasure)."""
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -34,26 +35,52 @@ class PdfRules:
 Found = tuple  # (page or None, rule, message)
 
 
+def page_keys(path: Path) -> list[bytes]:
+    """One key per page: pages with equal keys draw the same content with the
+    same resources (a deck's back, repeated for every card), so what is
+    measured on one holds for all."""
+    keys = []
+    with pikepdf.open(path) as pdf:
+        for page in pdf.pages:
+            h = hashlib.sha256()
+            contents = page.obj.get("/Contents")
+            streams = contents if isinstance(contents, pikepdf.Array) else [contents] if contents is not None else []
+            for stream in streams:
+                h.update(stream.read_bytes())
+            resources = page.obj.get("/Resources") or pikepdf.Dictionary()
+            for group in ("/XObject", "/Font", "/ExtGState", "/ColorSpace", "/Pattern", "/Shading"):
+                for name, obj in sorted((resources.get(group) or {}).items()):
+                    h.update(f"{group}{name}{getattr(obj, 'objgen', '')}".encode())
+            for box in ("/MediaBox", "/TrimBox", "/BleedBox"):
+                h.update(repr([float(v) for v in page.obj.get(box, [])]).encode())
+            keys.append(h.digest())
+    return keys
+
+
 def check_pdf(path: Path, rules: PdfRules) -> list[Found]:
     """Every finding of one PDF: (page number or None for the whole file, rule, message)."""
     out: list[Found] = []
+    keys = page_keys(path)
     with pikepdf.open(path) as pdf:
         if rules.pdfx:
             out += _pdfx(pdf)
         fonts: dict[str, set] = {}
+        streams: dict[tuple, list[tuple[str, str]]] = {}   # a form's findings, found once for every page drawing it
         for number, page in enumerate(pdf.pages, 1):
             out += [(number, rule, msg) for rule, msg in _boxes(page, rules)]
-            seen: set = set()
-            for stream, resources in _streams(page.obj):
-                if rules.cmyk_only:
-                    out += [(number, rule, msg) for rule, msg in _colour(stream, resources, seen)]
-                out += [(number, rule, msg) for rule, msg in _fonts(resources, fonts, seen)]
+            for k, (stream, resources) in enumerate(_streams(page.obj)):
+                key = ("page", number) if k == 0 else stream.objgen   # the page itself, then each form it draws
+                if key not in streams:
+                    seen: set = set()
+                    streams[key] = (_colour(stream, resources, seen) if rules.cmyk_only else []) \
+                        + _fonts(resources, fonts, seen)
+                out += [(number, rule, msg) for rule, msg in streams[key]]
         for tag, files in sorted(fonts.items()):
             if len(files) > 1:
                 names = ", ".join(sorted(f"{tag}+{name}" for name, _ in files))
                 out.append((None, "font-subset-tag", f"{len(files)} different fonts share the subset tag {tag}+ "
                                                      f"({names}); each subset needs a tag of its own"))
-    out += _placed(path, rules)
+    out += _placed(path, keys)
     return out
 
 
@@ -186,15 +213,18 @@ def _boxes(page, rules: PdfRules) -> list[tuple[str, str]]:
     return out
 
 
-def _placed(path: Path, rules: PdfRules) -> list[Found]:
-    """Pictures under 300 ppi and text inside the safe zone, where pdfium places them."""
+def _placed(path: Path, keys: list[bytes]) -> list[Found]:
+    """Pictures under 300 ppi and text inside the safe zone, where pdfium places them (pages alike read once)."""
     out: list[Found] = []
+    done: dict[bytes, list[tuple[str, str]]] = {}
     doc = pdfium.PdfDocument(str(path))
     try:
         for i in range(len(doc)):
-            page = doc[i]
-            out += [(i + 1, rule, msg) for rule, msg in _page_placed(page)]
-            page.close()
+            if keys[i] not in done:
+                page = doc[i]
+                done[keys[i]] = _page_placed(page)
+                page.close()
+            out += [(i + 1, rule, msg) for rule, msg in done[keys[i]]]
     finally:
         doc.close()
     return out
@@ -216,8 +246,11 @@ def _page_placed(page) -> list[tuple[str, str]]:
     inside = (trim[0] + zone, trim[1] + zone, trim[2] - zone, trim[3] - zone)
     text = page.get_textpage()
     worst: tuple[float, int] | None = None
-    for k in range(text.count_chars()):
-        ch = text.get_text_range(k, 1)
+    n = text.count_chars()
+    every = text.get_text_range(0, n) if n else ""
+    chars = every if len(every) == n else None      # one character each (else read them one by one)
+    for k in range(n):
+        ch = chars[k] if chars is not None else text.get_text_range(k, 1)
         if not ch.strip():
             continue
         left, bottom, right, top = text.get_charbox(k)

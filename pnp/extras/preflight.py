@@ -27,7 +27,9 @@ from __future__ import annotations
 import csv
 import hashlib
 import json
+import os
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -147,7 +149,8 @@ def check_export(folder: Path, game: Game, shop: Shop, notes: list[LayoutNote]) 
     labels, refs = _who(folder)
     decks = {d.id: d for d in game.decks}
     base = f"{game.slug}/{folder.name}"
-    checked: dict[str, list] = {}
+    todo: dict[str, tuple[Path, tuple[float, float], tuple[int, int]]] = {}
+    files: list[tuple[str, str]] = []
     for name in names:
         deck = decks.get(name.split("/", 1)[0])
         if deck is None:
@@ -155,9 +158,14 @@ def check_export(folder: Path, game: Game, shop: Shop, notes: list[LayoutNote]) 
         size = deck_size(deck, game)
         path = folder / name
         digest = hashlib.sha256(path.read_bytes()).hexdigest()
-        if digest not in checked:
-            checked[digest] = _file_findings(path, spec, (size.width, size.height), pixel_size(size, spec))
-        report.files += 1
+        todo.setdefault(digest, (path, (size.width, size.height), pixel_size(size, spec)))
+        files.append((name, digest))
+    # each distinct file checked once, files side by side: Ghostscript and pdfium work outside Python's lock
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+        futures = {d: pool.submit(_file_findings, path, spec, mm, px) for d, (path, mm, px) in todo.items()}
+        checked = {d: f.result() for d, f in futures.items()}
+    report.files = len(files)
+    for name, digest in files:
         for page, rule, message in checked[digest]:
             card = labels.get((name, page), "-") if page else "-"
             report.findings.append(Finding(f"{base}/{name}", page, card, rule, message))
