@@ -222,3 +222,35 @@ def test_preflight_before_any_export_is_one_clear_error(project, tmp_path):
     assert result.exit_code == 1
     assert "no export in" in result.output and "run `pnp export`" in result.output
     assert "Traceback" not in result.output and len(result.output.strip().splitlines()) == 1
+
+
+# --------------------------------------------------------------------------- the shipped games
+
+SHIPPED = ("culture-war", "cold-war", "debate", "divide-and-conquer", "petri-dish")
+
+
+@pytest.mark.slow
+def test_every_shipped_card_keeps_out_of_the_safe_zone_as_laid_out():
+    """Every face of the five games, as the preflight lays it out: no text or QR code
+    within 1/8 in of the trim, no picture under 300 dpi (the quick-reference cards too)."""
+    from pnp.errors import Problems
+    from pnp.extras.facenotes import layout_notes
+    from pnp.render.tools import load_tools
+    from pnp.sources.loader import load_sources
+
+    sources = load_sources(ROOT, list(SHIPPED))
+    for slug in SHIPPED:
+        game = sources.games[slug]
+        problems = Problems(ROOT)
+        notes = layout_notes(game, list(game.decks), load_tools(ROOT, slug), problems)
+        assert not problems and notes == [], (slug, notes[:5])
+        assert any(d.id == "reference" for d in game.decks)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("shop", ["drivethru", "pdf-single", "tgc", "mpc"])
+def test_a_shipped_game_passes_every_shops_preflight(shop, tmp_path):
+    export = run("--project", str(ROOT), "export", "petri-dish", "--shop", shop, "--out", str(tmp_path))
+    assert export.exit_code == 0 and "every rule passed" in export.output, export.output
+    check = run("--project", str(ROOT), "preflight", "petri-dish", "--shop", shop, "--out", str(tmp_path))
+    assert check.exit_code == 0 and "every rule passed" in check.output, check.output
