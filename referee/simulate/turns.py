@@ -8,12 +8,12 @@ attack a defender may block) is listed without the answer, and the loop then
 lets the answering player choose it (`answerer`, referee/simulate/play.py)."""
 from __future__ import annotations
 
-import importlib
 import random
 from functools import lru_cache
 from typing import Any, Callable, Iterator, Mapping
 
-from referee.legal import Candidate, Hands, Move, legal_moves, random_legal
+from referee.rules.game import Part, game_of
+from referee.rules.legal import Candidate, Hands, Move, legal_moves, random_legal
 from referee.model import PlayerName, State
 
 
@@ -67,7 +67,7 @@ def mover_and_moves(rules: Any, state: State, hands: Hands | None) -> tuple[Play
 def mover_and_draw(rules: Any, state: State, hands: Hands | None,
                    rng_of: Callable[[PlayerName], random.Random]) -> tuple[PlayerName | None, Candidate | None]:
     """The player to act now and one of their legal moves drawn uniformly
-    (`referee.legal.random_legal`, with that player's `rng_of`): the random
+    (`referee.rules.legal.random_legal`, with that player's `rng_of`): the random
     agent's choice, without judging every move the player has."""
     for name in in_turn(state):
         chosen = random_legal(rules, state, name, own_hand(hands, name), rng_of(name))
@@ -80,11 +80,4 @@ def mover_and_draw(rules: Any, state: State, hands: Hands | None,
 def _first_movers(game: Any):
     """The game's `movers(state)` in its selfplay module: who of the players
     that may act now goes first (e.g. a setup before anyone's regroup), or None."""
-    name = game.module("selfplay")
-    try:
-        module = importlib.import_module(name)  # lazy: a game's self-play module, only when simulating
-    except ModuleNotFoundError as exc:
-        if exc.name != name:
-            raise
-        return None
-    return getattr(module, "movers", None)  # a module attribute, not a rules hook
+    return game_of(game).attribute(Part.SELFPLAY, "movers")  # a module attribute, not a rules hook

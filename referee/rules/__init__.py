@@ -3,7 +3,7 @@
 A game is a package under `referee/games/`, named in the registry
 (`GameSlug` in referee/model.py); its `rules` module exports `RULES`, one
 object satisfying `GameRules` (in practice a subclass of
-`referee.games.generic.GenericRules`). The core never looks inside a game:
+`referee.rules.generic.GenericRules`). The core never looks inside a game:
 it asks the rules which dice an action needs, asks them to `check` the
 action (raising RuleViolation when it is not allowed), then asks them to
 `apply` it with the dice. `apply` must be a pure function of its inputs, so
@@ -17,7 +17,6 @@ Only the module of the game being played is imported.
 """
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Callable, Iterable, Mapping, Protocol, Sequence
@@ -30,7 +29,7 @@ from referee.model import Action, GameSlug, Setup, State
 Check = Callable[[Any, State, Action], None]
 Apply = Callable[[Any, State, Action, Sequence[int]], State]
 DiceNeeded = Callable[[Any, State, Action], tuple[int, ...]]
-Narrate = Callable[[Any, State, Action, Sequence[int]], list[Any]]  # list[referee.facts.Fact]
+Narrate = Callable[[Any, State, Action, Sequence[int]], list[Any]]  # list[referee.rules.facts.Fact]
 Play = Callable[[Any, State, Action, Sequence[int]], tuple[State, list[Any]]]  # (state, facts)
 
 
@@ -207,8 +206,9 @@ class GameRules(Protocol):
 
 def rules_for(game: GameSlug | str) -> GameRules:
     """The rules of a game; imports that game's package only."""
-    slug = game if isinstance(game, GameSlug) else GameSlug.parse(game)
-    return importlib.import_module(slug.module("rules")).RULES
+    from referee.rules.game import game_of  # lazy: the record is read only once a game is named
+
+    return game_of(game).rules
 
 
 def visible_state(state: State, reveal: Sequence[str] = ()) -> State:

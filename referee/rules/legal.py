@@ -30,18 +30,17 @@ module, loaded only when moves are asked for (referee start-up stays lazy).
 from __future__ import annotations
 
 import bisect
-import importlib
 import itertools
 import random
 import shlex
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from referee import prompts, table
+from referee.rules import prompts
+from referee.rules.game import game_of
 from referee.errors import RefereeError
-from referee.games import rules_for
 from referee.model import Action, CardId, PlayerName, State
-from referee.unseen import for_people
+from referee.rules.unseen import for_people
 
 # What the caller knows of each player's hand: the card ids (one per copy held).
 Hands = Mapping[PlayerName, Sequence[CardId]]
@@ -136,15 +135,14 @@ def judged(rules: Any, state: State, found: Iterable[Candidate | CandidateRun]) 
 
 def legal_moves(rules: Any, state: State, player: PlayerName, hands: Hands | None = None) -> list[Move]:
     """Every move `player` may make now, in the game's own order."""
-    module = importlib.import_module(state.game.module("legal"))  # lazy: only when moves are asked for
-    return module.legal_moves(rules, state, player, hands)
+    return game_of(state.game).legal.legal_moves(rules, state, player, hands)
 
 
 def candidates(rules: Any, state: State, player: PlayerName,
                hands: Hands | None = None) -> list[Candidate | CandidateRun]:
     """`player`'s moves before judging: the game's `candidates` where it has
     them, else its legal moves (each already judged)."""
-    module = importlib.import_module(state.game.module("legal"))  # lazy: only when moves are asked for
+    module = game_of(state.game).legal
     own = getattr(module, "candidates", None)  # a module attribute, not a rules hook
     if own is None:
         return [Candidate.known(m) for m in module.legal_moves(rules, state, player, hands)]
@@ -211,7 +209,7 @@ def describe(rules: Any, state: State, act: Action) -> str:
     otherwise); the action's name inside `unseen()` (self-play)."""
     if not for_people():
         return act.name
-    from referee.wording import Words, phrase  # lazy: only when moves are worded
+    from referee.words.wording import Words, phrase  # lazy: only when moves are worded
 
     who = str(act.args.get("player") or act.actor or state.active_player.name)
     said = phrase(rules.phrases, act.name, Words(act.args, who, {}, state, rules.label))
@@ -264,54 +262,3 @@ def grouped(moves: Sequence[Move]) -> dict[str, list[Move]]:
     for m in moves:
         out.setdefault(m.kind, []).append(m)
     return out
-
-
-# ---- the table's moves, for `referee moves` ----------------------------------------
-
-
-@dataclass(frozen=True)
-class MovesView:
-    """What `referee moves` shows: one player's moves at the table in use."""
-
-    game: str
-    player: str
-    moves: tuple[Move, ...]
-    over: str | None  # why no one has moves: the game is over
-
-    def to_json(self) -> dict[str, Any]:
-        return {"game": self.game, "player": self.player, "count": len(self.moves), "game_over": self.over,
-                "moves": [m.to_json() for m in self.moves]}
-
-    def lines(self) -> list[str]:
-        """The moves grouped by kind, each with the command that plays it."""
-        if self.over:
-            return [f"no moves: the game is over ({self.over})"]
-        if not self.moves:
-            return [f"{self.player} has no moves now (another player is to act)"]
-        count = len(self.moves)
-        out = [f"{self.player} has {count} move{'s' if count != 1 else ''}:"]
-        for kind, group in grouped(self.moves).items():
-            out.append(f"{kind} ({len(group)}):")
-            width = max(len(m.command) for m in group) + len("referee ")
-            out += [f"  {('referee ' + m.command).ljust(width)}  {m.text}" for m in group]
-        if any(m.action is None for m in self.moves):
-            out.append(f"{CARD_PLACEHOLDER}: a card from the hand, as the line says (the referee does not see hands)")
-        return out
-
-
-def table_moves(path: Any, player: str | None = None) -> MovesView:
-    """The moves of PLAYER (default: the one to act) at the table in `path`.
-    The referee does not see hands, so card plays from a hand are listed by
-    what they may be (a `<CARD>` in the command)."""
-    return moves_view(table.status(path).state, player)
-
-
-def moves_view(state: State, player: str | None = None) -> MovesView:
-    """The moves of PLAYER (default: the one to act) in `state`, hands unknown."""
-    rules = rules_for(state.game)
-    name = state.player(player).name if player else state.active_player.name
-    over = None
-    if state.finished:
-        over = f"won by {state.winner}" if state.winner else str(state.result)
-    found = [] if over else legal_moves(rules, state, PlayerName(name), None)
-    return MovesView(state.game.value, name, tuple(found), over)
