@@ -34,9 +34,9 @@ def _ink(image: Image.Image, limit_bytes: float) -> tuple[float, float]:
     return most / 255 * 100, over / max(1, image.width * image.height)
 
 
-def page_ink(path: Path, limit_percent: float, dpi: int = INK_DPI) -> list[PageInk]:
-    """Every page's ink (pages alike measured once, each reported)."""
-    keys = page_keys(path)
+def page_ink(path: Path, limit_percent: float, keys: list[bytes] | None = None, dpi: int = INK_DPI) -> list[PageInk]:
+    """Every page's ink (pages alike, by `keys` from pnp.extras.pdfrules.page_keys, measured once, each reported)."""
+    keys = page_keys(path) if keys is None else keys
     first: dict[bytes, int] = {}
     for i, key in enumerate(keys, 1):
         first.setdefault(key, i)

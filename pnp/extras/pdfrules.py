@@ -57,10 +57,11 @@ def page_keys(path: Path) -> list[bytes]:
     return keys
 
 
-def check_pdf(path: Path, rules: PdfRules) -> list[Found]:
-    """Every finding of one PDF: (page number or None for the whole file, rule, message)."""
+def check_pdf(path: Path, rules: PdfRules, keys: list[bytes] | None = None) -> list[Found]:
+    """Every finding of one PDF: (page number or None for the whole file, rule, message).
+    PDFium is not thread-safe: call this from one thread at a time."""
     out: list[Found] = []
-    keys = page_keys(path)
+    keys = page_keys(path) if keys is None else keys
     with pikepdf.open(path) as pdf:
         if rules.pdfx:
             out += _pdfx(pdf)

@@ -37,7 +37,8 @@ from PIL import Image
 
 from pnp.errors import PnpError, Problems
 from pnp.extras.export import SHOPS, ShopSpec, export, pixel_size
-from pnp.extras.pdfrules import PdfRules, check_pdf
+from pnp.extras.inkmeasure import page_ink
+from pnp.extras.pdfrules import PdfRules, check_pdf, page_keys
 from pnp.extras.staging import EXPORT_MANIFEST, shop_folder
 from pnp.extras.facenotes import LayoutNote, layout_notes
 from pnp.model import Game, Shop
@@ -120,21 +121,36 @@ def _png(path: Path, px: tuple[int, int]) -> list[tuple[int, str, str]]:
     return out
 
 
-def _file_findings(path: Path, spec: ShopSpec, card_mm: tuple[float, float], px: tuple[int, int]):
-    if path.suffix == ".png":
-        return _png(path, px)
-    rules = PdfRules(pdfx=spec.shop is Shop.DRIVETHRU, cmyk_only=spec.shop is Shop.DRIVETHRU,
-                     card_mm=card_mm, bleed_mm=spec.bleed_mm)
-    found = [(page or 0, rule, msg) for page, rule, msg in check_pdf(path, rules)]
-    limit = INK_LIMIT.get(spec.shop)
-    if limit is not None:
-        from pnp.extras.inkmeasure import page_ink  # lazy: only CMYK shops render separations
+def _ink_findings(path: Path, limit: float, keys: list[bytes]) -> list[tuple[int, str, str]]:
+    """Pages over the ink limit, measured on their rendered separations (Ghostscript, its own process)."""
+    return [(ink.page, "ink-limit", f"total ink reaches {ink.max_percent:.0f}% "
+                                    f"({ink.over_share:.1%} of the page over {limit:.0f}%)")
+            for ink in page_ink(path, limit, keys) if ink.max_percent > limit + 2 / 255 * 100]
 
-        for ink in page_ink(path, limit):
-            if ink.max_percent > limit + 2 / 255 * 100:
-                found.append((ink.page, "ink-limit", f"total ink reaches {ink.max_percent:.0f}% "
-                                                     f"({ink.over_share:.1%} of the page over {limit:.0f}%)"))
-    return found
+
+def _check_files(todo: dict[str, tuple[Path, tuple[float, float], tuple[int, int]]], spec: ShopSpec) -> dict[str, list]:
+    """Each distinct file's findings. Ghostscript renders the CMYK files' separations in
+    threads (each its own process) while this thread reads the files with pikepdf and
+    PDFium (which is not thread-safe)."""
+    limit = INK_LIMIT.get(spec.shop)
+    out: dict[str, list] = {}
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+        inks = {}
+        keys = {}
+        for digest, (path, _, _) in todo.items():
+            if limit is not None and path.suffix == ".pdf":
+                keys[digest] = page_keys(path)
+                inks[digest] = pool.submit(_ink_findings, path, limit, keys[digest])
+        for digest, (path, card_mm, px) in todo.items():
+            if path.suffix == ".png":
+                out[digest] = _png(path, px)
+                continue
+            rules = PdfRules(pdfx=spec.shop is Shop.DRIVETHRU, cmyk_only=spec.shop is Shop.DRIVETHRU,
+                             card_mm=card_mm, bleed_mm=spec.bleed_mm)
+            out[digest] = [(page or 0, rule, msg) for page, rule, msg in check_pdf(path, rules, keys.get(digest))]
+        for digest, future in inks.items():
+            out[digest] += future.result()
+    return out
 
 
 def check_export(folder: Path, game: Game, shop: Shop, notes: list[LayoutNote]) -> PreflightReport:
@@ -160,10 +176,7 @@ def check_export(folder: Path, game: Game, shop: Shop, notes: list[LayoutNote]) 
         digest = hashlib.sha256(path.read_bytes()).hexdigest()
         todo.setdefault(digest, (path, (size.width, size.height), pixel_size(size, spec)))
         files.append((name, digest))
-    # each distinct file checked once, files side by side: Ghostscript and pdfium work outside Python's lock
-    with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
-        futures = {d: pool.submit(_file_findings, path, spec, mm, px) for d, (path, mm, px) in todo.items()}
-        checked = {d: f.result() for d, f in futures.items()}
+    checked = _check_files(todo, spec)   # each distinct file once
     report.files = len(files)
     for name, digest in files:
         for page, rule, message in checked[digest]:

@@ -131,3 +131,17 @@ def test_preview_guides_sit_at_the_bleed_trim_and_safe_zone(designer, tmp_path):
                                       "--dpi", str(dpi), "--out", str(tmp_path / "plain.png")])
     assert plain.exit_code == 0
     assert Image.open(tmp_path / "plain.png").width < image.width     # the guides make room for the bleed
+
+
+def test_the_preflight_finds_the_soft_picture_in_the_file_and_as_laid_out(designer, tmp_path):
+    result = CliRunner().invoke(main, ["--project", str(designer), "export", GAME, "--shop", "pdf-single",
+                                       "--deck", "starter", "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    ppi = [l for l in result.output.splitlines() if ": picture-ppi: " in l]
+    scout = [l for l in ppi if l.startswith(f"  {GAME}/shop-pdf-single/starter/dragon-market-scout-1.pdf: page 1: "
+                                            "dragon-market-scout front: ")]
+    in_file = [l for l in scout if "(as laid out)" not in l]
+    assert len(in_file) == 1 and "a 160 x 90 px picture placed at" in in_file[0], result.output
+    placed = int(in_file[0].split(" prints at ")[1].split(" ppi")[0])
+    assert 80 <= placed <= 110, in_file    # 160 px over about 41 mm (the picture keeps its shape in the panel)
+    assert any("(as laid out)" in l and "95 dpi" in l for l in scout), scout
