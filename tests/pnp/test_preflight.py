@@ -127,6 +127,30 @@ def test_ghostscript_alone_lays_too_much_ink_and_the_limit_holds_it_to_240(monke
     assert gold_before == gold_after        # a colour already within the limit is left alone
 
 
+def test_a_dark_picture_is_held_to_240_pixel_by_pixel(tmp_path):
+    """A photo-like RGB picture (dark and light pixels) goes through the same conversion:
+    Ghostscript makes it a CMYK image, the limit rewrites its pixels."""
+    from reportlab.lib.utils import ImageReader
+
+    picture = Image.new("RGB", (64, 64), (0, 0, 0))
+    for x in range(32, 64):
+        for y in range(64):
+            picture.putpixel((x, y), (4 * y, 120, 200))
+    buffer = io.BytesIO()
+    canvas = Canvas(buffer, pagesize=(72, 72))
+    canvas.drawImage(ImageReader(picture), 0, 0, 72, 72)
+    canvas.showPage()
+    canvas.save()
+    path = tmp_path / "picture.pdf"
+    path.write_bytes(pdfx.to_pdfx(buffer.getvalue(), "picture"))
+    with pikepdf.open(path) as pdf:
+        (image,) = list(pdf.pages[0].get_images().values())
+        assert image.ColorSpace == pikepdf.Name.DeviceCMYK
+    (page,) = separations(path, tmp_path, dpi=144)
+    assert most_ink(page) <= 240.5
+    assert sum(page.getpixel((page.width // 4, page.height // 2))) > 0.9 * 240 / 100 * 255    # still dark
+
+
 def test_exported_deck_stays_within_240_on_every_page(exported, tmp_path):
     path = exported / "inks" / "shop-drivethru" / "dark" / "inks-dark.pdf"
     pages = separations(path, tmp_path)
