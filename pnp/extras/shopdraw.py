@@ -1,7 +1,6 @@
 """Drawing a print shop's files: a face with its bleed on a page of its own,
 PDF pages (each distinct face one form) with TrimBox and BleedBox, PNGs of
-an exact pixel size, a deck's zip; and the safe-zone check (text and QR
-codes closer than 1/8 inch to the trim). Used by pnp.extras.export's tasks."""
+an exact pixel size, a deck's zip. Used by pnp.extras.export's tasks."""
 from __future__ import annotations
 
 import io
@@ -11,29 +10,13 @@ from pathlib import Path
 import pypdfium2 as pdfium
 
 from pnp.errors import PnpError
-from pnp.faces.facecheck import SAFE_ZONE_MM, safe_zone_problems  # noqa: F401 (the export's names)
-from pnp.model import Deck, Size
+from pnp.model import Size
 from pnp.render.canvas import draw_face, new_canvas
 from pnp.units import pt
 
 MM_PER_INCH = 25.4
 DPI = 300
 _ZIP_DATE = (1980, 1, 1, 0, 0, 0)
-
-
-# --------------------------------------------------------------------------- safe zone
-
-def safe_zone_warnings(deck: Deck, close: list[tuple[str, str, float]]) -> list[str]:
-    """The warnings for one deck, from (face label, what, distance) in the order the faces come."""
-    found: dict[tuple[str, float], list[str]] = {}
-    for label, what, d in close:
-        found.setdefault((what, round(d, 1)), []).append(label)
-    out = []
-    for (what, d), labels in sorted(found.items()):
-        where = labels[0] if len(labels) == 1 else f"{len(labels)} faces, e.g. {labels[0]}"
-        out.append(f"{deck.id}: {what} is {d:.1f} mm from the trim, inside the {SAFE_ZONE_MM:.3f} mm "
-                   f"(1/8 in) safe zone ({where})")
-    return out
 
 
 # --------------------------------------------------------------------------- drawing
