@@ -28,6 +28,8 @@ from pathlib import Path
 import pikepdf
 from PIL import Image, ImageCms, ImageMath
 
+from pnp.extras.contentscan import DELIM, operator_pattern, operators
+
 RICH_BLACK = (0.60, 0.40, 0.40, 1.00)
 STEPS = 20          # candidates per axis
 NEUTRAL_CHROMA = 6.0
@@ -105,55 +107,28 @@ def _take_equally(cmy: tuple[float, float, float], amount: float) -> tuple[float
 
 # --------------------------------------------------------------------------- the file
 
-# What the scan stops at in a content stream: a literal string (skipped by
-# hand, as strings nest), a hex string or comment (skipped), the operator `k`
-# or `K` (a CMYK colour: its four numbers come before it), or an operator that
-# sets a colour space or starts an inline image (then the stream goes through
-# pikepdf's parser, which tracks the colour space).
-_DELIM = rb"\s/\[\]()<>{}%"
-_TOKEN = re.compile(rb"(?P<string>\()|(?P<skip><[0-9A-Fa-f\s]*>|<<|>>|%[^\r\n]*)"
-                    rb"|(?<![^" + _DELIM + rb"])(?:(?P<op>[kK])|(?P<space>cs|CS|BI))(?![^" + _DELIM + rb"])")
-_OPERANDS = re.compile(rb"(?:(?<=[" + _DELIM + rb"])|^)((?:[-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)\s+){4})$")
-
-
-def _string_end(data: bytes, start: int) -> int:
-    """The index just after the literal string opening at `start`."""
-    depth, i = 0, start
-    while i < len(data):
-        ch = data[i]
-        if ch == 0x5C:        # backslash: the next byte is escaped
-            i += 2
-            continue
-        if ch == 0x28:
-            depth += 1
-        elif ch == 0x29:
-            depth -= 1
-            if depth == 0:
-                return i + 1
-        i += 1
-    return len(data)
+# The scan stops at the operator `k` or `K` (a CMYK colour: its four numbers
+# come before it), or one that sets a colour space or starts an inline image
+# (then the stream goes through pikepdf's parser, which tracks the colour space).
+_TOKEN = operator_pattern("k", "K", "cs", "CS", "BI")
+_OPERANDS = re.compile(rb"(?:(?<=[" + DELIM + rb"])|^)((?:[-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)\s+){4})$")
 
 
 def limit_content(data: bytes, limiter: InkLimiter) -> bytes | None:
     """The content stream with its `k`/`K` colours limited; None when nothing
-    changed, or when it sets colour spaces (see `_limit_parsed`)."""
-    out, last, pos, changed = [], 0, 0, False
-    while (m := _TOKEN.search(data, pos)) is not None:
-        pos = m.end()
-        if m.group("string"):
-            pos = _string_end(data, m.start())
-        elif m.group("space"):
+    changed. _NeedsParser when it sets colour spaces (see `_limit_parsed`)."""
+    out, last, changed = [], 0, False
+    for m in operators(data, _TOKEN):
+        if m.group("op") not in (b"k", b"K"):
             raise _NeedsParser
-        elif m.group("op"):
-            window = max(last, m.start() - 96)
-            found = _OPERANDS.search(data, window, m.start())
-            if found is None:
-                continue
-            values = tuple(float(v) for v in found.group(1).split())
-            limited = limiter.colour(values)
-            if limited != values:
-                out += [data[last:found.start(1)], " ".join(_num(v) for v in limited).encode(), b" "]
-                last, changed = m.start(), True
+        found = _OPERANDS.search(data, max(last, m.start() - 96), m.start())
+        if found is None:
+            continue
+        values = tuple(float(v) for v in found.group(1).split())
+        limited = limiter.colour(values)
+        if limited != values:
+            out += [data[last:found.start(1)], " ".join(_num(v) for v in limited).encode(), b" "]
+            last, changed = m.start(), True
     if not changed:
         return None
     out.append(data[last:])

@@ -14,6 +14,7 @@ import pikepdf
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 
+from pnp.extras.contentscan import operator_pattern, operators
 from pnp.extras.pdfx import PDFX_VERSION
 from pnp.faces.facecheck import SAFE_ZONE_MM
 
@@ -22,6 +23,7 @@ BOX_TOLERANCE_MM = 0.05
 MIN_PPI = 300
 _RGB_SPACES = {"/DeviceRGB", "/CalRGB", "/Lab"}
 _FONT_FILES = ("/FontFile", "/FontFile2", "/FontFile3")
+_RGB_OPS = operator_pattern("rg", "RG")
 
 
 @dataclass(frozen=True)
@@ -120,6 +122,15 @@ def _streams(page):
                 stack.append(inner)
 
 
+def _content(stream) -> bytes:
+    """A form's content, or a page's (its /Contents: one stream or several)."""
+    if isinstance(stream, pikepdf.Stream):
+        return stream.read_bytes()
+    contents = stream.get("/Contents")
+    parts = contents if isinstance(contents, pikepdf.Array) else [contents] if contents is not None else []
+    return b"\n".join(part.read_bytes() for part in parts)
+
+
 def _space_family(space) -> str:
     if isinstance(space, pikepdf.Array) and len(space):
         family = str(space[0])
@@ -131,7 +142,10 @@ def _space_family(space) -> str:
 
 def _colour(stream, resources, seen: set) -> list[tuple[str, str]]:
     out = []
-    used = {str(op) for _, op in pikepdf.parse_content_stream(stream, "rg RG")}
+    data = _content(stream)
+    used = set()
+    if b"rg" in data or b"RG" in data:    # the bytes at all (often in text), then as operators
+        used = {m.group("op").decode() for m in operators(data, _RGB_OPS)}
     if used:
         out.append(("rgb", f"RGB colour operators ({', '.join(sorted(used))}) in the page's drawing"))
     for name, space in (resources.get("/ColorSpace") or {}).items():
@@ -214,16 +228,24 @@ def _boxes(page, rules: PdfRules) -> list[tuple[str, str]]:
     return out
 
 
+def _has_pictures(path: Path) -> list[bool]:
+    """Per page: whether it or a form it draws holds a picture."""
+    with pikepdf.open(path) as pdf:
+        return [any(any(x.get("/Subtype") == "/Image" for x in (res.get("/XObject") or {}).values())
+                    for _, res in _streams(page.obj)) for page in pdf.pages]
+
+
 def _placed(path: Path, keys: list[bytes]) -> list[Found]:
     """Pictures under 300 ppi and text inside the safe zone, where pdfium places them (pages alike read once)."""
     out: list[Found] = []
     done: dict[bytes, list[tuple[str, str]]] = {}
+    pictures = _has_pictures(path)
     doc = pdfium.PdfDocument(str(path))
     try:
         for i in range(len(doc)):
             if keys[i] not in done:
                 page = doc[i]
-                done[keys[i]] = _page_placed(page)
+                done[keys[i]] = _page_placed(page, pictures[i])
                 page.close()
             out += [(i + 1, rule, msg) for rule, msg in done[keys[i]]]
     finally:
@@ -231,9 +253,9 @@ def _placed(path: Path, keys: list[bytes]) -> list[Found]:
     return out
 
 
-def _page_placed(page) -> list[tuple[str, str]]:
+def _page_placed(page, pictures: bool) -> list[tuple[str, str]]:
     out = []
-    for obj in page.get_objects(filter=(pdfium_c.FPDF_PAGEOBJ_IMAGE,)):
+    for obj in page.get_objects(filter=(pdfium_c.FPDF_PAGEOBJ_IMAGE,)) if pictures else ():
         px_w, px_h = obj.get_px_size()
         x0, y0, x1, y1 = obj.get_bounds()
         if x1 - x0 <= 0 or y1 - y0 <= 0:
@@ -250,21 +272,33 @@ def _page_placed(page) -> list[tuple[str, str]]:
     n = text.count_chars()
     every = text.get_text_range(0, n) if n else ""
     chars = every if len(every) == n else None      # one character each (else read them one by one)
-    for k in range(n):
-        ch = chars[k] if chars is not None else text.get_text_range(k, 1)
-        if not ch.strip():
-            continue
-        left, bottom, right, top = text.get_charbox(k)
-        d = min(left - trim[0], bottom - trim[1], trim[2] - right, trim[3] - top)
-        if (left < inside[0] or bottom < inside[1] or right > inside[2] or top > inside[3]) \
-                and (worst is None or d < worst[0]):
-            worst = (d, k)
+    for start, count in _runs_outside(text, n, inside):
+        for k in range(start, start + count):
+            ch = chars[k] if chars is not None else text.get_text_range(k, 1)
+            if not ch.strip():
+                continue
+            left, bottom, right, top = text.get_charbox(k)
+            d = min(left - trim[0], bottom - trim[1], trim[2] - right, trim[3] - top)
+            if (left < inside[0] or bottom < inside[1] or right > inside[2] or top > inside[3]) \
+                    and (worst is None or d < worst[0]):
+                worst = (d, k)
     if worst is not None:
         word = _word_at(text, worst[1])
         out.append(("safe-zone", f"text {word!r} is {worst[0] / PT_PER_MM:.1f} mm from the trim, inside the "
                                  f"{SAFE_ZONE_MM:.3f} mm (1/8 in) safe zone"))
     text.close()
     return out
+
+
+def _runs_outside(text, n: int, inside) -> list[tuple[int, int]]:
+    """(first character, count) of the characters to look at one by one: none when
+    every one of pdfium's text rectangles (each a run of characters on a line, as
+    large as their boxes together) lies inside `inside`, else all of them."""
+    for r in range(text.count_rects()):
+        left, bottom, right, top = text.get_rect(r)
+        if left < inside[0] or bottom < inside[1] or right > inside[2] or top > inside[3]:
+            return [(0, n)]
+    return []
 
 
 def _word_at(text, k: int) -> str:
