@@ -1,4 +1,4 @@
-"""`make bench` figure 10 (issue 37): how long `pnp preflight` takes on the
+"""`make bench` figure 11 (issue 37): how long `pnp preflight` takes on the
 exports of culture-war (the largest game), against the PDF build of the same
 game from nothing, both in turns, medians of wall-clock time.
 
@@ -53,7 +53,7 @@ def main() -> list[str]:
                                       "--out", str(work / "build")]))
             check, build = statistics.median(checks), statistics.median(builds)
             ratio = check / build
-            rows.append(f"| 10. preflight {GAME} --shop {shop}, against the PDF build | {check:.2f} s "
+            rows.append(f"| 11. preflight {GAME} --shop {shop}, against the PDF build | {check:.2f} s "
                         f"({min(checks):.2f}-{max(checks):.2f} s over {runs} runs) | PDF build {build:.2f} s | "
                         f"{ratio:.2f}x | <= {TARGET:g}x | {'PASS' if ratio <= TARGET else 'FAIL'} |")
     finally:

@@ -212,7 +212,8 @@ def preflight(project: Path, game_slug: str, shop: Shop, out_dir: Path) -> Prefl
     return report
 
 
-def export_checked(project: Path, game_slug: str, shop: Shop, out_dir: Path, decks: list[str] | None = None):
+def export_checked(project: Path, game_slug: str, shop: Shop, out_dir: Path, decks: list[str] | None = None,
+                   per_copy: bool = False):
     """`pnp export`: the shop's files written (pnp.extras.export), then preflighted. (ExportReport, PreflightReport)."""
-    made = export(project, game_slug, shop, out_dir, decks)
+    made = export(project, game_slug, shop, out_dir, decks, per_copy)
     return made, check_export(made.folder, made.game, shop, made.notes)

@@ -23,6 +23,7 @@ class BuildReport:
     up_to_date: list[str] = field(default_factory=list)  # "game/file" left as they were
     ink: Any = None          # an ink-saver build: pnp.pipeline.inkcoverage.InkReport
     warnings: list[str] = field(default_factory=list)  # faces' warnings, once per kind of card (pnp.pipeline.facewarnings)
+    settings: list[str] = field(default_factory=list)  # a cutter build: what to set in the machine's software
 
     @property
     def pages(self) -> int:
@@ -30,4 +31,4 @@ class BuildReport:
 
     @property
     def cards(self) -> int:
-        return sum(f.cards for f in self.files)
+        return sum(f.cards for f in self.files if f.kind != "cut")  # a cutting file's cards are its deck's
