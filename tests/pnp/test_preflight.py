@@ -218,13 +218,13 @@ def test_fonts_are_embedded_with_a_subset_tag_each(exported, tmp_path, project):
 def test_a_png_of_the_wrong_size_or_with_alpha_is_named(exported, tmp_path, project):
     out = spoiled_copy(exported, tmp_path, "tgc")
     folder = out / "inks" / "shop-tgc" / "dark"
-    Image.open(folder / "dark-two-1-front.png").resize((800, 1100)).save(folder / "dark-two-1-front.png", dpi=(300, 300))
-    Image.open(folder / "dark-one-2-back.png").convert("RGBA").save(folder / "dark-one-2-back.png", dpi=(300, 300))
+    Image.open(folder / "dark-two-front.png").resize((800, 1100)).save(folder / "dark-two-front.png", dpi=(300, 300))
+    Image.open(folder / "dark-back.png").convert("RGBA").save(folder / "dark-back.png", dpi=(300, 300))
     result = run("--project", str(project), "preflight", "inks", "--shop", "tgc", "--out", str(out))
     assert result.exit_code == 1
     found = {(f["file"].rsplit("/", 1)[1], f["page"], f["card"], f["rule"]) for f in findings(result.output)}
-    assert found == {("dark-two-1-front.png", "page 1", "dark-two front", "pixel-size"),
-                     ("dark-one-2-back.png", "page 1", "dark back", "transparency")}, result.output
+    assert found == {("dark-two-front.png", "page 1", "dark-two front", "pixel-size"),
+                     ("dark-back.png", "page 1", "dark back", "transparency")}, result.output
     assert "800 x 1100 px, not 825 x 1125 px" in result.output
 
 
