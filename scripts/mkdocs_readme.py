@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files
 
 README = "README.md"
@@ -22,5 +23,7 @@ def front_page(readme: str) -> str:
 
 def on_files(files: Files, config) -> Files:
     readme = Path(config.config_file_path).parent / README
+    if files.get_file_from_path("index.md") is not None:
+        raise PluginError(f"docs/index.md would hide the front page: the site's index is {README} (scripts/mkdocs_readme.py)")
     files.append(File.generated(config, "index.md", content=front_page(readme.read_text(encoding="utf-8"))))
     return files
