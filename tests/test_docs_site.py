@@ -1,7 +1,9 @@
 """The documentation builds as a site (mkdocs.yml): `mkdocs build --strict`
 into a temporary folder, so a broken link or anchor, or a page left out of
-the navigation, fails here; the front page is the README itself; and every
-picture the README and the pages show is one `make pictures` writes."""
+the navigation, fails here; the front page is the README itself; every
+picture the README and the pages show is one `make pictures` writes; and
+every file of the code a page names is there (a move or rename that leaves a
+page behind fails here)."""
 from __future__ import annotations
 
 import ast
@@ -74,3 +76,20 @@ def test_every_picture_shown_is_one_make_pictures_writes():
     assert shown, "no pictures found"
     assert shown <= written, f"shown but not made by make pictures: {sorted(shown - written)}"
     assert all((DOCS / "images" / name).is_file() for name in shown)
+
+
+CODE_PATH = re.compile(r"(?<![\w/.<-])((?:pnp|referee|tests|scripts|benchmarks)/[\w./-]*[\w/])(?![\w<*-])")
+
+
+def test_every_file_of_the_code_a_page_names_is_there():
+    """A page that names `referee/games/generic.py` or `tests/helpers/` names
+    something that exists (paths with a placeholder, `test_fuzz_<package>.py`,
+    and notes in HTML comments are not read)."""
+    missing = []
+    for page in [ROOT / "README.md", *sorted(DOCS.glob("*.md"))]:
+        text = re.sub(r"<!--.*?-->", lambda c: "\n" * c.group().count("\n"), page.read_text(encoding="utf-8"), flags=re.S)
+        for found in CODE_PATH.finditer(text):
+            if not (ROOT / found.group(1)).exists():
+                line = text.count("\n", 0, found.start()) + 1
+                missing.append(f"{page.relative_to(ROOT)}:{line}: {found.group(1)}")
+    assert not missing, "pages name files that are not there:\n" + "\n".join(missing)
