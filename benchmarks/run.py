@@ -256,7 +256,7 @@ def one_card_edit(work: Path) -> tuple[Sample, Sample]:
 
 def referee_tables(work: Path) -> dict[int, Path]:
     sys.path.insert(0, str(ROOT))
-    from referee import table
+    from referee.table import operations as table
 
     paths = {}
     for n in (10, 50, 10_000):

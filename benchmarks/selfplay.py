@@ -21,7 +21,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from referee.errors import RefereeError  # noqa: E402
-from referee.games import rules_for  # noqa: E402
+from referee.rules import rules_for  # noqa: E402
 from referee.model import GameSlug  # noqa: E402
 from referee.simulate.play import play_game, setup_of  # noqa: E402
 from referee.simulate.runner import make_plan, run  # noqa: E402

@@ -284,6 +284,12 @@ class Event:
     turn: int
     active: str
 
+    def to_action(self) -> Action:
+        """The action this row recorded, as the rules take it: its args without
+        the `VIA` marker (how it reached the referee is the log's, not the rules')."""
+        actor = PlayerName(self.actor) if self.actor is not None else None
+        return Action(self.action, rules_args(self.args), actor, dict(self.cards))
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "seq": self.seq,
@@ -304,3 +310,13 @@ class Event:
             "turn": self.turn,
             "active": self.active,
         }
+
+
+@dataclass(frozen=True)
+class CardUse:
+    """A card an action referred to, and any warning about the printed copy."""
+
+    card_id: str
+    revision: str
+    warning: str | None = None
+    copy: int | None = None  # the printed copy a scan named

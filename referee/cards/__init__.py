@@ -17,7 +17,7 @@ from typing import Any
 
 from referee.cards.index import CardIndex, CardInfo, load_index, project_root
 from referee.errors import CardError
-from referee.results import CardUse
+from referee.model import CardUse
 
 _ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from referee import table
+from referee.table import operations as table
 from referee.serve.tokens import TokenStore
 
 

@@ -1,8 +1,8 @@
 """Moves from a player's phone (`referee serve --play`): the core of the play API.
 
 One path for every action: a phone sends a command line (as `referee moves`
-gives it); `referee.cli_parse.plan` reads it with the CLI's own commands
-into the Action the CLI would play, and `referee.table.perform` checks and
+gives it); `referee.cli.parse.plan` reads it with the CLI's own commands
+into the Action the CLI would play, and `referee.table.operations.perform` checks and
 applies it like any typed command, in one write transaction. The phone's
 player is the actor: a move naming another actor is refused before the
 rules see it, and the rules judge turn and phase with that actor. The event
@@ -29,7 +29,12 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
-from referee import cli_parse, legal, prompts, render, table
+from referee.cli import parse as cli_parse
+from referee.rules import legal
+from referee.table import moves
+from referee.rules import prompts
+from referee.words import render
+from referee.table import operations as table
 from referee.errors import RefereeError, TableError
 from referee.model import VIA, VIA_PHONE, Action, Event, State
 
@@ -132,7 +137,7 @@ class Play:
         """What `player` may do now, for their page."""
         status = self._status()
         state = status.state
-        view = legal.moves_view(state, player)
+        view = moves.moves_view(state, player)
         out: list[dict[str, Any]] = []
         for move in view.moves:
             item: dict[str, Any] = {"kind": move.kind, "text": move.text, "command": move.command,
@@ -258,7 +263,7 @@ def _name(state: State, text: str) -> str | None:
         return None
 
 
-def waiting(state: State, view: legal.MovesView, has_moves: bool) -> str | None:
+def waiting(state: State, view: moves.MovesView, has_moves: bool) -> str | None:
     """Why the player has no move now, in words; None when they have one."""
     if view.over:
         return f"the game is over ({view.over})"

@@ -17,14 +17,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
-from referee import render
+from referee.words import render
 from referee.cards.index import load_index, project_root
 from referee.errors import CardError, TableError
-from referee.games import GameRules, rules_for, visible_state
+from referee.rules import GameRules, rules_for, visible_state
 from referee.model import VIA, Event, GameSlug, State, actor_label
-from referee.public import public_event
-from referee.store import db
-from referee.store import events as log
+from referee.table.public import public_event
+from referee.table.store import db
+from referee.table.store import events as log
 
 LOG_LINES = 8  # the last few log lines the page shows
 CORE_STATS = ("life", "capital")
@@ -152,7 +152,7 @@ class _States:
             current = event.parent
         state = self.memo[current] if current is not None else state
         for event in reversed(pending):
-            state = self.rules.apply(state, log.action_of(event), event.dice)
+            state = self.rules.apply(state, event.to_action(), event.dice)
             self.memo[event.seq] = state
         found = self.memo[node]
         with _MEMO_LOCK:

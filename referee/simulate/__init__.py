@@ -2,7 +2,7 @@
 
 The simulator holds the physical truth (seats, dice from the table's seeded
 roller, and for card games the printed decks by copy); each seat's agent sees
-only its own player's view and picks among the moves `referee.legal`
+only its own player's view and picks among the moves `referee.rules.legal`
 generates. Nothing here touches SQLite or words an action on the hot path;
 `--keep` writes chosen games as table exports that `referee replay` loads.
 

@@ -34,9 +34,9 @@ from enum import Enum
 from functools import lru_cache
 from typing import Any, Callable, Protocol, Sequence
 
-from referee import dice as dicelib
+from referee.rules import dice as dicelib
 from referee.errors import RefereeError
-from referee.legal import Hands, Move
+from referee.rules.legal import Hands, Move
 from referee.model import Action, GameSlug, PlayerName, State
 from referee.simulate.turns import mover_and_draw, mover_and_moves
 
@@ -94,7 +94,7 @@ def generic_evaluate(state: State, player: PlayerName) -> float:
     me = state.player(player)
     if me.eliminated:
         return -WIN_SCORE
-    from referee.games import rules_for  # lazy: the registry, for the game's tally fields
+    from referee.rules import rules_for  # lazy: the registry, for the game's tally fields
     tally = rules_for(state.game).tally
     others = [p for p in state.players if p.name != me.name and not p.eliminated]
 

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from referee.errors import RefereeError
-from referee.legal import Move
+from referee.rules.legal import Move
 from referee.model import Action, Setup, State
 
 NOT_MOVES = frozenset({"life", "capital", "crowd", "win", "resolve"})  # the scorekeeper's corrections, answers
@@ -30,8 +30,8 @@ MUTATIONS = 2  # mutated candidates tried after each action
 
 class Audit:
     def __init__(self, rules: Any, setup: Setup, setup_dice: Sequence[int]):
-        from referee import ledger  # lazy: the ledger and its store only for --check
-        from referee.store import db  # lazy: as above
+        from referee.table import ledger  # lazy: the ledger and its store only for --check
+        from referee.table.store import db  # lazy: as above
 
         self.rules, self.ledger = rules, ledger
         self.folder = tempfile.TemporaryDirectory(prefix="referee-check-")
@@ -66,8 +66,8 @@ class Audit:
 
     def finish(self) -> list[str]:
         """Export the whole game and replay it into a new table: the same status."""
-        from referee import transfer  # lazy: exports only for --check
-        from referee.table import status as status_of  # lazy: as above
+        from referee.table import transfer  # lazy: exports only for --check
+        from referee.table.operations import status as status_of  # lazy: as above
 
         self.conn.close()
         export = Path(self.folder.name) / "game.json"
@@ -129,7 +129,7 @@ class Audit:
 
     def _refusal_changes_nothing(self, before: State, action: Action, moves: Sequence[Move],
                                  rng: random.Random) -> list[str]:
-        from referee.store import events as log  # lazy: as above
+        from referee.table.store import events as log  # lazy: as above
 
         for candidate in self._mutants(before, action, moves, rng)[:1]:
             try:

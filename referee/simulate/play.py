@@ -3,7 +3,7 @@
 The loop is the table's own: the rules set the game up with the dice the
 table's seeded roller gives, then for every action the player to act (the
 one a waiting prompt asks, else the player whose turn it is, else anyone the
-rules let act) gets their legal moves from `referee.legal` (generated from
+rules let act) gets their legal moves from `referee.rules.legal` (generated from
 their own hand only), their agent picks one from their own view, and the
 rules `apply` it with the roller's next dice. Where the game lets another
 player answer the chosen move from their hand (a Cold War defender's block,
@@ -23,14 +23,14 @@ from enum import Enum
 from pathlib import Path
 from typing import Any, Mapping, Protocol, Sequence
 
-from referee import dice as dicelib
+from referee.rules import dice as dicelib
 from referee.errors import RefereeError
-from referee.games import rules_for
-from referee.legal import Hands, Move, random_legal
+from referee.rules import rules_for
+from referee.rules.legal import Hands, Move, random_legal
 from referee.model import Action, GameSlug, PlayerName, Setup, State
 from referee.simulate.agents import AgentKind, answerer, drawing, make_agent, roller, selfplay_module
 from referee.simulate.turns import concrete_moves, in_turn, own_hand
-from referee.unseen import unseen
+from referee.rules.unseen import unseen
 
 
 class Outcome(str, Enum):

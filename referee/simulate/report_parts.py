@@ -8,7 +8,7 @@ from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.platypus import Paragraph, Table, TableStyle
 
-from referee.pdf_text import Ink
+from referee.report.pdf_text import Ink
 from referee.simulate.stats import Rate
 
 BAR = colors.HexColor("#4c78a8")

@@ -16,8 +16,8 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer
 
-from referee.pdf_text import Ink, fonts
-from referee.report_pdf import Written, write_pdf
+from referee.report.pdf_text import Ink, fonts
+from referee.report.pdf import Written, write_pdf
 from referee.simulate.report_parts import histogram, pct, rate_chart, table
 from referee.simulate.result import SimulationResult
 from referee.simulate.summary import RARE_SHARE
@@ -100,5 +100,5 @@ def draw(result: SimulationResult, out) -> tuple[str, ...]:
 
 
 def _faction_word(game) -> str:
-    from referee.games import rules_for  # lazy: the game's word for a faction
+    from referee.rules import rules_for  # lazy: the game's word for a faction
     return rules_for(game).faction_word

@@ -125,7 +125,7 @@ def make_plan(game: str, players: int | None, factions: Sequence[str], agents: S
               seed: int = 1, jobs: int = 1, turn_cap: int = 200, budget: int = 200, check: bool = False,
               keep: int = 0, house_rules: Sequence[str] = ()) -> Plan:
     """A Plan from what a person typed, every part checked against the game."""
-    from referee.games import rules_for  # lazy: only the simulated game's rules
+    from referee.rules import rules_for  # lazy: only the simulated game's rules
     slug = GameSlug.parse(game)
     rules = rules_for(slug)
     chosen = tuple(_faction(rules, f) for f in factions) if factions else rules.faction_choices()

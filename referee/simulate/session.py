@@ -155,10 +155,11 @@ def write_kept(plan: Plan, record: GameRecord, folder: Path) -> Path:
     """A simulated game as a table export (`referee replay` loads it): the
     game is played again through the ledger with its recorded dice, then
     exported whole."""
-    from referee import ledger, transfer  # lazy: the ledger and exports only for kept games
-    from referee.games import rules_for  # lazy: as above
+    from referee.table import ledger  # lazy: the ledger and exports only for kept games
+    from referee.table import transfer  # lazy: the ledger and exports only for kept games
+    from referee.rules import rules_for  # lazy: as above
     from referee.simulate.play import setup_of  # lazy: as above
-    from referee.store import db  # lazy: as above
+    from referee.table.store import db  # lazy: as above
     rules = rules_for(plan.game)
     index = record.seed - plan.seed
     config = plan.config(index)

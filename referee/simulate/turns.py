@@ -13,7 +13,7 @@ import random
 from functools import lru_cache
 from typing import Any, Callable, Iterator, Mapping
 
-from referee.legal import Candidate, Hands, Move, legal_moves, random_legal
+from referee.rules.legal import Candidate, Hands, Move, legal_moves, random_legal
 from referee.model import PlayerName, State
 
 
@@ -67,7 +67,7 @@ def mover_and_moves(rules: Any, state: State, hands: Hands | None) -> tuple[Play
 def mover_and_draw(rules: Any, state: State, hands: Hands | None,
                    rng_of: Callable[[PlayerName], random.Random]) -> tuple[PlayerName | None, Candidate | None]:
     """The player to act now and one of their legal moves drawn uniformly
-    (`referee.legal.random_legal`, with that player's `rng_of`): the random
+    (`referee.rules.legal.random_legal`, with that player's `rng_of`): the random
     agent's choice, without judging every move the player has."""
     for name in in_turn(state):
         chosen = random_legal(rules, state, name, own_hand(hands, name), rng_of(name))

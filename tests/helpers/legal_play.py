@@ -17,11 +17,11 @@ from typing import Any, Callable, Mapping, Sequence
 
 from click.testing import CliRunner
 
-from referee import cli as core_cli
-from referee import dice as dicelib
-from referee import table
-from referee.games import rules_for
-from referee.legal import Move, legal_moves
+from referee.cli import main as core_cli
+from referee.rules import dice as dicelib
+from referee.table import operations as table
+from referee.rules import rules_for
+from referee.rules.legal import Move, legal_moves
 from referee.model import Action, State
 
 Key = tuple

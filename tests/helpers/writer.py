@@ -10,7 +10,7 @@ import sys
 import time
 from pathlib import Path
 
-from referee import table
+from referee.table import operations as table
 
 
 def main() -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 from click.shell_completion import ShellComplete
 
 from pnp.cli import main as pnp_main
-from referee.cli import cli as referee_cli
+from referee.cli.main import cli as referee_cli
 
 ROOT = Path(__file__).resolve().parents[2]
 FIVE = ["cold-war", "culture-war", "debate", "divide-and-conquer", "petri-dish"]

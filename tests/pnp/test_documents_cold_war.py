@@ -140,7 +140,7 @@ def test_rule_sheet_names_every_house_rule_and_the_referee(built):
                     "What a challenge costs", "A failed attack", "A tie on the match total"):
         assert default in text, default
     # whatever house rules the referee knows for this game are named with their defaults
-    from referee.games import rules_for
+    from referee.rules import rules_for
     try:
         rules = rules_for(GAME)
     except ImportError as exc:  # the referee's Cold War rules are mid-rewrite; its own tests say so

@@ -361,7 +361,7 @@ def test_culture_war_rule_sheet_says_when_an_attack_tax_is_paid(a4):
     cannot leave it unpaid. The sheet and the referee's help say so."""
     import click
 
-    from referee.cli import game_commands
+    from referee.cli.main import game_commands
 
     taxing = [c["name"] for deck in ("anarchy", "community", "technocracy", "conservative", "libertarian")
               for c in yaml.safe_load((ROOT / "card_sources" / CW / f"{deck}.yaml").read_text())["cards"]

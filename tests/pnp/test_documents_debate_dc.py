@@ -137,7 +137,7 @@ def test_rule_sheet_states_every_house_rule_default(a4, game):
 @pytest.mark.parametrize("game", GAMES)
 def test_rule_sheet_names_every_referee_house_rule_with_its_default(a4, game):
     """Whatever keys the referee offers for the game, the sheet states them."""
-    from referee.games import rules_for
+    from referee.rules import rules_for
 
     text = pdf_text(a4 / game / "rules-rules.pdf")
     declared = {r["key"] for r in document(game, "rules")["data"]["house_rules"] if r["key"]}
@@ -258,7 +258,7 @@ def test_fortitude_tracks_are_sized_to_the_starting_fortitude(a4):
     assert str(data["fortitude_start"] + 1) not in words
     assert f"starts on {top}" in " ".join(words)
     # the referee, once it offers a starting-fortitude key, agrees with the board
-    from referee.games import rules_for
+    from referee.rules import rules_for
     for key, rule in rules_for("debate").house_rules.items():
         if "fortitude" in key:
             assert rule.default == data["fortitude_start"], (key, rule.default)

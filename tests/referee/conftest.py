@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from referee.cli import cli
+from referee.cli.main import cli
 
 ROOT = Path(__file__).resolve().parents[2]
 PYTHON = sys.executable

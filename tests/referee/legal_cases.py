@@ -47,7 +47,7 @@ def act(name: str, args: Mapping[str, Any], actor: str | None) -> Action:
 
 def shared_candidates(state: State, player: str) -> list[Action]:
     """end-turn, resolve of every prompt number with every answer word, by the player."""
-    from referee import prompts  # lazy: only the game being walked
+    from referee.rules import prompts  # lazy: only the game being walked
 
     out = [act("end-turn", {}, player)]
     numbers = {p.number for p in prompts.pending(state)} | {None, 1, 2}

@@ -23,8 +23,8 @@ import pytest
 import yaml
 
 from referee.errors import RefereeError
-from referee.facts import Kind, Outcome
-from referee.games import rules_for
+from referee.rules.facts import Kind, Outcome
+from referee.rules import rules_for
 from referee.games.culture_war import effects as fx_static
 from referee.games.culture_war.cards import resolve
 from referee.games.culture_war.odds import odds

@@ -20,7 +20,7 @@ from referee.games.culture_war.board import Board
 from referee.games.culture_war.cards import resolve
 from referee.games.culture_war.handlers import HANDLERS
 from referee.games.culture_war.odds import odds
-from referee.games import rules_for
+from referee.rules import rules_for
 from referee.model import Action, GameSlug, Setup
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import pytest
 
-from referee.games import rules_for
+from referee.rules import rules_for
 from referee.games.culture_war.cards import resolve
 from referee.model import Action, GameSlug, Setup
 from test_culture_war_effects import DECKS, rules_cards

@@ -14,10 +14,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from referee import table
+from referee.table import operations as table
 from referee.cards.index import load_index, project_root
 from referee.errors import RefereeError, RuleViolation
-from referee.games import rules_for
+from referee.rules import rules_for
 from referee.games.culture_war import commands as core
 from referee.games.culture_war import zones
 from referee.games.culture_war.cards import deck_size, resolve

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from referee.games import ActionSpec, action_table, rules_for
-from referee.games.generic import GenericRules
-from referee.games.shared import SHARED_ACTIONS
+from referee.rules import ActionSpec, action_table, rules_for
+from referee.rules.generic import GenericRules
+from referee.rules.shared import SHARED_ACTIONS
 from referee.model import GameSlug
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -107,7 +107,7 @@ def test_every_action_the_game_commands_log_is_in_its_table(game):
 
 
 def test_every_action_the_core_commands_log_is_shared():
-    emitted = _emitted(REFEREE / "cli.py") | {"life", "capital"}  # `life`/`capital` share one command
+    emitted = _emitted(REFEREE / "cli" / "main.py") | {"life", "capital"}  # `life`/`capital` share one command
     assert emitted <= {spec.name for spec in SHARED_ACTIONS}, emitted
 
 

@@ -8,7 +8,7 @@ import click
 
 from pnp.sources.qrpayload import parse_payload
 from referee.cards import load_index, project_root
-from referee.cli import cli, game_commands
+from referee.cli.main import cli, game_commands
 from referee.model import GameSlug
 
 PAYLOAD = re.compile(r"PNP:[A-Z0-9:-]+")

@@ -16,7 +16,7 @@ import random
 import pytest
 
 from helpers.twins import NAMES, REVEALS, TIME, Twins
-from referee.games import rules_for
+from referee.rules import rules_for
 from referee.model import GameSlug
 from referee.games.cold_war import cards as carddata
 
@@ -24,9 +24,9 @@ from referee.games.cold_war import cards as carddata
 @pytest.fixture(autouse=True)
 def _clock(monkeypatch):
     """Both twins write the same times, so their logs can be compared byte for byte."""
-    import referee.ledger
+    import referee.table.ledger
 
-    monkeypatch.setattr(referee.ledger, "now", lambda: TIME)
+    monkeypatch.setattr(referee.table.ledger, "now", lambda: TIME)
 
 
 def test_the_games_with_hidden_cards_are_the_ones_tested_here():

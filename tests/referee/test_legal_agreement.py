@@ -25,13 +25,13 @@ import pytest
 from click.testing import CliRunner
 from legal_cases import CASES, Case
 
-from referee import table
-from referee.cli import cli
+from referee.table import operations as table
+from referee.cli.main import cli
 from referee.errors import RefereeError
-from referee.games import rules_for
-from referee.legal import legal_moves
+from referee.rules import rules_for
+from referee.rules.legal import legal_moves
 from referee.model import Action, GameSlug, PlayerName, Setup, State
-from referee.store import events
+from referee.table.store import events
 
 
 def has_generator(slug: GameSlug) -> bool:
@@ -136,7 +136,7 @@ def test_generated_moves_and_check_agree(case: Case):
 
 def last_action(db) -> Action:
     with table.opened(db) as (conn, _rules):
-        return events.action_of(events.last_event(conn))
+        return events.last_event(conn).to_action()
 
 
 @pytest.mark.parametrize("case", cases())

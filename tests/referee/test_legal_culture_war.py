@@ -24,11 +24,11 @@ import pytest
 
 from helpers.legal_play import Visit, accepted, key, moves_of, play_out, report, same_after
 from helpers.legal_play import parsed as parse_command
-from referee import prompts
-from referee.games import rules_for
+from referee.rules import prompts
+from referee.rules import rules_for
 from referee.games.culture_war import legal
 from referee.games.culture_war.board import Board
-from referee.legal import CARD_PLACEHOLDER, legal_moves
+from referee.rules.legal import CARD_PLACEHOLDER, legal_moves
 from referee.model import Action, GameSlug, PlayerName, Setup, State
 
 RULES = rules_for("culture-war")
@@ -289,7 +289,7 @@ def test_candidates_judged_are_the_legal_moves_and_generating_changes_nothing():
     """The lazy candidates (each with the check it still needs, donations as
     runs) judged by `check` give exactly the legal moves, in order; the
     generator reads the table without copying it and must not change it."""
-    from referee.legal import judged, random_legal
+    from referee.rules.legal import judged, random_legal
 
     rng = random.Random(5)
     states = draws = runs = 0

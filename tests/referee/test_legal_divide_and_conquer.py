@@ -26,11 +26,11 @@ import pytest
 
 from helpers.legal_play import Visit, accepted, key, moves_of, play_out, report, same_after
 from helpers.legal_play import parsed as parse_command
-from referee import prompts
-from referee.games import rules_for
+from referee.rules import prompts
+from referee.rules import rules_for
 from referee.games.divide_and_conquer import legal
 from referee.games.divide_and_conquer import zones
-from referee.legal import CARD_PLACEHOLDER, legal_moves
+from referee.rules.legal import CARD_PLACEHOLDER, legal_moves
 from referee.model import Action, GameSlug, PlayerName, Setup, State
 
 RULES = rules_for("divide-and-conquer")

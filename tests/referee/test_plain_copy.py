@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from enum import Enum
 
-from referee.plain import plain_copy
+from referee.rules.plain import plain_copy
 
 
 class Colour(str, Enum):

@@ -8,10 +8,10 @@ from dataclasses import replace
 import pytest
 from click.testing import CliRunner
 
-from referee import prompts
-from referee.cli import cli
+from referee.rules import prompts
+from referee.cli.main import cli
 from referee.errors import RuleViolation
-from referee.games import action_table, rules_for
+from referee.rules import action_table, rules_for
 from referee.model import Action, GameSlug, Setup
 
 
@@ -52,7 +52,7 @@ def test_resolve_settles_only_the_named_prompt_and_checks_choices():
 
 
 def test_prompt_shows_in_status_and_resolve_works_from_the_command_line(tmp_path, monkeypatch):
-    from referee import table
+    from referee.table import operations as table
 
     db = tmp_path / "t.db"
     runner = CliRunner()

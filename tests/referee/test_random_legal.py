@@ -1,4 +1,4 @@
-"""`referee.legal.draw`: self-play's random agent draws candidates and
+"""`referee.rules.legal.draw`: self-play's random agent draws candidates and
 judges only what it draws; every legal move must be equally likely, and a
 refused candidate never comes out."""
 from __future__ import annotations
@@ -7,7 +7,7 @@ import random
 from collections import Counter
 
 from referee.errors import RuleViolation
-from referee.legal import Candidate, CandidateRun, Move, draw
+from referee.rules.legal import Candidate, CandidateRun, Move, draw
 from referee.model import Action
 
 

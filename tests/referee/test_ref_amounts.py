@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from referee.errors import RefereeError
-from referee.table import parse_change
+from referee.table.operations import parse_change
 
 
 @pytest.mark.parametrize("text, change", [

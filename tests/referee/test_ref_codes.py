@@ -79,7 +79,7 @@ def test_tab_completion_offers_commands_and_cards(monkeypatch):
     """What click's shell completion (bash, zsh, fish) offers, through its own API."""
     from click.shell_completion import ShellComplete
 
-    from referee.cli import cli
+    from referee.cli.main import cli
 
     def offers(args, incomplete):
         return [c.value for c in ShellComplete(cli, {}, "referee", "_REFEREE_COMPLETE").get_completions(args, incomplete)]
@@ -95,7 +95,7 @@ def test_tab_completion_offers_commands_and_cards(monkeypatch):
 def test_tab_completion_knows_the_tables_game_commands_players_and_cards(tmp_path, monkeypatch):
     from click.shell_completion import ShellComplete
 
-    from referee.cli import cli
+    from referee.cli.main import cli
     from referee.cards import lookup
     from click.testing import CliRunner
 
@@ -119,7 +119,7 @@ def test_tab_completion_offers_what_is_on_the_table(tmp_path, monkeypatch):
     from click.shell_completion import ShellComplete
     from click.testing import CliRunner
 
-    from referee.cli import cli
+    from referee.cli.main import cli
 
     def offers(db, args, incomplete):
         monkeypatch.setenv("REFEREE_DB", str(db))
@@ -150,9 +150,9 @@ def test_cold_war_offers_the_stacks_on_the_table(table):
 
     import yaml
 
-    from referee.games import rules_for
-    from referee.store import db
-    from referee.store import events as log
+    from referee.rules import rules_for
+    from referee.table.store import db
+    from referee.table.store import events as log
     from test_ref_scenarios import new_command
 
     scenario = yaml.safe_load((Path(__file__).parent / "scenarios" / "cold-war-attack.yaml").read_text())

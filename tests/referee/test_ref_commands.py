@@ -6,8 +6,8 @@ import sqlite3
 
 from click.testing import CliRunner
 
-from referee import dice
-from referee.cli import cli
+from referee.rules import dice
+from referee.cli.main import cli
 
 
 def test_help_carries_examples_for_every_command():
@@ -133,12 +133,12 @@ def test_log_marks_undone_actions_and_turns(table):
 
 def test_an_internal_error_is_one_line_without_traceback(table, monkeypatch):
     table.run("new culture-war --player A --player B")
-    import referee.table
+    import referee.table.operations
 
     def broken(*args, **kwargs):
         raise ValueError("synthetic fault")
 
-    monkeypatch.setattr(referee.table, "status", broken)
+    monkeypatch.setattr(referee.table.operations, "status", broken)
     result = table.run("status", ok=False)
     assert result.exit_code == 1
     assert "internal error" in result.output and "synthetic fault" in result.output

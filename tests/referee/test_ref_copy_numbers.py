@@ -239,7 +239,7 @@ def test_culture_war_a_unit_returned_to_the_hand_is_known_to_be_there(table):
 
 
 def table_state(table):
-    from referee import table as core
+    from referee.table import operations as core
 
     return core.status(table.db).state
 

@@ -42,7 +42,7 @@ def test_cold_war_whereabouts_hide_hands_and_face_down_identities():
     """A placed card is "on X's table" face up or face down alike; a discarded
     one is in the discard pile; a card in a hand is not on the table at all."""
     from test_rules_cold_war import ANN_OUT, three_player_table
-    from referee.games import rules_for
+    from referee.rules import rules_for
 
     rules = rules_for("cold-war")
     s = three_player_table()

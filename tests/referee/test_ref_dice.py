@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from referee.dice import Keep, check_entered, draw, parse_entered, parse_expr, seeded_die
+from referee.rules.dice import Keep, check_entered, draw, parse_entered, parse_expr, seeded_die
 from referee.errors import DiceError
 
 

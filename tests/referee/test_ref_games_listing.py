@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from referee.games import HouseRule, rules_for
+from referee.rules import HouseRule, rules_for
 from referee.model import GameSlug
 
 PLAYERS = {  # a table each game accepts

@@ -9,13 +9,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee import ledger, table
-from referee.dice import parse_expr
+from referee.table import ledger
+from referee.table import operations as table
+from referee.rules.dice import parse_expr
 from referee.errors import NothingToDo, RefereeError
-from referee.games import rules_for
+from referee.rules import rules_for
 from referee.model import Action, EventKind, Setup, State
-from referee.store import db
-from referee.store import events as log
+from referee.table.store import db
+from referee.table.store import events as log
 
 
 def fresh(tmp_path: Path, name: str = "t.db"):
@@ -35,7 +36,7 @@ def full_fold(conn, rules, head: int) -> State:
         node = log.get_event(conn, node.parent)
     state = rules.setup(Setup.from_dict(node.args), node.dice)
     for event in reversed(chain):
-        state = rules.apply(state, log.action_of(event), event.dice)
+        state = rules.apply(state, event.to_action(), event.dice)
     return state
 
 

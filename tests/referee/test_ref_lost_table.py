@@ -8,7 +8,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from referee.cli import cli
+from referee.cli.main import cli
 
 
 def _run(db: Path, *args: str):

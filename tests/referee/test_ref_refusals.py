@@ -16,7 +16,7 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from referee.cli import cli
+from referee.cli.main import cli
 
 TABLES = {
     "culture-war": ("new culture-war --player Ann:anarchy --player Bo:technocracy --seed 3", []),

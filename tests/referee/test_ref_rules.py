@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee.errors import RefereeError, RuleViolation, UnknownPlayer
-from referee.games import rules_for
+from referee.rules import rules_for
 from referee.model import Action, GameSlug, Setup
 
 

@@ -6,9 +6,9 @@ import subprocess
 
 import pytest
 
-from referee.cli import cli
+from referee.cli.main import cli
 from referee.errors import RefereeError
-from referee.scan import LineKind, classify
+from referee.table.scan import LineKind, classify
 
 from conftest import PYTHON, ROOT
 

@@ -11,7 +11,7 @@ HEAVY = ("reportlab", "jinja2", "PIL", "qrcode", "pypdfium2", "yaml", "pnp.sourc
 
 PROBE = """
 import json, sys
-from referee.cli import cli
+from referee.cli.main import cli
 try:
     cli.main(sys.argv[1:], prog_name="referee", standalone_mode=False)
 except SystemExit:
@@ -48,7 +48,7 @@ def test_a_card_lookup_with_a_warm_index_does_not_parse_yaml(card_project, tmp_p
 
 GAME_PROBE = """
 import json, sys
-from referee.cli import cli
+from referee.cli.main import cli
 try:
     cli.main(sys.argv[1:], prog_name="referee", standalone_mode=False)
 except SystemExit:

@@ -6,7 +6,7 @@ import json
 
 from click.testing import CliRunner
 
-from referee.cli import cli
+from referee.cli.main import cli
 
 
 def _run(db, *args):

@@ -21,7 +21,7 @@ from conftest import Table
 from helpers.pdfcheck import iter_fonts
 from pnp.faces.glyphs import FALLBACK_FOLDER, SCRIPT_FALLBACKS
 from pnp.project import PACKAGE_FONTS
-from referee.pdf_text import visual
+from referee.report.pdf_text import visual
 
 pytestmark = pytest.mark.pdf
 

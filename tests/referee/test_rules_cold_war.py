@@ -13,10 +13,10 @@ from fractions import Fraction
 import pytest
 from click.testing import CliRunner
 
-from referee.cli import cli
+from referee.cli.main import cli
 from referee.games.cold_war.cli import COMMANDS
 from referee.errors import RefereeError, RuleViolation
-from referee.games import rules_for
+from referee.rules import rules_for
 from referee.games.cold_war import cards as carddata
 from referee.games.cold_war.view import odds, odds_text, visible_state
 from referee.model import Action, GameSlug, Setup, State

@@ -19,9 +19,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from referee import prompts
+from referee.rules import prompts
 from referee.errors import RuleViolation
-from referee.games import rules_for
+from referee.rules import rules_for
 from referee.games.cold_war import cards as carddata
 from referee.games.cold_war import effects as E
 from referee.games.cold_war.actions import EFFECT_HANDLERS

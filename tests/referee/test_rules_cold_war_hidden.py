@@ -13,7 +13,7 @@ import json
 from pathlib import Path
 
 
-from referee.games import rules_for
+from referee.rules import rules_for
 from referee.games.cold_war import cards as carddata
 from referee.games.cold_war.hidden import PLACEHOLDER
 from referee.model import Action
@@ -66,7 +66,7 @@ def _wired() -> bool:
 
     core = Path(referee.__file__).parent
     return any("public_args" in path.read_text(encoding="utf-8")
-               for path in [*core.glob("*.py"), *core.glob("store/*.py")])
+               for path in core.rglob("*.py") if "games" not in path.relative_to(core).parts)
 
 
 def test_public_args_hide_face_down_cards_and_the_propaganda_flag():

@@ -22,7 +22,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 import pytest
 
 from referee.errors import RefereeError
-from referee.games import rules_for, visible_state
+from referee.rules import rules_for, visible_state
 from referee.games.cold_war import desk as D
 from referee.games.cold_war import zones as Z
 from referee.model import Action, GameSlug, Setup, State

@@ -9,13 +9,13 @@ from itertools import product
 
 import pytest
 
-from referee.games import rules_for
+from referee.rules import rules_for
 from referee.games.culture_war import legal
 from referee.games.culture_war.board import Board
 from referee.games.culture_war.odds import odds
 from referee.model import Action, GameSlug, Setup
-from referee.store import db
-from referee.store import events as log
+from referee.table.store import db
+from referee.table.store import events as log
 
 SEATING = "--house-rule first-player=seating"
 
@@ -175,8 +175,8 @@ def test_apply_is_pure_and_the_fold_from_setup_matches_the_snapshots(table):
         for e in events[1:]:
             if e.kind.value == "action":
                 before = json.dumps(state.to_dict(), sort_keys=True)
-                one = rules.apply(state, log.action_of(e), e.dice)
-                two = rules.apply(state, log.action_of(e), e.dice)
+                one = rules.apply(state, e.to_action(), e.dice)
+                two = rules.apply(state, e.to_action(), e.dice)
                 assert one == two and json.dumps(state.to_dict(), sort_keys=True) == before
                 state = one
         assert state == log.state_at(conn, rules, log.last_event(conn).head)[0]

@@ -12,7 +12,7 @@ import pytest
 from referee.cards import lookup
 from referee.cards.index import load_index, project_root
 from referee.errors import RefereeError, RuleViolation
-from referee.games import rules_for
+from referee.rules import rules_for
 from referee.games.debate import cards as dcards
 from referee.games.debate import forum as fm
 from referee.model import Action, GameSlug, Setup

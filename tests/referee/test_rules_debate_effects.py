@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from referee import prompts
+from referee.rules import prompts
 from referee.cards.index import load_index, project_root
 from referee.errors import CardError, RuleViolation
 from referee.games.debate import effects as dfx

@@ -20,12 +20,12 @@ from hypothesis import strategies as st
 
 from referee.cards import lookup
 from referee.cards.index import load_index, project_root
-from referee.cli import cli
+from referee.cli.main import cli
 from referee.errors import RefereeError
-from referee.games import rules_for
+from referee.rules import rules_for
 from referee.games.debate import cards as dcards
 from referee.model import Action, GameSlug, Setup
-from referee.views import StatusView
+from referee.table.views import StatusView
 
 RULES = rules_for("debate")
 INDEX = load_index(project_root())

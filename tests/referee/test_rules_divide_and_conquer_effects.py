@@ -19,11 +19,11 @@ from typing import Any, Callable
 import pytest
 import yaml
 
-from referee import prompts
+from referee.rules import prompts
 from referee.cards import lookup
 from referee.cards.index import load_index, project_root
 from referee.errors import CardError, RuleViolation
-from referee.games import rules_for
+from referee.rules import rules_for
 from referee.games.divide_and_conquer import battle
 from referee.games.divide_and_conquer.effects import HANDLERS, card_fields
 from referee.model import Action, GameSlug, Setup

@@ -17,16 +17,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 import pytest
 
-from referee import prompts
+from referee.rules import prompts
 from referee.cards import lookup
 from referee.cards.index import load_index, project_root
 from referee.errors import RefereeError
-from referee.games import rules_for
+from referee.rules import rules_for
 from referee.games.divide_and_conquer import cards as dcards
 from referee.games.divide_and_conquer import printed, zones
 from referee.games.divide_and_conquer.phases import Phase
 from referee.model import Action, GameSlug, Setup
-from referee.views import StatusView
+from referee.table.views import StatusView
 
 from tests.referee.conftest import Table
 

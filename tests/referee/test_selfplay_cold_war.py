@@ -9,7 +9,7 @@ from collections import Counter
 
 import pytest
 
-from referee.games import rules_for
+from referee.rules import rules_for
 from referee.games.cold_war import cards as carddata
 from referee.games.cold_war import selfplay
 from referee.model import GameSlug, PlayerName

@@ -8,11 +8,11 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from referee.games import rules_for
+from referee.rules import rules_for
 from referee.games.cold_war import effects as E
 from referee.games.cold_war import selfplay
 from referee.games.cold_war.legal import ANSWER_ARGS, answers
-from referee.legal import accepts
+from referee.rules.legal import accepts
 from referee.model import Action, GameSlug, PlayerName
 from referee.simulate.play import Outcome, play_game, setup_of
 from referee.simulate.runner import make_plan

@@ -13,7 +13,7 @@ import pytest
 import yaml
 
 from referee.errors import RefereeError
-from referee.games import rules_for
+from referee.rules import rules_for
 from referee.games.culture_war import selfplay
 from referee.model import Action, GameSlug, PlayerName, Setup
 from referee.simulate.play import Outcome, play_game
@@ -165,7 +165,7 @@ def test_a_whole_random_game_ends_in_a_win():
 def test_a_player_out_on_their_own_turn_has_it_ended_by_anyone():
     # found by self-play: P2 went out in their own turn and no one could end it (an endless ally/unally loop)
 
-    from referee.legal import legal_moves
+    from referee.rules.legal import legal_moves
 
     seats = (("P1", "anarchy"), ("P2", "community"), ("P3", "technocracy"))
     state = RULES.setup(Setup(GameSlug.CULTURE_WAR, seats, 1, house_rules={"first-player": "seating"}), ())
@@ -188,7 +188,7 @@ def _asked_to_discard(card_id: str, card: str, text: str, enter: str):
 
 
 def test_a_discard_prompt_is_answered_by_naming_cards_from_the_known_hand():
-    from referee.legal import legal_moves
+    from referee.rules.legal import legal_moves
 
     asked, dealer = _asked_to_discard("technocracy-data-harvest", "Data Harvest", "P1 discards 1 card",
                                       "referee resolve 1 CARD")
@@ -203,7 +203,7 @@ def test_a_discard_prompt_is_answered_by_naming_cards_from_the_known_hand():
 
 
 def test_a_discard_at_random_is_not_the_players_choice():
-    from referee.legal import legal_moves
+    from referee.rules.legal import legal_moves
 
     asked, dealer = _asked_to_discard("anarchy-botnet-swarm", "Botnet Swarm",
                                       "P1 discards 1 card at random (Botnet Swarm)", "referee resolve 1 done")

@@ -9,7 +9,7 @@ from collections import Counter
 import pytest
 
 from referee.errors import RuleViolation
-from referee.games import rules_for
+from referee.rules import rules_for
 from referee.games.debate import selfplay
 from referee.games.debate.cards import starter_deck
 from referee.model import Action, GameSlug, PlayerName

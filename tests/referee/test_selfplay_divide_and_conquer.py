@@ -10,7 +10,7 @@ from itertools import product
 import pytest
 
 from referee.cards.index import load_index, project_root
-from referee.games import rules_for
+from referee.rules import rules_for
 from referee.games.divide_and_conquer import cards, plays, selfplay
 from referee.model import GameSlug, Setup
 from referee.simulate.play import Outcome, play_game

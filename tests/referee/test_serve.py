@@ -13,7 +13,7 @@ from starlette.testclient import TestClient
 from conftest import Table
 from helpers.serve_tables import HIDDEN, card_name, cold_war, culture_war, leaks
 
-from referee.cli import cli
+from referee.cli.main import cli
 from referee.serve import snapshot
 from referee.serve.app import create_app
 from referee.serve.tokens import TokenStore, token_file

@@ -244,8 +244,8 @@ def test_debate_threads_show_their_arguments_and_a_waiting_prompt_is_in_sight(tm
     from dataclasses import replace
 
     from conftest import Table
-    from referee import prompts
-    from referee.games import action_table, rules_for
+    from referee.rules import prompts
+    from referee.rules import action_table, rules_for
     from referee.model import GameSlug
 
     t = Table(tmp_path / "debate.db")

@@ -21,7 +21,7 @@ from starlette.testclient import TestClient
 
 from helpers.serve_tables import culture_war
 
-from referee.cli import cli
+from referee.cli.main import cli
 from referee.serve import server
 from referee.serve.app import EventStream, Hub, create_app
 from referee.serve.tokens import TokenStore

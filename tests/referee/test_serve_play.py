@@ -26,9 +26,11 @@ from conftest import Table
 from helpers.twins import first_event
 from test_rules_cold_war_hidden import ANN_SETUP, BO_SETUP
 
-from referee import legal, table as core
-from referee.cli import cli
-from referee.games import rules_for
+from referee.rules import legal
+from referee.table.moves import moves_view
+from referee.table import operations as core
+from referee.cli.main import cli
+from referee.rules import rules_for
 from referee.serve.app import create_app
 from referee.serve.play import Play, RateLimit
 from referee.serve.tokens import TokenStore
@@ -418,7 +420,7 @@ def test_fifty_concurrent_submissions_lose_nothing_and_double_nothing(tmp_path):
         for _ in range(5):
             if who == "cli":
                 state = core.status(served.db).state
-                offered = legal.moves_view(state).moves
+                offered = moves_view(state).moves
                 line = _busy([m.command for m in offered]) if offered else "place a1"
                 proc = subprocess.run([sys.executable, "-m", "referee", "--db", str(served.db), *shlex.split(line)],
                                       capture_output=True, text=True, timeout=60)
@@ -478,9 +480,9 @@ def _twin_outputs(tmp_path, monkeypatch, new_line: str, moves: list[tuple[str, s
     """Set a table up from the phones (each move: the player and the line its
     phone sends) and collect everything anyone but the first mover reads;
     also the first mover's own echo."""
-    import referee.ledger
+    import referee.table.ledger
 
-    monkeypatch.setattr(referee.ledger, "now", lambda: "2026-11-26T20:15:02.000Z")
+    monkeypatch.setattr(referee.table.ledger, "now", lambda: "2026-11-26T20:15:02.000Z")
     tmp_path.mkdir()
     served = Served(tmp_path, new_line)
     names = list(served.tokens.tokens)

@@ -11,9 +11,9 @@ from click.testing import CliRunner
 
 from conftest import Table
 from helpers.serve_tables import cold_war
-from referee import prompts
-from referee.cli import cli
-from referee.games import action_table, rules_for
+from referee.rules import prompts
+from referee.cli.main import cli
+from referee.rules import action_table, rules_for
 from referee.model import GameSlug
 from referee.serve import snapshot
 

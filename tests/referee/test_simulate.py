@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from referee.cli import cli
+from referee.cli.main import cli
 from referee.errors import RefereeError
 from referee.simulate import stats
-from referee.games import rules_for
+from referee.rules import rules_for
 from referee.simulate.play import Outcome, play_game, setup_of
 from referee.simulate.runner import make_plan
 from referee.simulate.session import simulate

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from referee.cli import cli
+from referee.cli.main import cli
 from referee.simulate.ab import compare
 from referee.simulate.agents import AgentKind
 from referee.simulate.play import GameRecord, Outcome, Seat

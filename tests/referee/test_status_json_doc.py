@@ -24,7 +24,7 @@ from typing import Any, Iterable, Iterator
 
 import pytest
 
-from referee.games import rules_for
+from referee.rules import rules_for
 from referee.model import GameSlug
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "status-json.md"

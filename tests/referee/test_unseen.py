@@ -9,12 +9,12 @@ from dataclasses import replace
 
 import pytest
 
-from referee.games import rules_for
-from referee.legal import legal_moves
+from referee.rules import rules_for
+from referee.rules.legal import legal_moves
 from referee.model import PlayerName
 from referee.simulate import play
 from referee.simulate.runner import make_plan
-from referee.unseen import for_people, unseen
+from referee.rules.unseen import for_people, unseen
 
 
 def test_the_switch_is_on_outside_and_off_inside_and_restored():

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import click
 
-from referee import render
-from referee.cli_common import db_option, db_path, emit, warn
+from referee.words import render
+from referee.cli.common import db_option, db_path, emit, warn
 from referee.games.cold_war import commands as core
 from referee.games.cold_war.view import odds_text
 

@@ -2,21 +2,21 @@
 
 Each turns what was typed into an action's arguments (cards by id or QR
 payload become card ids; spots like M1 or S2.1 stay as they are) and hands
-it to referee.table.act, or reads the table for `odds`. Nothing here prints.
+it to referee.table.operations.act, or reads the table for `odds`. Nothing here prints.
 """
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any, Sequence
 
-from referee import table
+from referee.table import operations as table
 from referee.errors import RefereeError
 from referee.games.cold_war import desk as D
 from referee.games.cold_war.cards import resolve_id
 from referee.games.cold_war.hidden import FACE_UP_WHEN_PLACED, card_type
 from referee.games.cold_war.view import Odds, odds as odds_of
 from referee.model import GameSlug
-from referee.results import ActResult
+from referee.table.results import ActResult
 
 
 class _Args:

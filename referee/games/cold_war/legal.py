@@ -36,7 +36,7 @@ from typing import Any, Iterable, Mapping, Sequence
 from referee.games.cold_war import desk as D
 from referee.games.cold_war import effects as E
 from referee.games.cold_war import phases
-from referee.legal import CARD_PLACEHOLDER, Hands, Move, accepts, command_line, describe, placeholder, shared_moves
+from referee.rules.legal import CARD_PLACEHOLDER, Hands, Move, accepts, command_line, describe, placeholder, shared_moves
 from referee.model import Action, PlayerName, State
 
 SETUP_DISCARDS = 3

@@ -10,12 +10,12 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Sequence
 
-from referee import prompts
+from referee.rules import prompts
 from referee.errors import RefereeError, RuleViolation
 from referee.games.cold_war import desk as D
 from referee.games.cold_war import zones as Z
 from referee.model import Action, State
-from referee.plain import plain_copy
+from referee.rules.plain import plain_copy
 
 
 class Play:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from referee.errors import RefereeError
-from referee.games import visible_state
+from referee.rules import visible_state
 from referee.games.cold_war import desk as D
 from referee.games.cold_war.view import odds as flip_odds
 from referee.model import State

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping, Sequence
 
-from referee import prompts
+from referee.rules import prompts
 from referee.errors import RuleViolation
-from referee.games import ActionSpec, HouseRule, action_table
+from referee.rules import ActionSpec, HouseRule, action_table
 from referee.games.cold_war import actions, attacks, moves, phases, view
 from referee.games.cold_war import phrases as game_phrases
 from referee.games.cold_war import cards as carddata
@@ -26,8 +26,8 @@ from referee.games.cold_war import desk as D
 from referee.games.cold_war import zones as Z
 from referee.games.cold_war.hidden import PLACEHOLDER, public_args as _public_args
 from referee.games.cold_war.play import Play
-from referee.games.generic import GenericRules
-from referee.games.shared import SHARED_ACTIONS
+from referee.rules.generic import GenericRules
+from referee.rules.shared import SHARED_ACTIONS
 from referee.model import Action, GameSlug, Player, PlayerName, Setup, State
 
 SWITCHES = ("on", "off")

@@ -27,8 +27,8 @@ from typing import Any, Mapping
 
 from referee.games.cold_war import desk as D
 from referee.games.cold_war.legal import answers  # noqa: F401  (the loop's defender's choice: a module attribute)
-from referee.games.dealing import Copy, take
-from referee.legal import Hands
+from referee.rules.dealing import Copy, take
+from referee.rules.legal import Hands
 from referee.model import Action, PlayerName, State
 
 WIN = 1_000_000.0

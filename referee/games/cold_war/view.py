@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any, Mapping, Sequence
 
-from referee import prompts
+from referee.rules import prompts
 from referee.errors import RefereeError
 from referee.games.cold_war import desk as D
 from referee.games.cold_war import zones as Z

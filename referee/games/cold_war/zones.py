@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from referee.copies import check_free_copy
+from referee.rules.copies import check_free_copy
 from referee.errors import RuleViolation
 from referee.games.cold_war import desk as D
 

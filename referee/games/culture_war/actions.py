@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from referee.errors import RefereeError, RuleViolation
-from referee.games import shared
+from referee.rules import shared
 from referee.games.culture_war import effects
 from referee.games.culture_war import phrases as game_phrases
 from referee.games.culture_war import handlers as fx
@@ -23,7 +23,7 @@ from referee.games.culture_war.battle import end_if_broken
 from referee.games.culture_war.board import KIND_WORDS, KINDS, Board, new_piece
 from referee.games.culture_war.effects import freeze
 from referee.games.culture_war.phases import ROLL_OFF_RULE, TIMING  # the phases are checked first, in phases.py
-from referee.games.shared import changed
+from referee.rules.shared import changed
 from referee.model import Action, State
 
 # which triggers fire as a card of each type is played

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Mapping
 
-from referee import prompts
+from referee.rules import prompts
 from referee.errors import RuleViolation
 from referee.games.culture_war import zones
 from referee.model import State

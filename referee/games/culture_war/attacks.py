@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any, Callable, Mapping
 
 from referee.errors import RefereeError, RuleViolation
-from referee.facts import Kind
+from referee.rules.facts import Kind
 from referee.games.culture_war import effects
 from referee.games.culture_war.actions import order_ready
 from referee.games.culture_war.battle import end_if_broken, fight, strike, target_refusal, unit_refusal

@@ -17,7 +17,7 @@ from __future__ import annotations
 from functools import partial
 from typing import Any, Mapping
 
-from referee.facts import Outcome, Roll
+from referee.rules.facts import Outcome, Roll
 
 from referee.games.culture_war import handlers as fx
 from referee.games.culture_war import phrases

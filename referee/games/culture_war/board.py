@@ -28,12 +28,12 @@ import re
 from dataclasses import replace
 from typing import Any, Callable, Iterable, Mapping
 
-from referee import prompts
+from referee.rules import prompts
 from referee.errors import RefereeError, RuleViolation
-from referee.facts import Fact, story
+from referee.rules.facts import Fact, story
 from referee.games.culture_war import phrases
 from referee.model import Player, State
-from referee.plain import SCALARS, json_key, plain_copy
+from referee.rules.plain import SCALARS, json_key, plain_copy
 
 PLAIN = "plain"  # coins of a Real Estate with no faction: every card counts them as its own
 DEFAULT_PRODUCTION = 1

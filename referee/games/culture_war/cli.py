@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import click
 
-from referee import render
-from referee.cli_common import AMOUNT, db_option, db_path, emit, warn
+from referee.words import render
+from referee.cli.common import AMOUNT, db_option, db_path, emit, warn
 from referee.games.culture_war import commands as core
 from referee.games.culture_war.view import odds_lines
 

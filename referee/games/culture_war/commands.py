@@ -16,10 +16,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
 
-from referee import dice as dicelib
-from referee import table
+from referee.rules import dice as dicelib
+from referee.table import operations as table
 from referee.errors import RefereeError
-from referee.facts import Fact
+from referee.rules.facts import Fact
 from referee.games.culture_war import odds as odds_of
 from referee.games.culture_war.attacks import target_of
 from referee.games.culture_war.battle import strike
@@ -27,9 +27,9 @@ from referee.games.culture_war.board import Board, hero
 from referee.games.culture_war.cards import resolve
 from referee.games.culture_war.rules import RULES
 from referee.model import Action, State
-from referee.store import db
-from referee.store import events as log
-from referee.results import ActResult
+from referee.table.store import db
+from referee.table.store import events as log
+from referee.table.results import ActResult
 
 
 @dataclass(frozen=True)
@@ -75,7 +75,7 @@ def _report(result: ActResult) -> Report:
     if result.facts is not None:
         return Report(result, result.facts)
     e = result.event
-    return Report(result, tuple(RULES.narrate(result.before, Action(e.action, e.args, e.actor, e.cards), e.dice)))
+    return Report(result, tuple(RULES.narrate(result.before, e.to_action(), e.dice)))
 
 
 def _rolled(path: Path, name: str, args: dict[str, Any], dice_text: str | None) -> Report:

@@ -11,9 +11,9 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from referee import dice as dicelib
+from referee.rules import dice as dicelib
 from referee.errors import DiceError
-from referee.facts import Fact, Kind, Outcome
+from referee.rules.facts import Fact, Kind, Outcome
 from referee.games.culture_war.attacks import names_a_unit
 from referee.games.culture_war.board import Board
 from referee.games.culture_war.effects import freeze

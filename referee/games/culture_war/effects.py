@@ -30,7 +30,7 @@ from typing import Any, Iterable, Iterator, Mapping
 from referee.games.culture_war.board import DEFAULT_CAPACITY, DEFAULT_PRODUCTION, Board
 from referee.games.culture_war.zones import estates_held
 from referee.model import State
-from referee.unseen import for_people
+from referee.rules.unseen import for_people
 
 STATIC = (None, "while-in-play")
 TRACE: list[tuple[str | None, str]] = []  # (card id, kind) of effects that acted; tests read and clear it

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.games import HouseRule
+from referee.rules import HouseRule
 
 # House rule default (shared/seeds/README.md): shorter games for bigger tables.
 LIFE_BY_PLAYERS = {2: 100, 3: 90, 4: 80, 5: 70}

@@ -49,17 +49,17 @@ from functools import lru_cache
 from itertools import accumulate, combinations
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from referee import prompts
+from referee.rules import prompts
 from referee.errors import RefereeError
 from referee.games.culture_war import effects, phases
 from referee.games.culture_war.actions import MOD_KINDS, NOW_OF, targets_of
 from referee.games.culture_war.attacks import WINDOW, names_a_unit, target_of, taxes
 from referee.games.culture_war.board import PLAIN, Board, feeder
 from referee.games.culture_war.cards import CARD_TYPES, GAME, stats_of
-from referee.legal import (CARD_PLACEHOLDER, Candidate, CandidateRun, Hands, Move, accepts, judged,
+from referee.rules.legal import (CARD_PLACEHOLDER, Candidate, CandidateRun, Hands, Move, accepts, judged,
                            shared_candidates)
 from referee.model import Action, PlayerName, State
-from referee.unseen import for_people
+from referee.rules.unseen import for_people
 
 TIMED = ("unit", "real-estate", "mod", "happening", "operation")  # own turn, before the first attack
 ROLLING = ("rolloff", "battle", "window", "settle")  # the dice they take are known only by rolling
@@ -215,7 +215,7 @@ class _Gen:
     def words(self, action: Action) -> str:
         if not for_people():  # self-play: no agent reads them
             return action.name
-        from referee.wording import Words, phrase  # lazy: words only when moves are asked for
+        from referee.words.wording import Words, phrase  # lazy: words only when moves are asked for
 
         names = {}
         if "_card" in action.args:

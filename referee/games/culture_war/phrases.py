@@ -3,11 +3,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Sequence
 
-from referee.facts import Fact, Kind, Outcome, Roll
+from referee.rules.facts import Fact, Kind, Outcome, Roll
 from referee.model import State
 
 if TYPE_CHECKING:  # annotations only: status never words an action
-    from referee.wording import Words
+    from referee.words.wording import Words
 
 
 def _battle(w: Words) -> str:

@@ -17,18 +17,17 @@ from importlib import import_module
 from typing import Any, Callable, Mapping, Sequence
 
 from referee.errors import RefereeError, RuleViolation
-from referee.facts import Fact
-from referee.games import ActionSpec, DiceNeeded, action_table
+from referee.rules.facts import Fact
+from referee.rules import ActionSpec, DiceNeeded, action_table
 from referee.games.culture_war import effects, phases, view, zones
 from referee.games.culture_war import phrases as game_phrases
 from referee.games.culture_war.board import PLAIN, Board, DiceShortage, feeder, new_piece
 from referee.games.culture_war.cards import deck_size, starting_cards
 from referee.games.culture_war.effects import freeze
 from referee.games.culture_war.house_rules import HOUSE_RULES, LIFE_BY_PLAYERS
-from referee.games.generic import GenericRules
-from referee.games.shared import SHARED_ACTIONS, check_capital, check_end_turn, check_life
+from referee.rules.generic import GenericRules
+from referee.rules.shared import SHARED_ACTIONS, check_capital, check_end_turn, check_life
 from referee.model import Action, Event, GameSlug, Setup, State
-from referee.store.events import action_of
 
 WINDOW_ALLOWS = frozenset({"settle", "resolve", "life", "capital", "crowd"})
 
@@ -313,7 +312,7 @@ class CultureWarRules(GenericRules):
         """A battle's rolls, as `3+2=5 v 6+0=6 fails`."""
         if event.action not in ("battle", "settle"):
             return []
-        facts = self.narrate(before, action_of(event), event.dice)
+        facts = self.narrate(before, event.to_action(), event.dice)
         return [game_phrases.roll_text(f.roll) for f in facts if f.roll is not None]
 
     def check(self, state: State, action: Action) -> None:

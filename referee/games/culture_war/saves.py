@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from referee import prompts
+from referee.rules import prompts
 from referee.games.culture_war.board import Board
 from referee.games.culture_war.handlers import save_key, save_sources
 from referee.model import State

@@ -28,13 +28,13 @@ import random
 from collections import Counter
 from typing import Any
 
-from referee import prompts
+from referee.rules import prompts
 from referee.errors import RefereeError
 from referee.games.culture_war import zones
 from referee.games.culture_war.cards import starting_cards
 from referee.games.culture_war.legal import card, deck_cards, dice_for
-from referee.games.dealing import Copy
-from referee.legal import Hands
+from referee.rules.dealing import Copy
+from referee.rules.legal import Hands
 from referee.model import Action, PlayerName, State
 
 __all__ = ["Dealer", "deal", "evaluate", "dice_for"]

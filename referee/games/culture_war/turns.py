@@ -9,7 +9,7 @@ from dataclasses import replace
 from typing import Any, Callable, Mapping, Sequence
 
 from referee.errors import RefereeError, RuleViolation
-from referee.facts import Fact
+from referee.rules.facts import Fact
 from referee.games.culture_war import turn_effects
 from referee.games.culture_war import phases, zones
 from referee.games.culture_war.board import Board

@@ -3,12 +3,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Mapping
 
-from referee.facts import Fact, Kind, change
+from referee.rules.facts import Fact, Kind, change
 from referee.games.culture_war import effects
 from referee.games.culture_war.board import Board, coins_text, coins_total, slug
 from referee.games.culture_war.phases import play_order
 from referee.model import State
-from referee.render import table
+from referee.words.render import table
 
 if TYPE_CHECKING:
     from fractions import Fraction

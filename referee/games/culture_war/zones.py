@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Mapping
 
-from referee.copies import check_free_copy
+from referee.rules.copies import check_free_copy
 from referee.errors import RefereeError, RuleViolation
 from referee.games.culture_war import phrases
 from referee.model import Action, State

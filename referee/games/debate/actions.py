@@ -14,16 +14,16 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Mapping, Sequence
 
-from referee import prompts
-from referee.copies import check_free_copy
+from referee.rules import prompts
+from referee.rules.copies import check_free_copy
 from referee.errors import RuleViolation
 from referee.games.debate import forum as fm
 from referee.games.debate import phases as ph
 from referee.games.debate import piles
 from referee.games.debate.abilities import Play, remove_tactic, resolve
-from referee.games.shared import changed, check_change
+from referee.rules.shared import changed, check_change
 from referee.model import Action, State
-from referee.plain import plain_copy
+from referee.rules.plain import plain_copy
 
 
 def play_tactic(state: State, action: Action) -> State:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import click
 
-from referee import render
-from referee.cli_common import AMOUNT, db_option, db_path, emit, warn
+from referee.words import render
+from referee.cli.common import AMOUNT, db_option, db_path, emit, warn
 from referee.games.debate import commands as core
 
 THREAD = click.IntRange(1, 7)

@@ -1,7 +1,7 @@
 """Table-level functions behind the debate commands (one per command).
 
 Each looks up the cards it is given (card id or QR text) in the card index,
-copies their stats into the action, and hands it to referee.table.act, so
+copies their stats into the action, and hands it to referee.table.operations.act, so
 the log holds everything a replay needs. Nothing here prints or exits.
 """
 from __future__ import annotations
@@ -10,14 +10,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from referee import table
+from referee.table import operations as table
 from referee.cards import lookup
 from referee.errors import RefereeError
 from referee.games.debate import cards, view
 from referee.games.debate.actions import round_report
 from referee.games.debate.forum import Report
 from referee.model import GameSlug, State
-from referee.results import ActResult
+from referee.table.results import ActResult
 
 
 @dataclass(frozen=True)

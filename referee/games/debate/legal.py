@@ -26,7 +26,7 @@ from typing import Any, Iterable, Mapping, Sequence
 from referee.games.debate import phases as ph
 from referee.games.debate.abilities import FORUM_ACTIONS
 from referee.games.debate.forum import THREADS, opponent
-from referee.legal import (CARD_PLACEHOLDER, Hands, Move, accepts, action, move, placeholder,
+from referee.rules.legal import (CARD_PLACEHOLDER, Hands, Move, accepts, action, move, placeholder,
                            shared_moves)
 from referee.model import Action, PlayerName, State
 

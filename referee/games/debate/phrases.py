@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # annotations only: status never words an action
-    from referee.wording import Words
+    from referee.words.wording import Words
 
 
 def _picks(w: Words) -> str:

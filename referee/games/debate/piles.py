@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Iterable, Mapping, Sequence
 
-from referee.copies import check_free_copy, copies_word, where_text
+from referee.rules.copies import check_free_copy, copies_word, where_text
 from referee.errors import RuleViolation
 
 HAND = 5  # round start: draw until the hand holds this many

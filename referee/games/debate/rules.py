@@ -22,16 +22,16 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Sequence
 
-from referee.copies import check_free_copy
+from referee.rules.copies import check_free_copy
 from referee.errors import RuleViolation
-from referee.games import ActionSpec, HouseRule, action_table
+from referee.rules import ActionSpec, HouseRule, action_table
 from referee.games.debate import actions, piles, view
 from referee.games.debate import forum as fm
 from referee.games.debate import phases as ph
 from referee.games.debate import phrases as game_phrases
 from referee.games.debate.cards import find_potus
-from referee.games.generic import GenericRules, check_by_applying
-from referee.games.shared import SHARED_ACTIONS
+from referee.rules.generic import GenericRules, check_by_applying
+from referee.rules.shared import SHARED_ACTIONS
 from referee.model import Action, GameSlug, Setup, State
 
 CROWD_LIMIT = fm.CROWD_LIMIT

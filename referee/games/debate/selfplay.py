@@ -25,9 +25,9 @@ from collections import Counter
 from dataclasses import replace
 from typing import Any, Mapping
 
-from referee.games.dealing import Copy, take
+from referee.rules.dealing import Copy, take
 from referee.games.debate import cards as dcards
-from referee.legal import Hands
+from referee.rules.legal import Hands
 from referee.model import Action, PlayerName, State
 
 WIN = 1_000_000.0

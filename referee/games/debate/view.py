@@ -7,8 +7,8 @@ from typing import Any, Mapping, Sequence
 from referee.games.debate import forum as fm
 from referee.games.debate import phases as ph
 from referee.model import State
-from referee.render import crowd as crowd_text
-from referee.render import table
+from referee.words.render import crowd as crowd_text
+from referee.words.render import table
 
 
 def _card(card: Mapping[str, Any]) -> str:

@@ -16,10 +16,10 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Callable, Sequence
 
-from referee import prompts
+from referee.rules import prompts
 from referee.errors import RuleViolation
-from referee.games import ActionSpec
-from referee.games.generic import check_by_applying
+from referee.rules import ActionSpec
+from referee.rules.generic import check_by_applying
 from referee.games.divide_and_conquer import battle, events, hands, zones
 from referee.games.divide_and_conquer.phases import Phase
 from referee.games.divide_and_conquer.work import Work

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import click
 
-from referee import render, table
-from referee.cli_common import AMOUNT, db_option, db_path, warn
+from referee.words import render
+from referee.table import operations as table
+from referee.cli.common import AMOUNT, db_option, db_path, warn
 from referee.games.divide_and_conquer import commands as core
 
 BY = click.option("--by", "actor", metavar="NAME", help="The player acting (default: whose turn it is).")

@@ -3,7 +3,7 @@
 Each looks up the cards it is given (card id or QR text) in the card index,
 copies their stats into the action (keys starting with _ hold that data),
 works out which group on the table a reference means, and hands the action
-to referee.table.act. Nothing here prints or exits.
+to referee.table.operations.act. Nothing here prints or exits.
 """
 from __future__ import annotations
 
@@ -11,12 +11,12 @@ import re
 from pathlib import Path
 from typing import Any, Sequence
 
-from referee import table
+from referee.table import operations as table
 from referee.cards import lookup
 from referee.errors import RefereeError
 from referee.games.divide_and_conquer import cards, zones
 from referee.model import GameSlug, State
-from referee.results import ActResult
+from referee.table.results import ActResult
 
 _REF = re.compile(r"^g\d+$", re.IGNORECASE)
 

@@ -11,7 +11,7 @@ from dataclasses import replace
 from typing import Any, Mapping
 
 from referee.errors import RuleViolation
-from referee.games.shared import changed, check_change
+from referee.rules.shared import changed, check_change
 from referee.model import State
 
 

@@ -1,7 +1,7 @@
 """Divide & Conquer's legal moves (referee/legal.py): every action the rules
 accept now for one player, with the command line that plays it.
 
-    a prompt waits   its player's picks (`resolve N GROUP`, from referee.legal.shared_moves);
+    a prompt waits   its player's picks (`resolve N GROUP`, from referee.rules.legal.shared_moves);
                      nothing else moves;
     no attack        the player whose turn it is: one action (`event`,
                      `unaffiliate`, `recruit`, `attach`, `attack TARGET --intent`)
@@ -47,10 +47,10 @@ from functools import lru_cache
 from itertools import combinations, product
 from typing import Any, Callable, Iterator, Mapping
 
-from referee import prompts
+from referee.rules import prompts
 from referee.games.divide_and_conquer import events, plays, printed, zones
 from referee.games.divide_and_conquer.phases import Phase
-from referee.legal import CARD_PLACEHOLDER, Hands, Move, accepts, shared_moves
+from referee.rules.legal import CARD_PLACEHOLDER, Hands, Move, accepts, shared_moves
 from referee.model import Action, PlayerName, Revision, State
 
 GAME = "divide-and-conquer"
@@ -134,7 +134,7 @@ class _Gen:
         self.out.append(Move(action, command, action.name, self.words(action), details))
 
     def words(self, action: Action) -> str:
-        from referee.wording import Words, phrase  # lazy: words only when moves are asked for
+        from referee.words.wording import Words, phrase  # lazy: words only when moves are asked for
 
         names = {}
         for c in [action.args.get("_card"), *(action.args.get("_groups") or ()),

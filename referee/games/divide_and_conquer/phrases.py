@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 from referee.model import State
 
 if TYPE_CHECKING:  # annotations only: status never words an action
-    from referee.wording import Words
+    from referee.words.wording import Words
 
 
 def _attack(w: Words) -> str:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any, Iterator, Mapping
 
-from referee.copies import check_free_copy
+from referee.rules.copies import check_free_copy
 from referee.errors import RuleViolation
 
 COPIES_RULE = "printed copies"

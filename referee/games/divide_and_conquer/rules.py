@@ -19,17 +19,17 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Sequence
 
-from referee import prompts
+from referee.rules import prompts
 from referee.errors import RuleViolation
-from referee.games import ActionSpec, HouseRule, action_table
+from referee.rules import ActionSpec, HouseRule, action_table
 from referee.games.divide_and_conquer import actions, cards, view, zones
 from referee.games.divide_and_conquer import phrases as game_phrases
 from referee.games.divide_and_conquer.actions import step_action
 from referee.games.divide_and_conquer.phases import phase_of
 from referee.games.divide_and_conquer.printed import places_of
 from referee.games.divide_and_conquer.work import Work
-from referee.games.generic import GenericRules
-from referee.games.shared import SHARED_ACTIONS
+from referee.rules.generic import GenericRules
+from referee.rules.shared import SHARED_ACTIONS
 from referee.model import Action, GameSlug, Setup, State
 
 TURN_ACTIONS = ("event", "unaffiliate", "recruit", "attach", "attack")
@@ -109,7 +109,7 @@ class DivideAndConquerRules(GenericRules):
     def copy_hints(self, state: State, action: Action) -> list[str | None]:
         """The group each numbered copy goes to or on: a team's or raise's
         cards are laid first (the next g-numbers), then its --attach cards."""
-        from referee.copy_register import named_at  # lazy: only an action naming copies asks
+        from referee.rules.copy_register import named_at  # lazy: only an action naming copies asks
 
         laid = list(action.args.get("cards") or [])
         attach = [str(a).rpartition("=")[2] for a in action.args.get("attach") or ()]

@@ -29,7 +29,7 @@ from typing import Any, Mapping
 
 from referee.games.divide_and_conquer import printed, zones
 from referee.games.divide_and_conquer.legal import deck_cards
-from referee.legal import Hands
+from referee.rules.legal import Hands
 from referee.model import Action, PlayerName, State
 
 WIN = 1_000_000.0

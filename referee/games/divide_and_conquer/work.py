@@ -10,7 +10,7 @@ from referee.games.divide_and_conquer import printed
 from referee.games.divide_and_conquer.phases import phase_of
 from referee.games.divide_and_conquer.zones import places, score, value
 from referee.model import State
-from referee.plain import plain_copy
+from referee.rules.plain import plain_copy
 
 
 @dataclass

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import click
 
-from referee import render
-from referee.cli_common import db_option, db_path, emit
+from referee.words import render
+from referee.cli.common import db_option, db_path, emit
 from referee.games.petri_dish import commands as core
 
 BY = click.option("--by", "actor", metavar="NAME", help="The player acting; refused if it is not their turn.")

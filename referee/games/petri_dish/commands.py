@@ -1,6 +1,6 @@
 """Table-level functions behind the Petri dish commands (one per command).
 
-Each opens the table through referee.table, works, and returns a plain
+Each opens the table through referee.table.operations, works, and returns a plain
 result; the CLI module prints it. Nothing here prints or exits.
 """
 from __future__ import annotations
@@ -9,11 +9,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
 
-from referee import table
+from referee.table import operations as table
 from referee.errors import RefereeError
 from referee.games.petri_dish import dish, engine, view
 from referee.model import GameSlug, State
-from referee.results import ActResult
+from referee.table.results import ActResult
 
 ARG_NAMES = {"place": ("at",), "grow": ("at",), "move": ("from", "onto"), "divide": ("from", "onto"),
              "pass": (), "claim-draw": ()}
@@ -52,7 +52,7 @@ class LegalView:
 def legal(path: Path) -> LegalView:
     """`legal`: the moves of the side to move (`referee moves`, as plain command lines)."""
     state = _state(path)
-    from referee.legal import moves_view  # lazy: the move generators, only for `legal`
+    from referee.table.moves import moves_view  # lazy: the move generators, only for `legal`
 
     view = moves_view(state)
     colour = state.player(view.player).faction or ""

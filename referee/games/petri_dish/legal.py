@@ -12,7 +12,7 @@ from typing import Any
 
 from referee.games.petri_dish import engine
 from referee.games.petri_dish.dish import REPETITIONS_FOR_DRAW, action_args, position_of, repetitions
-from referee.legal import Candidate, Hands, Move, action, judged, move, shared_candidates
+from referee.rules.legal import Candidate, Hands, Move, action, judged, move, shared_candidates
 from referee.model import Action, PlayerName, State
 
 

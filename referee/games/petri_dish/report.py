@@ -9,7 +9,6 @@ from referee.games.petri_dish.dish import BOARD_ACTIONS, action_of, position_of
 from referee.games.petri_dish.geometry import POINTS, PRIME_AREAS
 from referee.model import State
 from referee.report import ChartSpec, Fight, Game, Moment, Step
-from referee.store.events import action_of as action_of_event
 
 
 class PetriDishReport(Game):
@@ -35,7 +34,7 @@ class PetriDishReport(Game):
         if e.action not in BOARD_ACTIONS:
             return []
         mover = b.active_player
-        outcome = engine.play(position_of(b), action_of(action_of_event(e)))
+        outcome = engine.play(position_of(b), action_of(e.to_action()))
         out = []
         for point, germ in outcome.captured:
             colour = "white" if germ > 0 else "black"

@@ -11,13 +11,13 @@ from dataclasses import replace
 from typing import Sequence
 
 from referee.errors import RuleViolation
-from referee.games import ActionSpec, HouseRule, action_table
+from referee.rules import ActionSpec, HouseRule, action_table
 from referee.games.petri_dish import phrases as game_phrases
-from referee.games.generic import GenericRules
+from referee.rules.generic import GenericRules
 from referee.games.petri_dish import actions, engine, view
 from referee.games.petri_dish.dish import board_fields, position_of, repetitions, variant_of
 from referee.games.petri_dish.engine import COLOURS, Position
-from referee.games.shared import SHARED_ACTIONS, apply_end_turn
+from referee.rules.shared import SHARED_ACTIONS, apply_end_turn
 from referee.model import Action, GameSlug, Setup, State
 
 ACTIONS: tuple[ActionSpec, ...] = (

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
 
-from referee.games import rules_for, visible_state
+from referee.rules import rules_for, visible_state
 from referee.model import State
 
 

@@ -33,7 +33,7 @@ from collections import Counter
 from dataclasses import replace
 from typing import Any, Iterable, Mapping, Sequence
 
-from referee.copies import RULE
+from referee.rules.copies import RULE
 from referee.errors import CardError, RuleViolation
 from referee.model import Action, State
 

@@ -26,7 +26,7 @@ from reportlab.platypus import KeepTogether, Paragraph, SimpleDocTemplate, Space
 
 from pnp.write import replace_file
 from referee.errors import RefereeError
-from referee.pdf_text import Ink, fonts
+from referee.report.pdf_text import Ink, fonts
 from referee.report import MatchReport, build, chance_text, default_out
 
 PALETTE = (colors.HexColor("#1f77b4"), colors.HexColor("#d62728"), colors.HexColor("#2ca02c"),

@@ -10,10 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from referee import table
-from referee.copy_register import places_of_copy
+from referee.table import operations as table
+from referee.rules.copy_register import places_of_copy
 from referee.errors import RefereeError
-from referee.games import rules_for
+from referee.rules import rules_for
 
 
 @dataclass(frozen=True)

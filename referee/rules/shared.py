@@ -18,9 +18,9 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Mapping, Protocol, Sequence
 
-from referee import prompts
+from referee.rules import prompts
 from referee.errors import RefereeError, RuleViolation
-from referee.games import ActionSpec
+from referee.rules import ActionSpec
 from referee.model import Action, GameSlug, Player, State
 
 MAX_AMOUNT = 1_000_000

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from referee import table
+from referee.table import operations as table
 
 AMOUNT = {"ignore_unknown_options": True}  # so `life Bob -5` reads -5 as the amount
 

@@ -26,12 +26,12 @@ from enum import Enum
 from pathlib import Path
 from typing import Callable, Collection
 
-from referee import table
+from referee.table import operations as table
 from referee.cards import is_card as is_known_card, lookup
-from referee.copies import where_text
-from referee.copy_register import place_of
+from referee.rules.copies import where_text
+from referee.rules.copy_register import place_of
 from referee.errors import RefereeError
-from referee.games import rules_for
+from referee.rules import rules_for
 
 
 class LineKind(str, Enum):

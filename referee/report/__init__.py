@@ -26,10 +26,10 @@ from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
 from referee.model import Event, GameSlug, Setup, State
-from referee.public import public_event
-from referee.store import db
-from referee.store import events as log
-from referee.table import opened
+from referee.table.public import public_event
+from referee.table.store import db
+from referee.table.store import events as log
+from referee.table.operations import opened
 
 # ---- what a report holds ------------------------------------------------------
 
@@ -175,7 +175,7 @@ def _replay(path: Path) -> tuple[Any, Setup, State, list[Step], list[Event]]:
     start = state = rules.setup(setup, chain[0].dice)
     steps = []
     for event in chain[1:]:
-        after = rules.apply(state, log.action_of(event), event.dice)
+        after = rules.apply(state, event.to_action(), event.dice)
         steps.append(Step(public_event(rules, event), state, after))
         state = after
     return rules, setup, start, steps, events

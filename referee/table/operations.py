@@ -17,15 +17,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterator, Sequence
 
 from referee.errors import RefereeError, TableError
-from referee.games import GameRules, rules_for
+from referee.rules import GameRules, rules_for
 from referee.model import Action, GameSlug, PlayerName, Setup
-from referee.public import public_event
-from referee.store import db
-from referee.store import events as log
-from referee.views import StatusView
+from referee.table.public import public_event
+from referee.table.store import db
+from referee.table.store import events as log
+from referee.table.views import StatusView
 
 if TYPE_CHECKING:  # annotations only: what an action returns is built only when one is played
-    from referee.results import ActResult, CardUse, RollResult
+    from referee.model import CardUse
+    from referee.table.results import ActResult, RollResult
 
 DEFAULT_DB = "table.db"
 # `-5` / `+3` change by an amount; `=10`, `=-10`, `= -10`, `=+4` set a value.
@@ -85,7 +86,8 @@ def new_table(path: Path, game: str, players: Sequence[str], seed: int | None = 
               life: int | None = None, house_rules: Sequence[str] = (), force: bool = False,
               dice_text: str | None = None) -> StatusView:
     """Start a table. Everything is checked before an old file is touched."""
-    from referee import dice as dicelib, ledger  # lazy: dice, the ledger, results: not needed to read a table
+    from referee.rules import dice as dicelib  # lazy: dice, the ledger, results: not needed to read a table
+    from referee.table import ledger  # lazy: dice, the ledger, results: not needed to read a table
     slug = GameSlug.parse(game)
     rules = rules_for(slug)
     if not players:
@@ -231,7 +233,10 @@ def act(path: Path, name: str, args: dict[str, object], actor: str | None = None
         cards: Sequence[str] = (), dice_text: str | None = None, drawn: bool = False) -> ActResult:
     """Check and apply one game action (life, capital, crowd, end-turn, win ...).
     `drawn`: it takes as many dice as it rolls, drawn as it is played (ledger.perform)."""
-    from referee import copy_register, dice as dicelib, ledger, results  # lazy: dice, the ledger, results: not needed to read a table
+    from referee.rules import copy_register  # lazy: dice, the ledger, results: not needed to read a table
+    from referee.rules import dice as dicelib  # lazy: dice, the ledger, results: not needed to read a table
+    from referee.table import ledger  # lazy: dice, the ledger, results: not needed to read a table
+    from referee.table import results  # lazy: dice, the ledger, results: not needed to read a table
     entered = dicelib.parse_entered(dice_text) if dice_text is not None else None
     with opened(path) as (conn, rules):
         uses = _cards(cards, rules.slug)
@@ -257,7 +262,8 @@ def perform(path: Path, action: Action, entered: Sequence[int] | None = None,
     transaction with `guard` (ledger.Guard). Returns the result as the log
     and every other player see it, and as the actor sees it (their own
     face-down cards named)."""
-    from referee import ledger, results  # lazy: the ledger and results are not needed to read a table
+    from referee.table import ledger  # lazy: the ledger and results are not needed to read a table
+    from referee.table import results  # lazy: the ledger and results are not needed to read a table
     with opened(path) as (conn, rules):
         outcome = ledger.perform(conn, rules, action, entered, guard=guard, drawn=drawn)
     shown = results.ActResult(public_event(rules, outcome.event), outcome.before, outcome.after, tuple(warnings),
@@ -302,7 +308,9 @@ def _cards(codes: Sequence[str], game: GameSlug) -> list[CardUse]:
 
 def roll(path: Path, expr_text: str, dice_text: str | None = None, actor: str | None = None,
          reason: str | None = None) -> RollResult:
-    from referee import dice as dicelib, ledger, results  # lazy: dice, the ledger, results: not needed to read a table
+    from referee.rules import dice as dicelib  # lazy: dice, the ledger, results: not needed to read a table
+    from referee.table import ledger  # lazy: dice, the ledger, results: not needed to read a table
+    from referee.table import results  # lazy: dice, the ledger, results: not needed to read a table
     expr = dicelib.parse_expr(expr_text)
     entered = dicelib.parse_entered(dice_text) if dice_text is not None else None
     with opened(path) as (conn, rules):
@@ -311,7 +319,8 @@ def roll(path: Path, expr_text: str, dice_text: str | None = None, actor: str | 
 
 
 def undo(path: Path, actor: str | None = None) -> ActResult:
-    from referee import ledger, results  # lazy: the ledger and results are not needed to read a table
+    from referee.table import ledger  # lazy: the ledger and results are not needed to read a table
+    from referee.table import results  # lazy: the ledger and results are not needed to read a table
     with opened(path) as (conn, rules):
         outcome = ledger.undo(conn, rules, actor)
         target = log.get_event(conn, outcome.event.target)  # type: ignore[arg-type]
@@ -319,7 +328,8 @@ def undo(path: Path, actor: str | None = None) -> ActResult:
 
 
 def redo(path: Path, actor: str | None = None) -> ActResult:
-    from referee import ledger, results  # lazy: the ledger and results are not needed to read a table
+    from referee.table import ledger  # lazy: the ledger and results are not needed to read a table
+    from referee.table import results  # lazy: the ledger and results are not needed to read a table
     with opened(path) as (conn, rules):
         outcome = ledger.redo(conn, rules, actor)
         target = log.get_event(conn, outcome.event.target)  # type: ignore[arg-type]

@@ -9,7 +9,7 @@ import io
 
 import click
 
-from referee.cli_common import db_option, db_path, emit
+from referee.cli.common import db_option, db_path, emit
 from referee.errors import RefereeError
 
 LAN_WARNING = ("warning: --lan serves the table to every device on this network; anyone who can reach "

@@ -9,9 +9,12 @@ from pathlib import Path
 
 import click
 
-from referee import cli_serve, cli_simulate, render, table  # (cli_serve is light: uvicorn and Starlette load only when `serve` runs)
-from referee.cli_common import FILE, db_option, db_path, emit, warn
-from referee.games import rules_for
+from referee.cli import serve as cli_serve  # (cli_serve is light: uvicorn and Starlette load only when `serve` runs)
+from referee.cli import simulate as cli_simulate
+from referee.words import render
+from referee.table import operations as table
+from referee.cli.common import FILE, db_option, db_path, emit, warn
+from referee.rules import rules_for
 
 
 @click.command("log")
@@ -27,7 +30,7 @@ def log_command(last, as_json) -> None:
       referee log --last 10
       referee log --json
     """
-    from referee.history import history  # lazy: every command loads this module; only log reads the history
+    from referee.table.history import history  # lazy: every command loads this module; only log reads the history
 
     view = history(db_path(), last)
     emit(view.to_json()) if as_json else click.echo(render.log(view))
@@ -114,7 +117,7 @@ def card(code, as_json) -> None:
     from referee.cards import lookup  # lazy: the card index, only when a card is looked up
 
     found = lookup(code)
-    from referee.whereabouts import where_is  # lazy: only card looks for a card on the table
+    from referee.words.whereabouts import where_is  # lazy: only card looks for a card on the table
 
     where = where_is(db_path(), found.card.id, found.card.game, found.copy)
     warn([found.warning()] if found.out_of_date else [])
@@ -154,7 +157,7 @@ def export(file, force, full) -> None:
       referee export game-3.json
       referee export game-3-full.json --full
     """
-    from referee.transfer import export as run_export  # lazy: dice and the ledger, only to export or replay
+    from referee.table.transfer import export as run_export  # lazy: dice and the ledger, only to export or replay
 
     result = run_export(db_path(), file, force, full)
     click.echo(f"exported {result.events} events to {result.path}" + (" (everything, hidden cards too)" if full else ""))
@@ -174,7 +177,7 @@ def replay(file, step, upto, force) -> None:
       referee replay game-3.json --db copy.db
       referee replay game-3.json --db copy.db --step --upto 20
     """
-    from referee.transfer import replay as run_replay  # lazy: dice and the ledger, only to export or replay
+    from referee.table.transfer import replay as run_replay  # lazy: dice and the ledger, only to export or replay
 
     click.echo(render.replay(run_replay(file, db_path(), step, force, upto), str(file)))
 
@@ -193,7 +196,7 @@ def scan() -> None:
       referee scan
       printf 'status\\nlife Ben -5\\nPNP:ANARCHY-WINDOW-SMASHER:1A2B3C:2\\n' | referee scan
     """
-    from referee.cli_scan import run_scan  # lazy: scan mode and the card index, only for `scan`
+    from referee.cli.scan import run_scan  # lazy: scan mode and the card index, only for `scan`
 
     run_scan(click.get_current_context().find_root().command, db_path())
 
@@ -216,7 +219,7 @@ def report(out) -> None:
       referee report
       referee report --db finals.db --out finals.pdf
     """
-    from referee.report_pdf import write_report  # lazy: ReportLab loads only for a report
+    from referee.report.pdf import write_report  # lazy: ReportLab loads only for a report
 
     written = write_report(db_path(), out)
     click.echo(str(written.path))
@@ -242,7 +245,7 @@ def moves(player, as_json) -> None:
       referee moves Ben
       referee moves --json
     """
-    from referee.legal import table_moves  # lazy: the move generators, only for `moves`
+    from referee.table.moves import table_moves  # lazy: the move generators, only for `moves`
 
     view = table_moves(db_path(), player)
     emit(view.to_json()) if as_json else click.echo("\n".join(view.lines()))

@@ -1,6 +1,6 @@
 """The scan loop: part of the command-line layer (it reads stdin and prints).
 
-Each line is classified by the core (referee.scan); cards are looked up in
+Each line is classified by the core (referee.table.scan); cards are looked up in
 the core and printed here, commands are run through the same click group as
 when typed in a shell, so they behave identically. One failing line is
 reported with its line number and the loop carries on.
@@ -12,12 +12,13 @@ from pathlib import Path
 
 import click
 
-from referee import render, table
+from referee.words import render
+from referee.table import operations as table
 from referee.cards import is_card, lookup, looks_like_payload
 from referee.errors import RefereeError
-from referee.games import rules_for
-from referee.scan import CANCEL_WORDS, DONE_WORDS, LineKind, classify, scanned_card
-from referee.whereabouts import where_is
+from referee.rules import rules_for
+from referee.table.scan import CANCEL_WORDS, DONE_WORDS, LineKind, classify, scanned_card
+from referee.words.whereabouts import where_is
 
 
 def run_scan(group: click.Group, db: Path) -> None:

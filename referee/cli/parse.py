@@ -22,7 +22,7 @@ from pathlib import Path
 
 import click
 
-from referee import table
+from referee.table import operations as table
 from referee.errors import RefereeError
 
 MAX_LINE = 2000  # characters: a command line from a page is short

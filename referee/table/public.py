@@ -12,16 +12,14 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from referee.model import VIA, Action, Event, EventKind, PlayerName, rules_args
+from referee.model import VIA, Event, EventKind
 
 
 def public_event(rules: Any, event: Event | None) -> Event | None:
     """`event` as any player may read it (None stays None)."""
     if event is None or event.kind is not EventKind.ACTION:
         return event
-    action = Action(event.action, rules_args(event.args), PlayerName(event.actor) if event.actor else None,
-                    dict(event.cards))
-    shown = rules.public_args(action)
+    shown = rules.public_args(event.to_action())
     if VIA in event.args:  # how it reached the referee (a phone) is the log's, not the rules'
         shown = {**shown, VIA: event.args[VIA]}
     return event if shown == dict(event.args) else replace(event, args=shown)

@@ -6,12 +6,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from referee.games import visible_state
+from referee.rules import visible_state
 from referee.model import Event, EventKind, Setup, State
-from referee.public import public_event
-from referee.store import db
-from referee.store import events as log
-from referee.table import opened
+from referee.table.public import public_event
+from referee.table.store import db
+from referee.table.store import events as log
+from referee.table.operations import opened
 
 
 @dataclass(frozen=True)
@@ -90,5 +90,5 @@ def _states(rules, events: list[Event]) -> dict[int, State]:
         if e.kind is EventKind.SETUP:
             states[e.seq] = rules.setup(Setup.from_dict(e.args), e.dice)
         elif e.kind is EventKind.ACTION and e.parent in states:
-            states[e.seq] = rules.apply(states[e.parent], log.action_of(e), e.dice)
+            states[e.seq] = rules.apply(states[e.parent], e.to_action(), e.dice)
     return states

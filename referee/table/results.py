@@ -6,18 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from referee.facts import Fact
+from referee.rules.facts import Fact
 from referee.model import Event, State
-
-
-@dataclass(frozen=True)
-class CardUse:
-    """A card an action referred to, and any warning about the printed copy."""
-
-    card_id: str
-    revision: str
-    warning: str | None = None
-    copy: int | None = None  # the printed copy a scan named
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,7 @@
 A game is a package under `referee/games/`, named in the registry
 (`GameSlug` in referee/model.py); its `rules` module exports `RULES`, one
 object satisfying `GameRules` (in practice a subclass of
-`referee.games.generic.GenericRules`). The core never looks inside a game:
+`referee.rules.generic.GenericRules`). The core never looks inside a game:
 it asks the rules which dice an action needs, asks them to `check` the
 action (raising RuleViolation when it is not allowed), then asks them to
 `apply` it with the dice. `apply` must be a pure function of its inputs, so
@@ -30,7 +30,7 @@ from referee.model import Action, GameSlug, Setup, State
 Check = Callable[[Any, State, Action], None]
 Apply = Callable[[Any, State, Action, Sequence[int]], State]
 DiceNeeded = Callable[[Any, State, Action], tuple[int, ...]]
-Narrate = Callable[[Any, State, Action, Sequence[int]], list[Any]]  # list[referee.facts.Fact]
+Narrate = Callable[[Any, State, Action, Sequence[int]], list[Any]]  # list[referee.rules.facts.Fact]
 Play = Callable[[Any, State, Action, Sequence[int]], tuple[State, list[Any]]]  # (state, facts)
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import click
 
-from referee.cli_common import FILE
+from referee.cli.common import FILE
 
 
 @click.command()

@@ -7,18 +7,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
-from referee import prompts
-from referee.copies import where_text
-from referee.facts import Fact, Kind, change, player_line
-from referee.games import rules_for, visible_state
+from referee.rules import prompts
+from referee.rules.copies import where_text
+from referee.rules.facts import Fact, Kind, change, player_line
+from referee.rules import rules_for, visible_state
 from referee.model import SCOREKEEPER, Event, EventKind, State, actor_label
-from referee.store.events import action_of
 
 if TYPE_CHECKING:  # only for annotations: keeps startup light
-    from referee.history import LogView
-    from referee.transfer import ReplayResult
-    from referee.results import ActResult, RollResult
-    from referee.views import StatusView
+    from referee.table.history import LogView
+    from referee.table.transfer import ReplayResult
+    from referee.table.results import ActResult, RollResult
+    from referee.table.views import StatusView
 
 CROWD_SIDES = ("Irrational Mob", "Enlightened Citizen")
 
@@ -193,7 +192,7 @@ def _phrased(event: Event, rules: Any, before: State | None, named: Mapping[str,
     args = event.args
     # the one acting: the recorded actor (`destroy Bo 1 --by Ann`: Ann), else the player the action is about
     who = str(event.actor or args.get("player") or (before.active_player.name if before is not None else ""))
-    from referee.wording import Words, phrase  # lazy: status never words an action
+    from referee.words.wording import Words, phrase  # lazy: status never words an action
 
     values = {v for value in args.values() for v in (value if isinstance(value, list) else [value])
               if isinstance(v, str) and "-" in v and v not in named}  # card ids look like deb-cheap-laugh
@@ -322,7 +321,7 @@ def act(result: ActResult, facts: Sequence[Fact] | None = None) -> str:
     if facts is None:
         facts = result.facts
     if facts is None:
-        facts = rules.narrate(result.before, action_of(e), e.dice) if e.kind is EventKind.ACTION else []
+        facts = rules.narrate(result.before, e.to_action(), e.dice) if e.kind is EventKind.ACTION else []
     if e.kind in (EventKind.UNDO, EventKind.REDO):
         verb = "undid" if e.kind is EventKind.UNDO else "redid"
         table_then = result.after if e.kind is EventKind.UNDO else result.before  # the table the undone action met

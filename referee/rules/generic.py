@@ -15,15 +15,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable, Mapping, Sequence
 
-from referee import copy_register, prompts, render
+from referee.rules import copy_register
+from referee.rules import prompts
+from referee.words import render
 from referee.errors import RefereeError, RuleViolation
-from referee.facts import Fact, change
-from referee.games import ActionSpec, Apply, Check, HouseRule, action_table
-from referee.games.shared import SHARED_ACTIONS, SHARED_PHRASES
+from referee.rules.facts import Fact, change
+from referee.rules import ActionSpec, Apply, Check, HouseRule, action_table
+from referee.rules.shared import SHARED_ACTIONS, SHARED_PHRASES
 from referee.model import Action, GameSlug, Player, PlayerName, Setup, State
 
 if TYPE_CHECKING:  # annotations only
-    from referee.wording import Phrase
+    from referee.words.wording import Phrase
 
 
 # Characters that would steer the text around a name rather than be part of it:
@@ -198,7 +200,7 @@ class GenericRules:
     def visible_state(self, state: State, reveal: Sequence[str]) -> State:
         """The state as `status` may show it: a game with hidden cards (it sets
         `has_hidden_cards`) masks them, showing only the hidden cards of the
-        players in `reveal`. Call it through referee.games.visible_state."""
+        players in `reveal`. Call it through referee.rules.visible_state."""
         return state
 
     def render_lines(self, state: State) -> list[str]:

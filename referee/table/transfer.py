@@ -14,16 +14,16 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from pnp.write import replace_file
-from referee import dice as dicelib
-from referee import ledger
+from referee.rules import dice as dicelib
+from referee.table import ledger
 from referee.errors import RefereeError, TableError
-from referee.games import rules_for
+from referee.rules import rules_for
 from referee.model import Action, Event, EventKind, GameSlug, PlayerName, Setup
-from referee.public import public_event
-from referee.store import db
-from referee.store import events as log
-from referee.table import build_then_swap, ensure_replaceable, opened, status_of
-from referee.views import StatusView
+from referee.table.public import public_event
+from referee.table.store import db
+from referee.table.store import events as log
+from referee.table.operations import build_then_swap, ensure_replaceable, opened, status_of
+from referee.table.views import StatusView
 
 EXPORT_FORMAT = "referee-log"
 EXPORT_VERSION = 1

@@ -16,8 +16,8 @@ import json
 import sqlite3
 from typing import Any
 
-from referee.games import GameRules
-from referee.model import Action, Event, EventKind, PlayerName, Seq, Setup, State, rules_args
+from referee.rules import GameRules
+from referee.model import Event, EventKind, Seq, Setup, State
 
 SNAPSHOT_EVERY = 32
 STATE_FORMAT = "state-1"
@@ -90,11 +90,6 @@ def in_effect(conn: sqlite3.Connection, head: int) -> set[int]:
     return {r[0] for r in rows}
 
 
-def action_of(event: Event) -> Action:
-    actor = PlayerName(event.actor) if event.actor is not None else None
-    return Action(event.action, rules_args(event.args), actor, dict(event.cards))
-
-
 def snapshot_key(rules: GameRules) -> str:
     return f"{STATE_FORMAT}/{rules.version}"
 
@@ -130,7 +125,7 @@ def state_at(conn: sqlite3.Connection, rules: GameRules, node: int) -> tuple[Sta
         pending.append(event)
         current = event.parent  # type: ignore[assignment]
     for event in reversed(pending):
-        state = rules.apply(state, action_of(event), event.dice)
+        state = rules.apply(state, event.to_action(), event.dice)
     return state, len(pending)
 
 

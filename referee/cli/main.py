@@ -13,8 +13,11 @@ from pathlib import Path
 
 import click
 
-from referee import __version__, cli_more, render, table
-from referee.cli_common import AMOUNT, db_option, db_path, emit, project_option, warn
+from referee import __version__
+from referee.cli import more as cli_more
+from referee.words import render
+from referee.table import operations as table
+from referee.cli.common import AMOUNT, db_option, db_path, emit, project_option, warn
 from referee.errors import RefereeError
 from referee.model import GameSlug
 

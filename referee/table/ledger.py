@@ -13,13 +13,14 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from typing import Callable, Sequence
 
-from referee import copy_register, dice as dicelib
+from referee.rules import copy_register
+from referee.rules import dice as dicelib
 from referee.errors import NothingToDo, RuleViolation
-from referee.facts import Fact
-from referee.games import GameRules
+from referee.rules.facts import Fact
+from referee.rules import GameRules
 from referee.model import VIA, Action, Event, EventKind, Seq, Setup, State, rules_args
-from referee.store import db
-from referee.store import events as log
+from referee.table.store import db
+from referee.table.store import events as log
 
 
 @dataclass(frozen=True)
