@@ -56,15 +56,14 @@ def test_the_site_loads_nothing_from_the_network(site):
 
 
 def _pictures_written() -> set[str]:
-    """The file names scripts/readme_pictures.py writes (its CARDS, PAGES and SELFPLAY)."""
+    """The file names scripts/readme_pictures.py writes: every `.png` name in
+    its module-level tables (CARDS, PAGES, SELFPLAY, and any added beside them)."""
     tree = ast.parse(PICTURES.read_text(encoding="utf-8"))
     names: set[str] = set()
     for node in tree.body:
-        if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name) \
-                and node.targets[0].id in ("CARDS", "PAGES", "SELFPLAY"):
-            value = ast.literal_eval(node.value)
-            rows = [value] if node.targets[0].id == "SELFPLAY" else value
-            names |= {row[0] for row in rows}
+        if isinstance(node, ast.Assign):
+            names |= {c.value for c in ast.walk(node.value)
+                      if isinstance(c, ast.Constant) and isinstance(c.value, str) and c.value.endswith(".png")}
     return names
 
 
