@@ -197,12 +197,6 @@ class GameRules(Protocol):
     def visible_state(self, state: State, reveal: Sequence[str]) -> State:
         """The state with hidden cards masked, except those of the players in `reveal`."""
 
-    def render_lines(self, state: State) -> list[str]:
-        """The game's own part of `status`, as lines."""
-
-    def change_lines(self, before: State, after: State) -> list[str]:
-        """What an action changed in the game's own part of the table, as lines."""
-
 
 def rules_for(game: GameSlug | str) -> GameRules:
     """The rules of a game; imports that game's package only."""

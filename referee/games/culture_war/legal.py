@@ -58,6 +58,7 @@ from referee.games.culture_war.board import PLAIN, Board, feeder
 from referee.games.culture_war.cards import CARD_TYPES, GAME, stats_of
 from referee.rules.legal import (CARD_PLACEHOLDER, Candidate, CandidateRun, Hands, Move, accepts, judged,
                            shared_candidates)
+from referee.rules.game import game_of
 from referee.model import Action, PlayerName, State
 from referee.rules.unseen import for_people
 
@@ -215,14 +216,12 @@ class _Gen:
     def words(self, action: Action) -> str:
         if not for_people():  # self-play: no agent reads them
             return action.name
-        from referee.words.wording import Words, phrase  # lazy: words only when moves are asked for
-
         names = {}
         if "_card" in action.args:
             names[str(action.args["card"])] = action.args["_card"]["name"]
         who = str(action.args.get("player") or action.actor or self.name)
-        said = phrase(self.rules.phrases, action.name, Words(action.args, who, names, self.state, self.rules.label))
-        return said[0] if said else action.name
+        said = game_of(self.state.game).view.move_text(self.state, action, who, names)  # its words, by its record
+        return said or action.name
 
     def ok(self, action: Action) -> bool:
         """Whether `action` may be added; lazy, yes, and the next move added carries it as its check."""

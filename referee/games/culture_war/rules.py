@@ -19,15 +19,14 @@ from typing import Any, Callable, Mapping, Sequence
 from referee.errors import RefereeError, RuleViolation
 from referee.rules.facts import Fact
 from referee.rules import ActionSpec, DiceNeeded, action_table
-from referee.games.culture_war import effects, phases, view, zones
-from referee.games.culture_war import phrases as game_phrases
+from referee.games.culture_war import effects, phases, zones
 from referee.games.culture_war.board import PLAIN, Board, DiceShortage, feeder, new_piece
 from referee.games.culture_war.cards import deck_size, starting_cards
 from referee.games.culture_war.effects import freeze
 from referee.games.culture_war.house_rules import HOUSE_RULES, LIFE_BY_PLAYERS
 from referee.rules.generic import GenericRules
 from referee.rules.shared import SHARED_ACTIONS, check_capital, check_end_turn, check_life
-from referee.model import Action, Event, GameSlug, Setup, State
+from referee.model import Action, GameSlug, Setup, State
 
 WINDOW_ALLOWS = frozenset({"settle", "resolve", "life", "capital", "crowd"})
 
@@ -222,9 +221,7 @@ class CultureWarRules(GenericRules):
     out_at_zero_life = True
     factions = ("anarchy", "community", "technocracy", "conservative", "libertarian")
     house_rules = HOUSE_RULES
-    quiet = (zones.KNOWN,)  # the cards seen going back to a hand: `referee card` says where they are
     actions = action_table(SHARED_ACTIONS, ACTIONS)
-    phrases = {**GenericRules.phrases, **game_phrases.PHRASES}
 
     # ---- setup -------------------------------------------------------------
 
@@ -297,24 +294,6 @@ class CultureWarRules(GenericRules):
     # wins; no printed card ends the game another way, so until the game is
     # won `win PLAYER` is an override, --force (the default).
 
-    def label(self, state: State, key: str, value: object) -> str | None:
-        return game_phrases.label(state, key, value)
-
-    def pieces(self, state: State) -> list[tuple[str, str]]:
-        board = Board(state)
-        return [(view.long_handle(board, h), f"#{h} {p['name']}") for h, p in board.pieces.items()]
-
-    def covered(self, facts: Sequence[Fact], line: Fact) -> bool:
-        """A Real Estate's coins or a piece entering or leaving play, already in the story."""
-        return game_phrases.covered(facts, line)
-
-    def log_outcome(self, before: State, event: Event, after: State) -> list[str]:
-        """A battle's rolls, as `3+2=5 v 6+0=6 fails`."""
-        if event.action not in ("battle", "settle"):
-            return []
-        facts = self.narrate(before, event.to_action(), event.dice)
-        return [game_phrases.roll_text(f.roll) for f in facts if f.roll is not None]
-
     def check(self, state: State, action: Action) -> None:
         try:
             if not state.finished and state.fields.get("window") and action.name not in WINDOW_ALLOWS:
@@ -372,15 +351,6 @@ class CultureWarRules(GenericRules):
         return close_cancel(saves.ask_choices(zones.settle(state, after, action)), action)
 
     # ---- text -------------------------------------------------------------------------
-
-    def render_lines(self, state: State) -> list[str]:
-        return [*view.render_lines(state), *zones.pile_lines(state)]  # the core shows the phase
-
-    def change_lines(self, before: State, after: State) -> list[str]:
-        return [f.text for f in view.change_facts(before, after)]
-
-    def change_facts(self, before: State, after: State) -> list[Fact]:
-        return view.change_facts(before, after)
 
 
 RULES = CultureWarRules()
