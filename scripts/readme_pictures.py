@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
-"""Regenerate the README's pictures from a real build (`make pictures`).
+"""Regenerate the pictures of the README and the docs from a real build (`make pictures`).
 
 Builds every game into a temporary folder, then renders into docs/images/:
 one card of every game (face, at 150 dpi, cut at its trim box as the
 manifest gives it), a fronts sheet, the Petri dish board and a rule-sheet
 page, a card previewed with its print guides; then a self-play balance report's first page (`referee simulate`).
-The README shows exactly these files, so they never go stale.
+The README and docs/*.md show exactly these files (tests/test_docs_site.py
+holds them to this list), so they never go stale.
 """
 from __future__ import annotations
 
