@@ -330,6 +330,7 @@ def write(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
     refusal = getattr(conn, "refusal", None)
     if refusal is not None:
         raise refusal
+    _forget(conn)
     conn.execute("BEGIN IMMEDIATE")
     try:
         yield conn
@@ -346,12 +347,20 @@ def write(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
 @contextmanager
 def read(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
     """One consistent read: every query inside sees the same snapshot."""
+    _forget(conn)
     conn.execute("BEGIN")
     try:
         yield conn
     finally:
         if conn.in_transaction:
             conn.execute("COMMIT")
+
+
+def _forget(conn: sqlite3.Connection) -> None:
+    """A new transaction may see new rows: what the last one checked is not taken on trust."""
+    seen = getattr(conn, "seen", None)
+    if seen:
+        seen.clear()
 
 
 def peek_game(path: Path) -> str | None:

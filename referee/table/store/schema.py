@@ -41,10 +41,11 @@ class TableConn(sqlite3.Connection):
     refusal: TableError | None  # why it may not be written, if it may not
     heal: list  # (node, state) snapshots found damaged and rebuilt, to save again once the read is over
     newer: str | None  # the newer referee or schema that wrote it, if one did
+    seen: dict[int, str]  # rows checked against the chain in the current transaction, and their hashes
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.meta, self.refusal, self.heal, self.newer = {}, None, [], None
+        self.meta, self.refusal, self.heal, self.newer, self.seen = {}, None, [], None, {}
 
 
 def settle(conn: sqlite3.Connection) -> None:
