@@ -27,8 +27,8 @@ from typing import Iterator
 from referee import __version__
 from referee.errors import TableDamaged, TableError
 from referee.table.store import chain
-from referee.table.store.notices import note
-from referee.table.store.schema import (  # noqa: F401  (the schema's names, as store.db has always given them)
+from referee.errors import note
+from referee.table.store.chain import (  # noqa: F401  (the schema's names, as store.db has always given them)
     BUSY_TIMEOUT_S, EVENT_COLUMNS, FORMAT, SCHEMA, SCHEMA_VERSION, TRIGGERS, TableConn, meta_of, settle as _settle,
 )
 

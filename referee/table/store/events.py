@@ -26,7 +26,7 @@ from referee.errors import TableDamaged
 from referee.rules import GameRules
 from referee.model import Event, EventKind, Seq, Setup, State
 from referee.table.store import chain
-from referee.table.store.notices import note
+from referee.errors import note
 
 SNAPSHOT_EVERY = 32
 STATE_FORMAT = "state-1"
