@@ -175,7 +175,7 @@ REFEREE_NOT_YET_DOWNWARD = frozenset({
     *(f"referee.games.{game}.commands -> referee.games.{game}.view" for game in ("cold_war", "debate", "petri_dish")),
     # Culture War's story facts are made by phrases.py's constructors inside its steps
     *(f"referee.games.culture_war.{step} -> referee.games.culture_war.phrases"
-      for step in ("actions", "battle", "board", "turn_effects", "zones")),
+      for step in ("actions", "battle.fight", "table.board", "effects.turn_effects", "table.zones")),
 })
 
 

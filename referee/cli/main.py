@@ -15,7 +15,6 @@ from referee import __version__
 from referee.cli import more as cli_more
 from referee.words import render
 from referee.table import operations as table
-from referee.table.store.db import peek_game
 from referee.errors import collecting
 from referee.cli.common import AMOUNT, db_option, db_path, emit, project_option, warn
 from referee.errors import RefereeError
@@ -64,10 +63,7 @@ def _peek_game(ctx: click.Context, args: list[str]) -> str | None:
             db = args[i + 1]
         elif arg.startswith("--db="):
             db = arg[5:]
-    path = table.table_path(db)
-    if not path.is_file():
-        return None
-    return peek_game(path)
+    return table.game_at(table.table_path(db))
 
 
 class RefereeGroup(click.Group):
@@ -119,12 +115,13 @@ class RefereeGroup(click.Group):
     def _invoke(self, ctx: click.Context):
         try:
             project = (ctx.find_object(dict) or {}).get("project")
-            if project is None:
-                return super().invoke(ctx)
-            from referee.cards.index import chosen_project  # lazy: only a command given --project loads it
+            with table.one_open():  # the command opens its table once, however many steps read it
+                if project is None:
+                    return super().invoke(ctx)
+                from referee.cards.index import chosen_project  # lazy: only a command given --project loads it
 
-            with chosen_project(Path(project)):
-                return super().invoke(ctx)
+                with chosen_project(Path(project)):
+                    return super().invoke(ctx)
         except RefereeError as exc:
             raise click.ClickException(str(exc)) from None
         except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import re
 import sqlite3
+import threading
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import replace
@@ -38,12 +39,46 @@ def table_path(option: str | None) -> Path:
     return Path(option or os.environ.get("REFEREE_DB") or DEFAULT_DB)
 
 
+# The tables one command has open (see `one_open`): file -> (its inode, connection, rules),
+# with the thread that may use them; None outside a command.
+_OPEN: ContextVar[tuple[int, dict] | None] = ContextVar("referee_open_tables", default=None)
+
+
+@contextmanager
+def one_open() -> Iterator[None]:
+    """One command, one open: inside it every `opened(path)` of the same file, in
+    this thread, shares one connection, closed when the command ends. A file
+    replaced meanwhile (`new --force`, `replay`) is opened again, never read
+    through the old one; other threads (the phone server's) open their own."""
+    token = _OPEN.set((threading.get_ident(), {}))
+    try:
+        yield
+    finally:
+        shared = _OPEN.get()
+        _OPEN.reset(token)
+        for _, conn, _ in (shared[1] if shared else {}).values():
+            conn.close()
+
+
 @contextmanager
 def opened(path: Path) -> Iterator[tuple[sqlite3.Connection, GameRules]]:
     """An open table and its game's rules; SQLite failures become TableErrors
     and damage names the file. Snapshots found damaged while reading are
-    saved again when the work is done (if the table may be written)."""
+    saved again when the work is done (if the table may be written).
+    Inside `one_open` the file's connection is shared by every step of the command."""
+    shared = _OPEN.get()
+    shared = shared[1] if shared is not None and shared[0] == threading.get_ident() else None
+    key = str(path.resolve()) if shared is not None else ""
+    if shared is not None and key in shared:
+        inode, conn, rules = shared[key]
+        if _inode(path) == inode:
+            with db.translate(path):
+                yield conn, rules
+            return
+        del shared[key]
+        conn.close()
     conn = db.open_table(path)
+    keep = False
     try:
         with db.translate(path):
             game = conn.meta.get("game", "")
@@ -54,6 +89,8 @@ def opened(path: Path) -> Iterator[tuple[sqlite3.Connection, GameRules]]:
             if conn.newer is not None:
                 note(f"the table {path} was written by {conn.newer}, this is referee {__version__}: "
                              "it is read as far as this referee understands it; upgrade to play on")
+            if shared is not None:
+                shared[key], keep = (_inode(path), conn, rules), True
             yield conn, rules
             if conn.heal and conn.refusal is None:
                 from referee.table import ledger  # lazy: only a table whose snapshot failed heals it
@@ -64,7 +101,27 @@ def opened(path: Path) -> Iterator[tuple[sqlite3.Connection, GameRules]]:
                 except (TableError, sqlite3.Error):
                     pass
     finally:
-        conn.close()
+        if not keep:
+            conn.close()
+
+
+def _inode(path: Path) -> int | None:
+    try:
+        return path.stat().st_ino
+    except OSError:
+        return None
+
+
+def game_at(path: Path) -> str | None:
+    """The game of the table at `path`, or None where there is no readable table
+    (for routing a game's own commands; opens it once for the command)."""
+    if not path.is_file():
+        return None
+    try:
+        with opened(path) as (_, rules):
+            return rules.slug.value
+    except RefereeError:  # damaged or not ours: the command itself says so; route by the file's word alone
+        return db.peek_game(path)
 
 
 def status_of(conn: sqlite3.Connection, rules: GameRules, path: Path) -> StatusView:

@@ -4,8 +4,9 @@ from __future__ import annotations
 from typing import Sequence
 
 from referee.games.culture_war import phrases as game_phrases
-from referee.games.culture_war import view, zones
-from referee.games.culture_war.board import Board
+from referee.games.culture_war import view
+from referee.games.culture_war.table import zones
+from referee.games.culture_war.table.board import Board
 from referee.games.culture_war.rules import RULES
 from referee.model import Event, State
 from referee.rules.facts import Fact
