@@ -54,7 +54,7 @@ def draw(result: SimulationResult, out) -> tuple[str, ...]:
     asked = plan.games * (2 if result.tally_b is not None else 1)
     note = (f"{played} games{sides}" + (f" of {asked} asked (PARTIAL: stopped early)" if result.partial else "")
             + f", {len(plan.seats)} players; agents: {agents_named(plan)}; seeds {plan.seed} to "
-            f"{plan.seed + plan.games - 1}; turn cap {plan.turn_cap}"
+            f"{plan.seed + max(tally.games, 1) - 1}; turn cap {plan.turn_cap}"
             + (f"; {result.seconds:.1f} s ({played / result.seconds:.1f} games/s)." if result.seconds else "."))
     story.append(para(note, small))
     story.append(para("Verdict" + (" (side A)" if result.tally_b is not None else ""), h2))
