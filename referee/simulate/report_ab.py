@@ -19,7 +19,8 @@ def ab_story(result: SimulationResult, styles: dict, width: float, ink, para: Ca
     assert comparison is not None and against is not None and result.tally_b is not None
     body, small, h1, h2 = styles["body"], styles["small"], styles["h1"], styles["h2"]
     q = comparison.q_values
-    story: list = [PageBreak(), para("A/B: what the edit did", h1)]
+    story: list = [PageBreak(), para("A/B: what the edit did" + (" (PARTIAL: stopped early)" if result.partial else ""),
+                                     h1)]
     story.append(para(f"B: {against.label()} ({result.tally_b.games} games). A: this project "
                       f"({result.tally.games} games). Game i is played on both sides with the same seed, seats, "
                       f"agents and {word}s: a pair. Every figure reads from B to A; a difference is A minus B, "

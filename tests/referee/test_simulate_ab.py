@@ -117,3 +117,20 @@ def test_a_sequential_run_that_cannot_stop_is_one_error_and_writes_nothing(tmp_p
     assert result.exit_code != 0 and words in result.output, result.output
     assert "Traceback" not in result.output
     assert list(out.iterdir()) == []
+
+
+@pytest.mark.slow
+@pytest.mark.pdf
+def test_a_stopped_ab_writes_partial_reports_that_say_so(tmp_path):
+    from referee.simulate.ab import Against
+    from referee.simulate.runner import make_plan
+    from referee.simulate.session import simulate
+
+    calls: list[int] = []
+    plan = make_plan("petri-dish", None, (), ("random",), 12, turn_cap=20)
+    result = simulate(plan, tmp_path / "ab.json", tmp_path / "ab.pdf", against=Against(str(ROOT), "project", ROOT),
+                      interrupted=lambda: calls.append(1) or len(calls) > 3, here=ROOT)
+    data = json.loads((tmp_path / "ab.json").read_text())
+    assert result.partial and data["partial"] and data["games_played"] == len(data["games"]) < 24
+    text = subprocess.run(["pdftotext", str(tmp_path / "ab.pdf"), "-"], capture_output=True, text=True).stdout
+    assert "PARTIAL: stopped early" in text and "A/B: what the edit did (PARTIAL" in text
