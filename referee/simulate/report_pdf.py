@@ -84,7 +84,7 @@ def draw(result: SimulationResult, out) -> tuple[str, ...]:
                           "an A/B (--against).", small))
         from referee.simulate.findings import q_values  # lazy: as above
         q = q_values(figures)
-        header = ["card", "plays", "win when played", "win when not", "q"]
+        header = ["card", "plays", "win when played (a correlation)", "win when not", "q"]
         rows_t = [header] + [
             [card, d["plays"], pct(d["played"]), pct(d["not_played"]),
              f"{q.get('card:' + card, 1.0):.3f}" + (" *" if q.get("card:" + card, 1.0) < 0.05 else "")]
