@@ -193,3 +193,10 @@ def test_card_lines_are_corrected_and_labelled_correlations():
     data = tally.to_json()["cards"]["lucky-coin"]
     assert data["correlation"] and data["delta"] > 0  # played minus not, as the line reads
     assert data["win_when_played"]["rate"] > data["win_when_not"]["rate"]
+
+
+def test_the_report_names_the_agents():
+    from referee.simulate.agents_named import agents_named
+    from referee.simulate.runner import make_plan
+
+    assert agents_named(make_plan("petri-dish", None, (), ("random",), 2)) == "random in every seat"
