@@ -34,6 +34,8 @@ from referee.cli.common import FILE
 @click.option("--against", metavar="REV-or-DIR",
               help="A/B: play the same games again on another project folder, or on this project's card sources "
                    "at a git revision (HEAD, a tag, a commit), and compare.")
+@click.option("--without", "without", metavar="CARD",
+              help="A/B by intervention: side B is this project with every copy of CARD taken out of its deck.")
 @click.option("--until-decided", is_flag=True,
               help="A/B: play in batches and stop once a sequential test decides, at --games a side at most.")
 @click.option("--effect", type=float, default=None, metavar="X",
@@ -41,7 +43,7 @@ from referee.cli.common import FILE
 @click.option("--json", "json_path", type=FILE, metavar="FILE", help="Write every game and the figures as JSON.")
 @click.option("--out", "pdf_path", type=FILE, metavar="FILE.pdf", help="Write the balance report as a PDF.")
 def simulate(game, count, players, factions, agents, seed, jobs, turn_cap, budget, check, keep, house_rules,
-             against, until_decided, effect, json_path, pdf_path) -> None:
+             against, without, until_decided, effect, json_path, pdf_path) -> None:
     """Play GAME against itself in memory through the referee's own rules,
     and report the balance: win rates by faction and seat with 95%
     intervals, first-player advantage, game length and each card's effect.
@@ -59,13 +61,19 @@ def simulate(game, count, players, factions, agents, seed, jobs, turn_cap, budge
     from referee.simulate.ab import Workspace  # lazy: as above
     from referee.simulate.sequential import EFFECT, check_sequential  # lazy: as above
 
-    check_sequential(until_decided, count is not None, against, effect)
+    from referee.errors import RefereeError  # lazy: as above
+    from referee.simulate.without import Without  # lazy: as above
+
+    if against and without:
+        raise RefereeError("--against and --without each choose side B of an A/B; give one of them")
+    check_sequential(until_decided, count is not None, against or without, effect)
     keep_n, keep_dir = (keep if keep else (0, None))
     plan = make_plan(game, players, factions, agents, 100 if count is None else count, seed, jobs, turn_cap,
                      budget, check, keep_n, house_rules)
-    with Workspace() as space:
-        here = _project_here() if against else None
-        side_b = space.resolve(against, here) if against else None
+    with Workspace() as space, Without() as cut:
+        here = _project_here() if against or without else None
+        side_b = space.resolve(against, here) if against else (
+            cut.resolve(without, plan.game.value, here) if without else None)
         bar = _Bar(sys.stderr)
         result = run(plan, json_path, pdf_path, Path(keep_dir) if keep_dir else None, progress=bar.show,
                      against=side_b, until_decided=(effect or EFFECT) if until_decided else None, here=here)
@@ -76,7 +84,8 @@ def simulate(game, count, players, factions, agents, seed, jobs, turn_cap, budge
                f"({played / result.seconds:.1f} games/s)" if result.seconds else f"{played} games")
     click.echo(f"agents: {agents_line(result)}")
     if result.partial:
-        click.echo(f"stopped early: the reports are partial ({played} of {plan.games * (2 if against else 1)} games)")
+        click.echo(f"stopped early: the reports are partial ({played} of "
+                   f"{plan.games * (2 if side_b else 1)} games)")
     from referee.simulate.summary import verdict  # lazy: as above
     if result.comparison is not None:
         click.echo(f"A: this project; B: {result.against.label()}; figures read from B to A")

@@ -31,11 +31,13 @@ class Against:
     """Side B: what was typed, what it is, and the project folder to read."""
 
     given: str
-    kind: str  # "project" or "revision"
+    kind: str  # "project", "revision", or "without" (this project less one card: without.py)
     project: Path
     revision: str | None = None  # the full commit id, for a revision
 
     def label(self) -> str:
+        if self.kind == "without":
+            return self.given
         return f"{self.given} ({self.revision[:10]})" if self.revision else str(self.project)
 
     def to_json(self) -> dict[str, Any]:

@@ -101,6 +101,7 @@ class Comparison:
             elif q.get(f"card:{card}", 1.0) < Q and min(d.a.n, d.b.n) >= CARD_FLOOR:
                 findings.append(f"{card}: its player wins {_pct(d.a.value)} on B -> {_pct(d.b.value)} on A when "
                                 f"it is played (a correlation, not the card's effect; q={q[f'card:{card}']:.3g})")
+        lines += [f"{card} (changed): not played on either side" for card in edited if card not in self.cards]
         lines += findings or [f"no clear difference between B and A at {self.pairs} pairs"]
         lines.append(f"the smallest change of a win rate these games could find: {self.smallest_effect():.1%} "
                      "(80% power, 5% two-sided)")

@@ -110,6 +110,6 @@ def check_sequential(until_decided: bool, games_given: bool, against: str | None
     if not games_given:
         raise RefereeError("--until-decided needs a maximum: give --games N, the most games a side may play")
     if against is None:
-        raise RefereeError("--until-decided decides an A/B: give --against REV-or-DIR")
+        raise RefereeError("--until-decided decides an A/B: give --against REV-or-DIR or --without CARD")
     if effect is not None and not 0.0 < effect < 1.0:
         raise RefereeError(f"--effect is a change of win rate between 0 and 1 (0.05 is 5 points), not {effect}")

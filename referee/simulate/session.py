@@ -53,7 +53,7 @@ def simulate(plan: Plan, json_path: Path | None = None, pdf_path: Path | None = 
     if against is not None and (plan.keep or keep_dir is not None):
         raise RefereeError("--keep writes one project's games as table exports; run it without --against")
     if until_decided is not None and against is None:
-        raise RefereeError("--until-decided decides an A/B: give --against REV-or-DIR")
+        raise RefereeError("--until-decided decides an A/B: give --against REV-or-DIR or --without CARD")
     if plan.keep and keep_dir is None:
         raise RefereeError("--keep needs a folder to write the games to")
     edits = ()

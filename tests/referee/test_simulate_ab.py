@@ -134,3 +134,30 @@ def test_a_stopped_ab_writes_partial_reports_that_say_so(tmp_path):
     assert result.partial and data["partial"] and data["games_played"] == len(data["games"]) < 24
     text = subprocess.run(["pdftotext", str(tmp_path / "ab.pdf"), "-"], capture_output=True, text=True).stdout
     assert "PARTIAL: stopped early" in text and "A/B: what the edit did (PARTIAL" in text
+
+
+@pytest.mark.slow
+def test_without_a_card_measures_it_by_intervention(tmp_path):
+    """--without CARD: side B is the project less every copy of the card; the
+    diff says the card is added on A, and its copy is gone after the run."""
+    out = tmp_path / "wo.json"
+    result = CliRunner().invoke(cli, ["simulate", "culture-war", "--players", "3", "--games", "3", "--turn-cap",
+                                      "8", "--without", "anarchy-window-smasher", "--json", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "changed: anarchy-window-smasher (Window Smasher): added on A" in result.output
+    data = json.loads(out.read_text())
+    assert data["against"]["kind"] == "without" and not Path(data["against"]["project"]).exists()
+    b_cards = {c for g in data["games"] if g["side"] == "B" for seat in g["cards_played"] for c in seat}
+    assert "anarchy-window-smasher" not in b_cards
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--without", "no-such-card"], "--without no-such-card: no card with that id"),
+    (["--without", "petri-quick-reference", "--against", "HEAD"], "give one of them"),
+])
+def test_a_bad_without_is_one_error_and_writes_nothing(tmp_path, args, words):
+    out = tmp_path / "out"
+    out.mkdir()
+    result = CliRunner().invoke(cli, ["simulate", "petri-dish", "--games", "2", *args, "--json", str(out / "r.json")])
+    assert result.exit_code != 0 and words in result.output, result.output
+    assert "Traceback" not in result.output and list(out.iterdir()) == []
