@@ -48,6 +48,7 @@ class Decision:
     llr: float = 0.0  # its log-likelihood ratio (the largest, while open)
     upper: float = 0.0
     lower: float = 0.0
+    stopped: bool = False  # the run was stopped (Ctrl-C) before it could decide
 
     def line(self) -> str:
         if self.state is State.DIFFERENT:
@@ -56,11 +57,13 @@ class Decision:
         if self.state is State.SAME:
             return (f"decided after {self.pairs} pairs: no win rate moved by {self.effect:.0%} or more "
                     f"(sequential test, every LLR <= {self.lower:.2f})")
+        if self.stopped:
+            return f"undecided: the run was stopped after {self.pairs} pairs (LLR {self.llr:.2f}, needs {self.upper:.2f})"
         return (f"undecided at the most games asked ({self.pairs} pairs): play more to tell a change of "
                 f"{self.effect:.0%} (largest LLR {self.llr:.2f}, needs {self.upper:.2f})")
 
     def to_json(self) -> dict:
-        return {"state": self.state.value, "pairs": self.pairs, "effect": self.effect, "measure": self.measure,
+        return {"state": self.state.value, "stopped": self.stopped, "pairs": self.pairs, "effect": self.effect, "measure": self.measure,
                 "llr": round(self.llr, 4), "upper": round(self.upper, 4), "lower": round(self.lower, 4)}
 
 

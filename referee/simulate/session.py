@@ -108,6 +108,8 @@ def simulate(plan: Plan, json_path: Path | None = None, pdf_path: Path | None = 
     except KeyboardInterrupt:
         stopped = True
     seconds = time.perf_counter() - started
+    if stopped and until_decided is not None and pairs is not None:
+        decision = replace(decide(pairs.measures(), until_decided), stopped=True)
     comparison = None
     if against is not None:
         from referee.simulate.compare import compare  # lazy: only for A/B
