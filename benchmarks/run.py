@@ -575,7 +575,7 @@ def main() -> None:
 
         for line in selfplay.main():
             add(line)
-        import selfplay_ab  # benchmarks/selfplay_ab.py: figure 11, the A/B statistics (issue 35)
+        import selfplay_ab  # benchmarks/selfplay_ab.py: figure 12, the A/B statistics (issue 35)
 
         for line in selfplay_ab.main():
             add(line)

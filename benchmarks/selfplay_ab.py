@@ -1,4 +1,4 @@
-"""Figure 11 of `make bench`: the A/B statistics a designer acts on (issue 35),
+"""Figure 12 of `make bench`: the A/B statistics a designer acts on (issue 35),
 at the default agent.
 
 - The null A/B, twice over 20 seeds: (a) a change with no effect (a card's
@@ -114,15 +114,15 @@ def main() -> list[str]:
     with tempfile.TemporaryDirectory(prefix="bench-ab-") as tmp:
         folder = Path(tmp)
         false, runs, differ = null_reworded(folder)
-        rows.append(f"| 11. null A/B, a reworded flavour text, {runs} seeds x {NULL_GAMES} pairs, {agent} | "
+        rows.append(f"| 12. null A/B, a reworded flavour text, {runs} seeds x {NULL_GAMES} pairs, {agent} | "
                     f"{false} false findings ({differ} pairs played differently) | - | - | <= 2 | "
                     f"{'PASS' if false <= 2 else 'FAIL'} |")
         false, runs = null_independent()
-        rows.append(f"| 11. null A/B, the same cards on other seeds, {runs} seeds x {NULL_GAMES} pairs, {agent} | "
+        rows.append(f"| 12. null A/B, the same cards on other seeds, {runs} seeds x {NULL_GAMES} pairs, {agent} | "
                     f"{false} false findings | - | - | <= 2 | {'PASS' if false <= 2 else 'FAIL'} |")
         said, seconds, pairs = power(folder)
         found = "anarchy differs" in said or "anarchy" in said.split(";")[0]
-        rows.append(f"| 11. power: Window Smasher ATK 2 -> 6, --until-decided (at most {POWER_GAMES} a side), "
+        rows.append(f"| 12. power: Window Smasher ATK 2 -> 6, --until-decided (at most {POWER_GAMES} a side), "
                     f"{agent} | {said} | {seconds:.0f} s, {pairs} pairs | - | found in < 120 s | "
                     f"{'PASS' if found and seconds < 120 else 'FAIL'} |")
     return rows
