@@ -575,6 +575,10 @@ def main() -> None:
 
         for line in selfplay.main():
             add(line)
+        import selfplay_ab  # benchmarks/selfplay_ab.py: figure 12, the A/B statistics (issue 35)
+
+        for line in selfplay_ab.main():
+            add(line)
         import play_latency  # benchmarks/play_latency.py: figure 9, a phone's move to another page (issue 26)
 
         for line in play_latency.main():

@@ -16,7 +16,8 @@ from referee.cli.common import FILE
 
 @click.command()
 @click.argument("game")
-@click.option("--games", "count", type=int, default=100, show_default=True, metavar="N", help="Games to play.")
+@click.option("--games", "count", type=int, default=None, metavar="N",
+              help="Games to play (default 100); with --until-decided, the most games a side may play.")
 @click.option("--players", type=int, metavar="N", help="Players a game (default: one per faction, or the fewest the game allows).")
 @click.option("--faction", "factions", multiple=True, metavar="NAME",
               help="A faction (country, POTUS, colour) to rotate through the seats; repeat it. Default: all of them.")
@@ -33,10 +34,16 @@ from referee.cli.common import FILE
 @click.option("--against", metavar="REV-or-DIR",
               help="A/B: play the same games again on another project folder, or on this project's card sources "
                    "at a git revision (HEAD, a tag, a commit), and compare.")
+@click.option("--without", "without", metavar="CARD",
+              help="A/B by intervention: side B is this project with every copy of CARD taken out of its deck.")
+@click.option("--until-decided", is_flag=True,
+              help="A/B: play in batches and stop once a sequential test decides, at --games a side at most.")
+@click.option("--effect", type=float, default=None, metavar="X",
+              help="With --until-decided: the smallest change of a win rate worth finding (default 0.05, 5 points).")
 @click.option("--json", "json_path", type=FILE, metavar="FILE", help="Write every game and the figures as JSON.")
 @click.option("--out", "pdf_path", type=FILE, metavar="FILE.pdf", help="Write the balance report as a PDF.")
 def simulate(game, count, players, factions, agents, seed, jobs, turn_cap, budget, check, keep, house_rules,
-             against, json_path, pdf_path) -> None:
+             against, without, until_decided, effect, json_path, pdf_path) -> None:
     """Play GAME against itself in memory through the referee's own rules,
     and report the balance: win rates by faction and seat with 95%
     intervals, first-player advantage, game length and each card's effect.
@@ -46,29 +53,42 @@ def simulate(game, count, players, factions, agents, seed, jobs, turn_cap, budge
       referee simulate petri-dish --games 1000 --jobs 2 --out balance.pdf
       referee simulate culture-war --players 3 --agent greedy --json games.json
       referee simulate culture-war --games 2000 --jobs 2 --against HEAD --out ab.pdf
+      referee simulate culture-war --games 4000 --jobs 2 --against HEAD --until-decided
     """
     from referee.simulate.runner import make_plan  # lazy: self-play loads only for this command
     from referee.simulate.session import simulate as run  # lazy: as above
 
     from referee.simulate.ab import Workspace  # lazy: as above
+    from referee.simulate.sequential import EFFECT, check_sequential  # lazy: as above
 
+    from referee.errors import RefereeError  # lazy: as above
+    from referee.simulate.without import Without  # lazy: as above
+
+    if against and without:
+        raise RefereeError("--against and --without each choose side B of an A/B; give one of them")
+    check_sequential(until_decided, count is not None, against or without, effect)
     keep_n, keep_dir = (keep if keep else (0, None))
-    plan = make_plan(game, players, factions, agents, count, seed, jobs, turn_cap, budget, check, keep_n, house_rules)
-    with Workspace() as space:
-        side_b = space.resolve(against, _project_here()) if against else None
+    plan = make_plan(game, players, factions, agents, 100 if count is None else count, seed, jobs, turn_cap,
+                     budget, check, keep_n, house_rules)
+    with Workspace() as space, Without() as cut:
+        here = _project_here() if against or without else None
+        side_b = space.resolve(against, here) if against else (
+            cut.resolve(without, plan.game.value, here) if without else None)
         bar = _Bar(sys.stderr)
         result = run(plan, json_path, pdf_path, Path(keep_dir) if keep_dir else None, progress=bar.show,
-                     against=side_b)
+                     against=side_b, until_decided=(effect or EFFECT) if until_decided else None, here=here)
         bar.close()
     tally = result.tally
     played = result.games_played
     click.echo(f"{played} games of {plan.game.value} in {result.seconds:.1f} s "
                f"({played / result.seconds:.1f} games/s)" if result.seconds else f"{played} games")
+    click.echo(f"agents: {agents_line(result)}")
     if result.partial:
-        click.echo(f"stopped early: the reports are partial ({played} of {plan.games * (2 if against else 1)} games)")
+        click.echo(f"stopped early: the reports are partial ({played} of "
+                   f"{plan.games * (2 if side_b else 1)} games)")
     from referee.simulate.summary import verdict  # lazy: as above
     if result.comparison is not None:
-        click.echo(f"A: this project; B: {result.against.label()}")
+        click.echo(f"A: this project; B: {result.against.label()}; figures read from B to A")
         for line in result.comparison.verdict():
             click.echo(f"  {line}")
     else:
@@ -77,6 +97,11 @@ def simulate(game, count, players, factions, agents, seed, jobs, turn_cap, budge
     for path in (result.json_path, result.pdf_path, *result.kept):
         if path is not None:
             click.echo(f"wrote {path}")
+
+
+def agents_line(result) -> str:
+    from referee.simulate.agents_named import agents_named  # lazy: as above
+    return agents_named(result.plan)
 
 
 def _project_here() -> Path:

@@ -9,8 +9,9 @@ compares card sources and the game's data, not two versions of the engine.
 
 Side B is always played in fresh worker processes that read only its
 project, so nothing a process caches about one side's cards reaches the
-other. Every difference is a two-proportion test (stats.difference); only
-those significant at 95% reach the verdict.
+other. The same seed on both sides is a pair (paired.py); the comparison
+(compare.py) tests within pairs and controls the false discovery rate over
+every test of the run.
 """
 from __future__ import annotations
 
@@ -23,8 +24,6 @@ from pathlib import Path
 from typing import Any
 
 from referee.errors import RefereeError
-from referee.simulate.stats import Difference, difference
-from referee.simulate.summary import Tally
 
 
 @dataclass(frozen=True)
@@ -32,11 +31,13 @@ class Against:
     """Side B: what was typed, what it is, and the project folder to read."""
 
     given: str
-    kind: str  # "project" or "revision"
+    kind: str  # "project", "revision", or "without" (this project less one card: without.py)
     project: Path
     revision: str | None = None  # the full commit id, for a revision
 
     def label(self) -> str:
+        if self.kind == "without":
+            return self.given
         return f"{self.given} ({self.revision[:10]})" if self.revision else str(self.project)
 
     def to_json(self) -> dict[str, Any]:
@@ -109,94 +110,3 @@ def _extract(here: Path, commit: str, folder: Path) -> None:
     with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
         wanted = [m for m in tar.getmembers() if (m.isfile() or m.isdir()) and m.name.split("/", 1)[0] in PROJECT_PARTS]
         tar.extractall(folder, members=wanted, filter="data")
-
-
-# ---- the comparison --------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class Comparison:
-    """Side B against side A: each rate's difference, and game length."""
-
-    factions: dict[str, Difference]
-    seats: dict[str, Difference]
-    first: Difference
-    turns: tuple[float, float]  # mean turns on A, on B
-    actions: tuple[float, float]
-    cards: dict[str, dict[str, Any]]  # card -> its play rate and win-when-played on each side
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "win_rate_by_faction": {k: d.to_json() for k, d in self.factions.items()},
-            "win_rate_by_seat": {k: d.to_json() for k, d in self.seats.items()},
-            "first_player": self.first.to_json(),
-            "mean_turns": {"a": self.turns[0], "b": self.turns[1]},
-            "mean_actions": {"a": self.actions[0], "b": self.actions[1]},
-            "cards": {c: {"plays_per_game": v["plays_per_game"], "win_when_played": v["win"].to_json()}
-                      for c, v in self.cards.items()},
-            "verdict": self.verdict(),
-        }
-
-    def verdict(self) -> list[str]:
-        """The differences significant at 95%, most important first."""
-        lines = []
-        for name, d in self.factions.items():
-            if name != "(none)" and d.significant:
-                lines.append(f"{name} wins {_pct(d.a.value)} on A and {_pct(d.b.value)} on B (p={d.p_value:.3g})")
-        for seat, d in self.seats.items():
-            if d.significant:
-                lines.append(f"seat {int(seat) + 1} wins {_pct(d.a.value)} on A and {_pct(d.b.value)} on B "
-                             f"(p={d.p_value:.3g})")
-        if self.first.significant:
-            lines.append(f"the first player wins {_pct(self.first.a.value)} on A and {_pct(self.first.b.value)} "
-                         f"on B (p={self.first.p_value:.3g})")
-        for card, v in self.cards.items():
-            d = v["win"]
-            if d.significant and min(d.a.n, d.b.n) >= 30:
-                lines.append(f"{card}: its player wins {_pct(d.a.value)} when it is played on A, "
-                             f"{_pct(d.b.value)} on B (p={d.p_value:.3g})")
-        if not lines:
-            lines.append("no clear difference between A and B at these games")
-        return lines
-
-
-def compare(a: Tally, b: Tally) -> Comparison:
-    fa, fb = a.figures(), b.figures()
-
-    def rates(key: str) -> dict[str, Difference]:
-        names = sorted(set(fa[key]) | set(fb[key]))
-        return {n: _diff(fa[key].get(n), fb[key].get(n)) for n in names}
-
-    cards: dict[str, dict[str, Any]] = {}
-    for card in sorted(set(fa["cards"]) | set(fb["cards"])):
-        ca, cb = fa["cards"].get(card), fb["cards"].get(card)
-        cards[card] = {
-            "plays_per_game": (_per_game(ca, a), _per_game(cb, b)),
-            "win": _diff(ca["played"] if ca else None, cb["played"] if cb else None),
-        }
-    return Comparison(rates("factions"), rates("seats"), _diff(fa["first"], fb["first"]),
-                      (_mean(a.turns), _mean(b.turns)), (_mean(a.actions), _mean(b.actions)), cards)
-
-
-def biggest_card_changes(comparison: Comparison, n: int = 12) -> list[tuple[str, dict[str, Any]]]:
-    """The cards whose play rate or win-when-played moved most between A and B."""
-    def moved(item: tuple[str, dict[str, Any]]) -> float:
-        a, b = item[1]["plays_per_game"]
-        return abs(item[1]["win"].delta) + abs(b - a) / max(a, b, 1e-9)
-    return sorted(comparison.cards.items(), key=moved, reverse=True)[:n]
-
-
-def _diff(a, b) -> Difference:
-    return difference(a.hits if a else 0, a.n if a else 0, b.hits if b else 0, b.n if b else 0)
-
-
-def _per_game(card: dict[str, Any] | None, tally: Tally) -> float:
-    return round(card["plays"] / tally.games, 3) if card and tally.games else 0.0
-
-
-def _mean(counter) -> float:
-    n = sum(counter.values())
-    return round(sum(k * v for k, v in counter.items()) / n, 2) if n else 0.0
-
-
-def _pct(value: float) -> str:
-    return f"{value:.0%}"

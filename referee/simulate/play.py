@@ -349,10 +349,11 @@ def _played(game: GameSlug, action: Action, mover: PlayerName) -> list[tuple[Pla
 
 def _cards_of(action: Action) -> list[str]:
     """The cards an action plays: its recorded revisions, else (a generated
-    move records none) the card a `play` names."""
+    move records none) the card a `play` names, or a debate's tactic
+    (`argue` an argument, `device` a rhetorical device)."""
     if action.cards:
         return [str(c) for c in action.cards]
-    if action.name != "play":
+    if action.name not in ("play", "argue", "device"):
         return []
     named = action.args.get("cards", action.args.get("card"))
     return [str(c) for c in named] if isinstance(named, list) else ([str(named)] if named else [])

@@ -33,7 +33,7 @@ def rate_chart(rows: list[tuple[str, Rate]], fair: float, width: float, ink: Ink
         d.add(String(x, 1.5 * mm, f"{tick:.0%}", fontName=font, fontSize=7, textAnchor="middle"))
     for i, (label, rate) in enumerate(rows):
         y = top - (i + 1) * row_h + 1.5 * mm
-        colour = BAR if not rate.excludes(fair) else (HIGH if rate.value > fair else LOW)
+        colour = BAR if fair <= 0 or not rate.excludes(fair) else (HIGH if rate.value > fair else LOW)
         d.add(ink.string(label_w - 2 * mm, y + 1.2 * mm, clip(label, 28), 8, "end"))
         d.add(Rect(label_w, y, plot_w * rate.value, row_h - 3 * mm, fillColor=colour, strokeColor=None))
         mid = y + (row_h - 3 * mm) / 2
@@ -41,6 +41,8 @@ def rate_chart(rows: list[tuple[str, Rate]], fair: float, width: float, ink: Ink
         for end in (rate.low, rate.high):
             d.add(Line(label_w + plot_w * end, mid - 1.2 * mm, label_w + plot_w * end, mid + 1.2 * mm, strokeWidth=1.2))
         d.add(String(label_w + plot_w + 2 * mm, y + 1.2 * mm, f"{rate.value:.1%}  n={rate.n}", fontName=font, fontSize=7.5))
+    if fair <= 0:
+        return d  # no game won: no fair share to draw
     x = label_w + plot_w * fair
     d.add(Line(x, 5 * mm, x, top, strokeColor=FAIR, strokeWidth=0.8, strokeDashArray=[2, 2]))
     d.add(String(x, top + 0.5 * mm, f"fair {fair:.0%}", fontName=font, fontSize=7, textAnchor="middle"))

@@ -48,13 +48,16 @@ def draw(result: SimulationResult, out) -> tuple[str, ...]:
     from referee.simulate.summary import verdict  # lazy: the summary is loaded by the session already
 
     story: list = [para(f"{plan.game.game_title}: balance report", h1)]
-    agents = ", ".join(sorted({s.agent.value for s in plan.seats}))
-    note = (f"{tally.games} games" + (f" of {plan.games} asked (PARTIAL: stopped early)" if result.partial else "")
-            + f", {len(plan.seats)} players, agents: {agents}; seeds {plan.seed} to {plan.seed + plan.games - 1};"
-            f" turn cap {plan.turn_cap}; {result.seconds:.1f} s ({tally.games / result.seconds:.1f} games/s)."
-            if result.seconds else "")
+    from referee.simulate.agents_named import agents_named  # lazy: as above
+    played = result.games_played
+    sides = " (both sides of the A/B)" if result.tally_b is not None else ""
+    asked = plan.games * (2 if result.tally_b is not None else 1)
+    note = (f"{played} games{sides}" + (f" of {asked} asked (PARTIAL: stopped early)" if result.partial else "")
+            + f", {len(plan.seats)} players; agents: {agents_named(plan)}; seeds {plan.seed} to "
+            f"{plan.seed + max(tally.games, 1) - 1}; turn cap {plan.turn_cap}"
+            + (f"; {result.seconds:.1f} s ({played / result.seconds:.1f} games/s)." if result.seconds else "."))
     story.append(para(note, small))
-    story.append(para("Verdict", h2))
+    story.append(para("Verdict" + (" (side A)" if result.tally_b is not None else ""), h2))
     for line in verdict(tally):
         story.append(para("\u2022 " + line, body))
     story.append(para(f"Win rate by {_faction_word(plan.game)} (bars: rate; whiskers: 95% interval; "
@@ -75,10 +78,16 @@ def draw(result: SimulationResult, out) -> tuple[str, ...]:
     if cards:
         story.append(para("Cards", h2))
         ranked = sorted(cards.items(), key=lambda kv: kv[1]["test"].delta, reverse=True)
-        header = ["card", "plays", "win when played", "win when not", "p"]
+        story.append(para("Its player's win rate when it is played and when not: a correlation (a player ahead "
+                          "plays more cards), not what the card is worth; * marks a finding at a 5% false "
+                          "discovery rate over every test of the run. To measure a card, change it and run "
+                          "an A/B (--against).", small))
+        from referee.simulate.findings import q_values  # lazy: as above
+        q = q_values(figures)
+        header = ["card", "plays", "win when played (a correlation)", "win when not", "q"]
         rows_t = [header] + [
             [card, d["plays"], pct(d["played"]), pct(d["not_played"]),
-             f"{d['test'].p_value:.3f}" + (" *" if d["test"].significant else "")]
+             f"{q.get('card:' + card, 1.0):.3f}" + (" *" if q.get("card:" + card, 1.0) < 0.05 else "")]
             for card, d in (ranked[:12] + ranked[-12:] if len(ranked) > 24 else ranked)
         ]
         story.append(table([[para(str(c), small) for c in row] for row in rows_t],

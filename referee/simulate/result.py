@@ -9,7 +9,8 @@ from referee.simulate.runner import Plan
 from referee.simulate.summary import Tally
 
 if TYPE_CHECKING:
-    from referee.simulate.ab import Against, Comparison
+    from referee.simulate.ab import Against
+    from referee.simulate.compare import Comparison
 
 
 @dataclass(frozen=True)

@@ -45,6 +45,7 @@ class Plan:
     keep: int = 0
     house_rules: tuple[tuple[str, str], ...] = ()
     project: str | None = None  # A/B's side B: its project folder, played in fresh processes
+    start: int = 0  # the first game's index: a batch of a sequential run plays games start .. start+games-1
 
     @property
     def seats(self) -> tuple[Seat, ...]:
@@ -87,13 +88,14 @@ def run(plan: Plan, stop: Callable[[], bool] = lambda: False) -> Iterator[GameRe
     """Every game of the plan, each record as soon as it is played."""
     check_plan(plan)
     if plan.jobs == 1 and plan.project is None:
-        for i in range(plan.games):
+        for i in range(plan.start, plan.start + plan.games):
             if stop():
                 return
             yield play_game(plan.config(i))
         return
-    chunks = [[plan.config(i) for i in range(start, min(plan.games, start + CHUNK))]
-              for start in range(0, plan.games, CHUNK)]
+    end = plan.start + plan.games
+    chunks = [[plan.config(i) for i in range(start, min(end, start + CHUNK))]
+              for start in range(plan.start, end, CHUNK)]
     # another project's games run in fresh processes (spawned, not forked), so
     # nothing this process has read of the usual project's cards reaches them
     context = multiprocessing.get_context("spawn") if plan.project is not None else None

@@ -40,15 +40,26 @@ def check_targets(*paths: Path | None) -> None:
 
 def simulate(plan: Plan, json_path: Path | None = None, pdf_path: Path | None = None,
              keep_dir: Path | None = None, progress: Callable[[Progress], None] = lambda p: None,
-             interrupted: Callable[[], bool] = lambda: False, against: Against | None = None) -> SimulationResult:
+             interrupted: Callable[[], bool] = lambda: False, against: Against | None = None,
+             until_decided: float | None = None, here: Path | None = None) -> SimulationResult:
     """Play the plan's games and write what was asked for; with `against`,
-    play them again on side B's project and compare (see ab.py)."""
+    play each game again on side B's project and compare the pairs (see
+    ab.py, compare.py); with `until_decided` (the smallest effect worth
+    finding), play in batches and stop once the sequential test decides
+    (sequential.py), at plan.games a side at most. `here` is side A's
+    project, for the card diff."""
     check_plan(plan)
     check_targets(json_path, pdf_path)
     if against is not None and (plan.keep or keep_dir is not None):
         raise RefereeError("--keep writes one project's games as table exports; run it without --against")
+    if until_decided is not None and against is None:
+        raise RefereeError("--until-decided decides an A/B: give --against REV-or-DIR or --without CARD")
     if plan.keep and keep_dir is None:
         raise RefereeError("--keep needs a folder to write the games to")
+    edits = ()
+    if against is not None and here is not None:
+        from referee.simulate.changes import card_edits  # lazy: pnp's card diff only for A/B
+        edits = card_edits(here, against.project, plan.game.value)
     if keep_dir is not None:
         if keep_dir.exists() and not keep_dir.is_dir():
             raise RefereeError(f"{keep_dir} is not a folder")
@@ -58,32 +69,52 @@ def simulate(plan: Plan, json_path: Path | None = None, pdf_path: Path | None = 
     sides = [("A" if against else None, plan, tally)]
     if against is not None:
         sides.append(("B", replace(plan, project=str(against.project)), tally_b))
+    pairs = None
+    if against is not None:
+        from referee.simulate.paired import Pairs  # lazy: only for A/B
+        pairs = Pairs()
+    from referee.simulate.sequential import batches, decide  # lazy: small, and only for a sequential run
+    looks = batches(plan.games) if until_decided is not None else [(0, plan.games)]
     total = plan.games * len(sides)
     stream = _Stream(json_path)
     kept: list[Path] = []
     started = time.perf_counter()
-    partial = False
+    stopped = False
+    decision = None
     done = 0
     try:
-        for side, side_plan, side_tally in sides:
-            for record in run(side_plan, stop=interrupted):
-                side_tally.add(record)
-                stream.add(record, side)
-                if record.steps and keep_dir is not None:
-                    kept.append(write_kept(plan, record, keep_dir))
-                done += 1
-                progress(Progress(done, total, time.perf_counter() - started))
-            if side_tally.games < plan.games:
-                break  # stopped: side B is not started
+        for start, count in looks:
+            for side, side_plan, side_tally in sides:
+                played = 0
+                for record in run(replace(side_plan, start=start, games=count), stop=interrupted):
+                    side_tally.add(record)
+                    stream.add(record, side)
+                    if pairs is not None:
+                        pairs.add(side, record.seed - side_plan.seed, record)
+                    if record.steps and keep_dir is not None:
+                        kept.append(write_kept(plan, record, keep_dir))
+                    done += 1
+                    played += 1
+                    progress(Progress(done, total, time.perf_counter() - started))
+                if played < count:
+                    stopped = True  # interrupted: the rest is not started
+                    break
+            if stopped:
+                break
+            if until_decided is not None and pairs is not None:
+                decision = decide(pairs.measures(), until_decided)
+                if decision.state.value != "undecided":
+                    break
     except KeyboardInterrupt:
-        partial = True
-    partial = partial or done < total
+        stopped = True
     seconds = time.perf_counter() - started
+    if stopped and until_decided is not None and pairs is not None:
+        decision = replace(decide(pairs.measures(), until_decided), stopped=True)
     comparison = None
     if against is not None:
-        from referee.simulate.ab import compare  # lazy: only for A/B
-        comparison = compare(tally, tally_b)
-    result = SimulationResult(tally, plan, seconds, partial, json_path, pdf_path, tuple(kept),
+        from referee.simulate.compare import compare  # lazy: only for A/B
+        comparison = compare(tally, tally_b, pairs, edits, decision)
+    result = SimulationResult(tally, plan, seconds, stopped, json_path, pdf_path, tuple(kept),
                               against, tally_b, comparison)
     stream.finish(result)
     if pdf_path is not None:
@@ -97,6 +128,7 @@ def header(result: SimulationResult) -> dict:
     return {
         "format": "referee-simulation", "version": 1, "game": plan.game.value,
         "games_asked": plan.games, "games_done": result.tally.games, "partial": result.partial,
+        "games_played": result.games_played,
         "seed": plan.seed, "jobs": plan.jobs, "turn_cap": plan.turn_cap,
         "seats": [{"name": s.name, "faction": s.faction, "agent": s.agent.value} for s in plan.seats],
         "seconds": round(result.seconds, 3),

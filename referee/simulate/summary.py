@@ -89,6 +89,10 @@ class Tally:
         """The win rate every seat would have in a balanced game."""
         return self.outcomes["win"] / self.seats_total if self.seats_total else 0.0
 
+    def faction_of(self, card: str) -> str | None:
+        """The faction whose player was seen playing `card` (None: no faction's)."""
+        return self._faction_of(card)
+
     def _faction_of(self, card: str) -> str | None:
         for faction, cards in self.faction_cards.items():
             if card in cards and faction:
@@ -96,19 +100,24 @@ class Tally:
         return None
 
     def to_json(self) -> dict[str, Any]:
+        from referee.simulate.findings import q_values  # lazy: loaded with the report
         f = self.figures()
+        q = q_values(f)
         return {
             "game": self.game,
             "games": self.games,
             "outcomes": dict(self.outcomes),
-            "fair_share": round(f["fair"], 4),
+            "fair_share": round(f["fair"], 4) if self.outcomes["win"] else None,
             "win_rate_by_seat": {k: v.to_json() for k, v in f["seats"].items()},
             "win_rate_by_faction": {k: v.to_json() for k, v in f["factions"].items()},
             "first_player": f["first"].to_json(),
             "turns": _distribution(self.turns),
             "actions": _distribution(self.actions),
             "cards": {c: {"plays": d["plays"], "win_when_played": d["played"].to_json(),
-                          "win_when_not": d["not_played"].to_json(), "p_value": round(d["test"].p_value, 6)}
+                          "win_when_not": d["not_played"].to_json(),
+                          "delta": round(d["test"].delta, 4),  # when played minus when not, as the text reads
+                          "correlation": True, "p_value": round(d["test"].p_value, 6),
+                          "q_value": round(q.get(f"card:{c}", 1.0), 6)}
                       for c, d in f["cards"].items()},
             "verdict": verdict(self),
         }
@@ -127,7 +136,6 @@ def _distribution(counter: Counter) -> dict[str, Any]:
 def verdict(tally: Tally) -> list[str]:
     """The findings significant at 95% with the games played, most important first."""
     f = tally.figures()
-    fair = f["fair"]
     lines = []
     if not tally.games:
         return ["no game finished"]
@@ -135,20 +143,8 @@ def verdict(tally: Tally) -> list[str]:
     if capped:
         lines.append(f"{capped} of {tally.games} games did not finish ({tally.outcomes['capped']} capped, "
                      f"{tally.outcomes['jam']} jammed)")
-    for name, rate in f["factions"].items():
-        if name != "(none)" and rate.excludes(fair):
-            lines.append(f"{name} wins {_pct(rate)} of its games, against a fair {fair:.0%}")
-    for seat, rate in f["seats"].items():
-        if rate.excludes(fair):
-            lines.append(f"seat {int(seat) + 1} wins {_pct(rate)}, against a fair {fair:.0%}")
-    if f["first"].excludes(fair):
-        lines.append(f"the first player wins {_pct(f['first'])}, against a fair {fair:.0%}")
-    for card, d in f["cards"].items():
-        if d["test"].significant and d["played"].n >= 30:
-            lines.append(f"{card}: its player wins {_pct(d['played'])} when it is played, "
-                         f"{_pct(d['not_played'])} when not")
-    if len(lines) == (1 if capped else 0):
-        lines.append(f"no significant imbalance at {tally.games} games")
+    from referee.simulate.findings import findings  # lazy: loaded with the verdict
+    lines += findings(tally.games, tally.outcomes, f)
     return lines
 
 
