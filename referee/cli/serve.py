@@ -91,7 +91,7 @@ def serve(port, lan, no_qr, play) -> None:
     click.echo(f"tokens kept in {tokens.path}; Ctrl-C stops the server")
     if play:
         click.echo("--play: each private link plays that player's moves; they are echoed here")
-    player_moves = Play(path, click.get_current_context().find_root().command, on_act=_echo) if play else None
+    player_moves = Play(path, on_act=_echo) if play else None
     app = create_app(watch, tokens, hosts=_hosts(shown_host, lan), play=player_moves)
     server.run(app, sock, closing=app.state.close)  # open pages do not hold Ctrl-C up
 

@@ -10,7 +10,6 @@ import os
 import re
 import sqlite3
 from contextlib import contextmanager
-from contextvars import ContextVar
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
@@ -247,8 +246,6 @@ def act(path: Path, name: str, args: dict[str, object], actor: str | None = None
             PlayerName(actor) if actor is not None else None,
             {u.card_id: u.revision for u in uses},
         )
-        if _PLANNING.get():
-            raise Planned(path, action, entered, tuple(u.warning for u in uses if u.warning), drawn)
         outcome = ledger.perform(conn, rules, action, entered, drawn=drawn)
     warnings = tuple(u.warning for u in uses if u.warning)
     return results.ActResult(public_event(rules, outcome.event), outcome.before, outcome.after, warnings,
@@ -258,7 +255,7 @@ def act(path: Path, name: str, args: dict[str, object], actor: str | None = None
 def perform(path: Path, action: Action, entered: Sequence[int] | None = None,
             guard: Callable | None = None, warnings: Sequence[str] = (),
             drawn: bool = False) -> tuple[ActResult, ActResult]:
-    """Check and apply an Action already built (a `Planned` one), in one write
+    """Check and apply an Action already built (a phone's chosen move), in one write
     transaction with `guard` (ledger.Guard). Returns the result as the log
     and every other player see it, and as the actor sees it (their own
     face-down cards named)."""
@@ -269,33 +266,6 @@ def perform(path: Path, action: Action, entered: Sequence[int] | None = None,
     shown = results.ActResult(public_event(rules, outcome.event), outcome.before, outcome.after, tuple(warnings),
                               facts=outcome.facts)
     return shown, replace(shown, event=outcome.event)
-
-
-class Planned(Exception):
-    """Not an error: what `act` raises instead of acting while `planning()` is
-    on. It carries the Action a command line would play, exactly as the CLI
-    builds it, so a caller (a phone's command under `referee serve --play`)
-    can play it its own way; nothing was written."""
-
-    def __init__(self, path: Path, action: Action, entered: Sequence[int] | None, warnings: tuple[str, ...],
-                 drawn: bool = False):
-        super().__init__(action.name)
-        self.path, self.action, self.entered, self.warnings = path, action, entered, warnings
-        self.drawn = drawn  # the action draws its dice as it rolls them (see ledger.perform)
-
-
-_PLANNING: ContextVar[bool] = ContextVar("referee_planning", default=False)
-
-
-@contextmanager
-def planning() -> Iterator[None]:
-    """While on (in this thread or task), `act` builds its Action and raises
-    Planned with it instead of playing it."""
-    token = _PLANNING.set(True)
-    try:
-        yield
-    finally:
-        _PLANNING.reset(token)
 
 
 def _cards(codes: Sequence[str], game: GameSlug) -> list[CardUse]:
