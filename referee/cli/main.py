@@ -6,7 +6,6 @@ commands live here; log, card, games, export, replay and scan in cli_more.
 """
 from __future__ import annotations
 
-import importlib
 import os
 import sqlite3
 from pathlib import Path
@@ -19,6 +18,7 @@ from referee.words import render
 from referee.table import operations as table
 from referee.cli.common import AMOUNT, db_option, db_path, emit, project_option, warn
 from referee.errors import RefereeError
+from referee.rules.game import game_of
 from referee.model import GameSlug
 
 
@@ -26,15 +26,10 @@ def game_commands(game: str) -> dict[str, click.Command]:
     """The commands a game adds (`COMMANDS` in its package's `cli` module,
     loaded only for its tables), or none."""
     try:
-        module = GameSlug(game).module("cli")
+        slug = GameSlug(game)
     except ValueError:
         return {}
-    try:
-        commands = dict(importlib.import_module(module).COMMANDS)
-    except ModuleNotFoundError as exc:
-        if exc.name == module:
-            return {}
-        raise
+    commands = game_of(slug).commands
     for command in commands.values():
         _completes(command)
     return commands

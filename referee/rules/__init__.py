@@ -17,7 +17,6 @@ Only the module of the game being played is imported.
 """
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Callable, Iterable, Mapping, Protocol, Sequence
@@ -207,8 +206,9 @@ class GameRules(Protocol):
 
 def rules_for(game: GameSlug | str) -> GameRules:
     """The rules of a game; imports that game's package only."""
-    slug = game if isinstance(game, GameSlug) else GameSlug.parse(game)
-    return importlib.import_module(slug.module("rules")).RULES
+    from referee.rules.game import game_of  # lazy: the record is read only once a game is named
+
+    return game_of(game).rules
 
 
 def visible_state(state: State, reveal: Sequence[str] = ()) -> State:

@@ -13,5 +13,9 @@
 - `report`: the game's part of the match report.
 """
 from referee.games.culture_war.rules import LIFE_BY_PLAYERS, RULES, CultureWarRules
+from referee.model import GameSlug
+from referee.rules.game import Game, Part
 
-__all__ = ["RULES", "LIFE_BY_PLAYERS", "CultureWarRules"]
+GAME = Game(GameSlug.CULTURE_WAR, RULES, (Part.VIEW, Part.PHRASES, Part.COMMANDS, Part.CLI, Part.REPORT, Part.LEGAL, Part.SELFPLAY))
+
+__all__ = ["GAME", "RULES", "LIFE_BY_PLAYERS", "CultureWarRules"]
