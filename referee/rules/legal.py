@@ -268,5 +268,4 @@ def drawing(game: Any) -> frozenset[str]:
     """The actions `game` plays with dice drawn as its rules ask for them (its
     legal module's `ROLLING`: a battle rolls ties again), which the table plays
     through `rules.play_drawing` (ledger.perform(drawn=True))."""
-    module = importlib.import_module(game.module("legal"))  # lazy: only when a move is played by name
-    return frozenset(getattr(module, "ROLLING", ()))  # a module attribute, not a rules hook
+    return frozenset(getattr(game_of(game).legal, "ROLLING", ()))  # a module attribute, not a rules hook

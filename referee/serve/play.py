@@ -139,9 +139,10 @@ class Play:
 
     # ---- GET /p/<token>/moves ----------------------------------------------------
 
-    def moves(self, player: str) -> dict[str, Any]:
-        """What `player` may do now, for their page."""
-        if not self.reads.allow(player):
+    def moves(self, player: str, limited: bool = True) -> dict[str, Any]:
+        """What `player` may do now, for their page (`limited`: counted against
+        the token's rate here; the HTTP route counts it before a thread is used)."""
+        if limited and not self.reads.allow(player):
             raise PlayError(429, "too many requests for the moves at once; wait a moment")
         status = self._status()
         state = status.state
@@ -158,9 +159,10 @@ class Play:
 
     # ---- POST /p/<token>/act -----------------------------------------------------
 
-    def act(self, player: str, body: bytes) -> Acted:
-        """Play the move a POST's body names as `player`; PlayError when refused."""
-        if not self.limit.allow(player):
+    def act(self, player: str, body: bytes, limited: bool = True) -> Acted:
+        """Play the move a POST's body names as `player`; PlayError when refused
+        (`limited`: as for `moves`)."""
+        if limited and not self.limit.allow(player):
             raise PlayError(429, "too many moves at once; wait a moment and send it again")
         sent, version = read_body(body)
         return self.submit(player, sent, version)

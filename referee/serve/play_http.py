@@ -8,6 +8,7 @@ move the event streams are told at once (`hub.poke`), not at the next poll.
 """
 from __future__ import annotations
 
+import asyncio
 from typing import Any, Callable, Mapping
 
 from starlette.concurrency import run_in_threadpool
@@ -16,6 +17,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from referee.errors import RefereeError
+from referee.serve.limits import BODY_TIMEOUT_S
 from referee.serve.play import MAX_BODY, Play, PlayError
 
 READ_ONLY = "this table is served read-only; start it with referee serve --play"
@@ -35,8 +37,10 @@ def play_routes(play: Play | None, player: Callable[[Request], str | None],
             return error(404, NO_LINK)
         if play is None:
             return error(403, READ_ONLY)
+        if not play.reads.allow(who):
+            return error(429, "too many requests for the moves at once; wait a moment")
         try:
-            found = await run_in_threadpool(play.moves, who)
+            found = await run_in_threadpool(play.moves, who, False)
         except PlayError as exc:
             return error(exc.status, str(exc))
         except RefereeError as exc:
@@ -54,9 +58,11 @@ def play_routes(play: Play | None, player: Callable[[Request], str | None],
         who = player(request)
         if who is None:
             return error(404, NO_LINK)
+        if not play.limit.allow(who):  # a flood is turned away here, before a thread or the table is used
+            return error(429, "too many moves at once; wait a moment and send it again")
         try:
             body = await read_limited(request, MAX_BODY)
-            acted = await run_in_threadpool(play.act, who, body)
+            acted = await run_in_threadpool(play.act, who, body, False)
         except PlayError as exc:
             return error(exc.status, str(exc))
         except RefereeError as exc:
@@ -96,14 +102,22 @@ def foreign(request: Request) -> str | None:
     return None
 
 
-async def read_limited(request: Request, limit: int) -> bytes:
-    """The request's body, refused (PlayError 413) as soon as it passes `limit` bytes."""
+async def read_limited(request: Request, limit: int, timeout_s: float = BODY_TIMEOUT_S) -> bytes:
+    """The request's body, refused (PlayError 413) as soon as it passes `limit`
+    bytes, and (408) when it has not arrived in full within `timeout_s`."""
     declared = request.headers.get("content-length")
     if declared is not None and declared.isdigit() and int(declared) > limit:
         raise PlayError(413, f"the request is larger than {limit // 1024} KiB")
-    body = b""
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > limit:
-            raise PlayError(413, f"the request is larger than {limit // 1024} KiB")
-    return body
+
+    async def read() -> bytes:
+        body = b""
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > limit:
+                raise PlayError(413, f"the request is larger than {limit // 1024} KiB")
+        return body
+
+    try:
+        return await asyncio.wait_for(read(), timeout_s)
+    except asyncio.TimeoutError:
+        raise PlayError(408, f"the request's body did not arrive within {timeout_s:g} s") from None

@@ -3,7 +3,9 @@
 The socket is bound before anything is printed, so a port already in use is
 one clear error (and `--port 0` prints the port the system chose). Ctrl-C
 first tells every open event stream to end (`Closing`), so the server stops
-at once with no traceback, however many pages are open.
+at once with no traceback, however many pages are open. The server holds
+under abuse (limits.py): a request's head and body must arrive in time,
+idle connections are closed, and connections are capped.
 """
 from __future__ import annotations
 
@@ -34,12 +36,16 @@ def run(app: Any, sock: socket.socket, closing: Callable[[], None]) -> None:
     """Serve `app` on `sock` until Ctrl-C (or SIGTERM); `closing` is called first."""
     import uvicorn  # lazy: the web server loads only when `serve` runs
 
+    from referee.serve.limits import SERVER  # lazy: with the web server
+    from referee.serve.protocol import HeadTimedH11  # lazy: with the web server
+
     class TableServer(uvicorn.Server):
         def handle_exit(self, sig: int, frame: Any) -> None:
             closing()
             super().handle_exit(sig, frame)
 
-    config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=2, access_log=False)
+    config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=2, access_log=False,
+                            http=HeadTimedH11, **SERVER)
     try:
         TableServer(config).run(sockets=[sock])
     except KeyboardInterrupt:  # a second Ctrl-C while stopping
