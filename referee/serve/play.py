@@ -44,8 +44,8 @@ from referee.serve.limits import loads
 MAX_BODY = 4096  # bytes of a POST's body
 BURST = 8  # moves a token may send at once ...
 RATE_PER_S = 5.0  # ... and then this many a second
-READ_BURST = 10  # moves lists a token may ask for at once ...
-READ_RATE_PER_S = 4.0  # ... and then this many a second
+READ_BURST = 20  # moves lists a token may ask for at once ...
+READ_RATE_PER_S = 10.0  # ... and then this many a second (a page asks once per change of the table)
 RETRIES = 50  # times a move is chosen again when another process wrote first
 
 

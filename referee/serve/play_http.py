@@ -17,7 +17,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from referee.errors import RefereeError
-from referee.serve.limits import BODY_TIMEOUT_S
+from referee.serve import limits
 from referee.serve.play import MAX_BODY, Play, PlayError
 
 READ_ONLY = "this table is served read-only; start it with referee serve --play"
@@ -102,7 +102,7 @@ def foreign(request: Request) -> str | None:
     return None
 
 
-async def read_limited(request: Request, limit: int, timeout_s: float = BODY_TIMEOUT_S) -> bytes:
+async def read_limited(request: Request, limit: int, timeout_s: float | None = None) -> bytes:
     """The request's body, refused (PlayError 413) as soon as it passes `limit`
     bytes, and (408) when it has not arrived in full within `timeout_s`."""
     declared = request.headers.get("content-length")
@@ -117,6 +117,7 @@ async def read_limited(request: Request, limit: int, timeout_s: float = BODY_TIM
                 raise PlayError(413, f"the request is larger than {limit // 1024} KiB")
         return body
 
+    timeout_s = limits.BODY_TIMEOUT_S if timeout_s is None else timeout_s
     try:
         return await asyncio.wait_for(read(), timeout_s)
     except asyncio.TimeoutError:

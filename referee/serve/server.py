@@ -36,19 +36,29 @@ def run(app: Any, sock: socket.socket, closing: Callable[[], None]) -> None:
     """Serve `app` on `sock` until Ctrl-C (or SIGTERM); `closing` is called first."""
     import uvicorn  # lazy: the web server loads only when `serve` runs
 
-    from referee.serve.limits import SERVER  # lazy: with the web server
-    from referee.serve.protocol import HeadTimedH11  # lazy: with the web server
-
     class TableServer(uvicorn.Server):
         def handle_exit(self, sig: int, frame: Any) -> None:
             closing()
             super().handle_exit(sig, frame)
 
-    config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=2, access_log=False,
-                            http=HeadTimedH11, **SERVER)
     try:
-        TableServer(config).run(sockets=[sock])
+        TableServer(config(app)).run(sockets=[sock])
     except KeyboardInterrupt:  # a second Ctrl-C while stopping
         pass
     finally:
         sock.close()
+
+
+def config(app: Any, head_timeout_s: float | None = None, **overrides: Any) -> Any:
+    """The uvicorn.Config the table is served with (limits.py's settings;
+    `head_timeout_s` and `overrides`: a test's shorter ones)."""
+    import uvicorn  # lazy: the web server loads only when `serve` runs
+
+    from referee.serve.limits import SERVER  # lazy: with the web server
+    from referee.serve.protocol import HeadTimedH11  # lazy: with the web server
+
+    protocol = HeadTimedH11
+    if head_timeout_s is not None:
+        protocol = type("HeadTimedH11", (HeadTimedH11,), {"head_timeout_s": head_timeout_s})
+    return uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=2, access_log=False,
+                          http=protocol, **{**SERVER, **overrides})
