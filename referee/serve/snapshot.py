@@ -71,7 +71,7 @@ class TableNow:
     rules: GameRules
     state: State
     seq: int
-    seed: int
+    seed: int | None
     recent: tuple[tuple[Event, bool, Event | None], ...]  # (public event, undone, public target)
     texts: tuple[str, ...] = ()  # each recent row in the log's words (render.log_line)
 
@@ -107,7 +107,7 @@ def read(path: Path, last: int = LOG_LINES) -> TableNow:
         raise TableError(f"cannot read the table {path}: {exc}") from None
     finally:
         conn.close()
-    return TableNow(path, rules, state, head.seq, int(meta.get("seed", 0)), tuple(recent), tuple(texts))
+    return TableNow(path, rules, state, head.seq, log.seed_text(meta.get("seed")), tuple(recent), tuple(texts))
 
 
 MEMO_NODES = 64  # states kept per table between reads: a change then costs one action's fold

@@ -56,7 +56,7 @@ def opened(path: Path) -> Iterator[tuple[sqlite3.Connection, GameRules]]:
 def status_of(conn: sqlite3.Connection, rules: GameRules, path: Path) -> StatusView:
     last = log.last_event(conn)
     state, _ = log.state_at(conn, rules, last.head)
-    return StatusView(state, rules.title, last.seq, path, int(log.meta(conn)["seed"]))
+    return StatusView(state, rules.title, last.seq, path, log.seed_of(conn))
 
 
 # ---- starting a table ------------------------------------------------------
@@ -91,15 +91,13 @@ def new_table(path: Path, game: str, players: Sequence[str], seed: int | None = 
     rules = rules_for(slug)
     if not players:
         raise RefereeError("name the players: --player NAME or --player NAME:FACTION, once per player")
-    if seed is None:
-        seed = int.from_bytes(os.urandom(6), "big")
     setup = Setup(slug, parse_players(players), seed, life, parse_house_rules(house_rules))
     faces = rules.setup_dice(setup)
     entered = dicelib.parse_entered(dice_text) if dice_text is not None else None
     if entered is not None:
         rolled, rng = dicelib.check_entered(entered, faces, f"setting up {slug.value}"), 0
     else:
-        rolled, rng = dicelib.draw(seed, 0, faces), len(faces)
+        rolled, rng = dicelib.draw(seed, 0, faces), len(faces)  # seed None: the OS's randomness, now
     rules.setup(setup, rolled)  # raises if the setup is not allowed
     ensure_replaceable(path, force)
 
