@@ -245,6 +245,9 @@ class ColdWarRules(GenericRules):
     def change_lines(self, before: State, after: State) -> list[str]:
         return view.change_lines(before, after)
 
+    def log_outcome(self, before: State, event: object, after: State) -> list[str]:
+        return view.log_outcome(before, event, after)
+
 
 def _masked(value: Any) -> bool:
     """True if an action's args hold the placeholder of a hidden card."""
