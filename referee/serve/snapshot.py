@@ -214,6 +214,15 @@ def _hides(rules: GameRules) -> bool:
     return rules.has_hidden_cards
 
 
+def _tv(s: State) -> dict[str, Any]:
+    """A game's own figures for the shared screen (its view's `tv(state)`,
+    from the public state), as `{"tv": ...}`; nothing for a game without."""
+    from referee.rules.game import Part, game_of  # lazy: a game's view, only for a page
+
+    shown = getattr(game_of(s.game).load(Part.VIEW), "tv", None)
+    return {"tv": _plain(shown(s))} if shown is not None else {}
+
+
 def _common(table: TableNow, s: State) -> dict[str, Any]:
     rules = table.rules
     players = []
@@ -228,6 +237,7 @@ def _common(table: TableNow, s: State) -> dict[str, Any]:
     waiting = render.prompt_lines(s)  # a card waiting for someone: shown at the top of the page, not folded away
     lines += waiting
     return {
+        **_tv(s),
         "game": s.game.value,
         "title": rules.title,
         "turn": s.turn,
