@@ -13,15 +13,15 @@ pytestmark = [pytest.mark.skipif(not (CHROMIUM.exists() and DRIVER.exists()), re
               pytest.mark.slow]
 
 
-def _tv(driver) -> None:
-    driver.set_window_size(1920, 1080)
-    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+def _tv(browser) -> None:
+    browser.set_window_size(1920, 1080)
+    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
                            {"width": 1920, "height": 1080, "deviceScaleFactor": 1, "mobile": False})
 
 
-def _calm(driver) -> None:
-    driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
-    driver.set_window_size(1280, 1000)
+def _calm(browser) -> None:
+    browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    browser.set_window_size(1280, 1000)
 
 
 @pytest.mark.parametrize("game", sorted(LARGEST))
