@@ -7,7 +7,6 @@ commands live here; log, card, games, export, replay and scan in cli_more.
 from __future__ import annotations
 
 import os
-import sqlite3
 from pathlib import Path
 
 import click
@@ -67,18 +66,7 @@ def _peek_game(ctx: click.Context, args: list[str]) -> str | None:
             db = args[i + 1]
         elif arg.startswith("--db="):
             db = arg[5:]
-    path = table.table_path(db)
-    if not path.is_file():
-        return None
-    try:
-        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5)
-        try:
-            row = conn.execute("SELECT value FROM meta WHERE key = 'game'").fetchone()
-        finally:
-            conn.close()
-    except sqlite3.Error:
-        return None
-    return row[0] if row else None
+    return table.game_at(table.table_path(db))
 
 
 class RefereeGroup(click.Group):
@@ -123,12 +111,13 @@ class RefereeGroup(click.Group):
     def invoke(self, ctx: click.Context):
         try:
             project = (ctx.find_object(dict) or {}).get("project")
-            if project is None:
-                return super().invoke(ctx)
-            from referee.cards.index import chosen_project  # lazy: only a command given --project loads it
+            with table.one_open():  # the command opens its table once, however many steps read it
+                if project is None:
+                    return super().invoke(ctx)
+                from referee.cards.index import chosen_project  # lazy: only a command given --project loads it
 
-            with chosen_project(Path(project)):
-                return super().invoke(ctx)
+                with chosen_project(Path(project)):
+                    return super().invoke(ctx)
         except RefereeError as exc:
             raise click.ClickException(str(exc)) from None
         except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):

@@ -75,6 +75,21 @@ def action_table(*groups: Iterable[ActionSpec]) -> Mapping[str, ActionSpec]:
     return MappingProxyType(table)
 
 
+class lazy_table:
+    """A rules class's `actions`, built by `build` on first use: a game whose
+    action code is large (Culture War) loads it only when an action is checked,
+    played or listed, never for `status`. Its table names every step by a plain import."""
+
+    def __init__(self, build: Callable[[], Mapping[str, ActionSpec]]) -> None:
+        self._build = build
+        self._table: Mapping[str, ActionSpec] | None = None
+
+    def __get__(self, rules: Any, owner: type | None = None) -> Mapping[str, ActionSpec]:
+        if self._table is None:
+            self._table = self._build()
+        return self._table
+
+
 @dataclass(frozen=True)
 class HouseRule:
     """A table-adjustable default. `kind` is int or str; `default` None means
@@ -196,12 +211,6 @@ class GameRules(Protocol):
 
     def visible_state(self, state: State, reveal: Sequence[str]) -> State:
         """The state with hidden cards masked, except those of the players in `reveal`."""
-
-    def render_lines(self, state: State) -> list[str]:
-        """The game's own part of `status`, as lines."""
-
-    def change_lines(self, before: State, after: State) -> list[str]:
-        """What an action changed in the game's own part of the table, as lines."""
 
 
 def rules_for(game: GameSlug | str) -> GameRules:

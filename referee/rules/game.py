@@ -24,7 +24,8 @@ from referee.model import GameSlug
 class Part(str, Enum):
     """The modules a game package may have beside its rules (docs/adding-a-game.md)."""
 
-    VIEW = "view"  # the words: status, change lines, labels
+    VIEW = "view"  # what the table shows of itself: hidden cards masked, status lines
+    WORDS = "words"  # its GameView (`VIEW`): status, change lines, labels, phrases
     PHRASES = "phrases"  # each action's phrase for echoes and the log
     COMMANDS = "commands"  # the table-level functions behind its commands
     CLI = "cli"  # its click commands (`COMMANDS`)
@@ -68,6 +69,13 @@ class Game:
         module = self.load(Part.LEGAL)
         assert module is not None, f"{self.slug.value} declares no move generator"
         return module
+
+    @property
+    def view(self) -> Any:
+        """Its words (referee.words.view.GameView), loaded on first use."""
+        module = self.load(Part.WORDS)
+        assert module is not None, f"{self.slug.value} declares no words"
+        return module.VIEW
 
     @property
     def selfplay(self) -> ModuleType | None:

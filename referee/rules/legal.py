@@ -209,11 +209,9 @@ def describe(rules: Any, state: State, act: Action) -> str:
     otherwise); the action's name inside `unseen()` (self-play)."""
     if not for_people():
         return act.name
-    from referee.words.wording import Words, phrase  # lazy: only when moves are worded
-
     who = str(act.args.get("player") or act.actor or state.active_player.name)
-    said = phrase(rules.phrases, act.name, Words(act.args, who, {}, state, rules.label))
-    return said[0] if said is not None else act.name
+    said = game_of(state.game).view.move_text(state, act, who)  # the game's words, through its record
+    return said if said is not None else act.name
 
 
 def move(rules: Any, state: State, act: Action, words: Iterable[Any], kind: str | None = None,

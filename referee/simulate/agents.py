@@ -40,6 +40,7 @@ from referee.rules import legal
 from referee.rules.legal import Hands, Move
 from referee.model import Action, GameSlug, PlayerName, State
 from referee.simulate.turns import mover_and_draw, mover_and_moves
+from referee.words.view import view_for
 
 WIN_SCORE = 1_000_000.0
 
@@ -89,8 +90,7 @@ def generic_evaluate(state: State, player: PlayerName) -> float:
     me = state.player(player)
     if me.eliminated:
         return -WIN_SCORE
-    from referee.rules import rules_for  # lazy: the registry, for the game's tally fields
-    tally = rules_for(state.game).tally
+    tally = view_for(state.game).tally
     others = [p for p in state.players if p.name != me.name and not p.eliminated]
 
     def standing(p) -> float:
