@@ -62,19 +62,22 @@ class Chosen:
     warnings: tuple[str, ...] = ()
 
 
-def choose(rules: Any, state: State, player: str, sent: Mapping[str, Any]) -> Chosen:
+def choose(rules: Any, state: State, player: str, sent: Mapping[str, Any],
+           hand: list[str] | None = None) -> Chosen:
     """The Action of the move `sent` names for `player` (the table's spelling)
-    in `state`; NotListed, BadMove or OthersMove otherwise."""
+    in `state`, their hand unknown or (`hand`) kept on their phone;
+    NotListed, BadMove or OthersMove otherwise."""
+    hands = {PlayerName(player): list(hand)} if hand is not None else None
     if "action" in sent:
-        action = _by_action(rules, state, player, sent["action"])
+        action = _by_action(rules, state, player, sent["action"], hands)
         return Chosen(action, _draws(state, action))
-    return _by_command(rules, state, player, sent.get("command"))
+    return _by_command(rules, state, player, sent.get("command"), hands)
 
 
 # ---- by action ------------------------------------------------------------------------------
 
 
-def _by_action(rules: Any, state: State, player: str, data: Any) -> Action:
+def _by_action(rules: Any, state: State, player: str, data: Any, hands: Any = None) -> Action:
     if not isinstance(data, Mapping) or not isinstance(data.get("name"), str):
         raise BadMove('"action" must be an object with a "name" and "args", as the moves list gives it')
     args = data.get("args", {})
@@ -84,7 +87,7 @@ def _by_action(rules: Any, state: State, player: str, data: Any) -> Action:
     if actor is not None and (not isinstance(actor, str) or _name(state, actor) != player):
         raise OthersMove(f"{player}'s link can only make {player}'s moves")
     wanted = (data["name"], _public(args))
-    for group in legal.candidates(rules, state, PlayerName(player), None):
+    for group in legal.candidates(rules, state, PlayerName(player), hands):
         for candidate in group.each():
             act = candidate.action
             if act is not None and (act.name, _public(act.args)) == wanted:
@@ -147,9 +150,9 @@ def _without_by(words: Sequence[str], state: State, player: str) -> list[str]:
     return out
 
 
-def _by_command(rules: Any, state: State, player: str, line: Any) -> Chosen:
+def _by_command(rules: Any, state: State, player: str, line: Any, hands: Any = None) -> Chosen:
     sent = _without_by(words_of(line), state, player)
-    found = legal.candidates(rules, state, PlayerName(player), None)
+    found = legal.candidates(rules, state, PlayerName(player), hands)
     templates: list[legal.Move] = []
     kinds: set[str] = set()
     for group in found:

@@ -33,6 +33,7 @@ from typing import Any, Callable, Mapping
 
 from referee.rules import legal, prompts
 from referee.serve import chosen
+from referee.serve.hands import HandStore
 from referee.table import moves
 from referee.words import render
 from referee.rules import rules_for
@@ -131,6 +132,7 @@ class Play:
         self.reads = reads if reads is not None else RateLimit(READ_BURST, READ_RATE_PER_S)
         self._lock = threading.Lock()
         self._held = _hold(path)
+        self.hands = HandStore(path)
 
     def close(self) -> None:
         if self._held is not None:
@@ -146,7 +148,8 @@ class Play:
             raise PlayError(429, "too many requests for the moves at once; wait a moment")
         status = self._status()
         state = status.state
-        view = moves.moves_view(state, player)
+        kept = self.hands.kept(state.player(player).name)
+        view = moves.moves_view(state, player, kept)
         out: list[dict[str, Any]] = []
         for move in view.moves:
             item: dict[str, Any] = {"kind": move.kind, "text": move.text, "command": move.command,
@@ -155,7 +158,30 @@ class Play:
                 item["cards"] = usable_cards(state, view.player, move.kind, move.details)
             out.append(item)
         return {"player": view.player, "version": status.log_length, "waiting": waiting(state, view, bool(out)),
-                "moves": out}
+                "hand_kept": kept is not None, "moves": out}
+
+    # ---- GET and POST /p/<token>/hand ----------------------------------------------
+
+    def hand(self, player: str, body: bytes | None = None) -> dict[str, Any]:
+        """The hand `player` keeps on their phone; with a POST's body
+        (`{"drew": [CODE...], "played": [CODE...]}`), changed first."""
+        state = self._status().state
+        me = state.player(player).name
+        if body is not None:
+            data, _ = _object(body)
+            ids = {key: _card_ids(state, data.get(key, []), key) for key in ("drew", "played")}
+            try:
+                self.hands.change(me, ids["drew"], ids["played"])
+            except TableError as exc:
+                raise PlayError(503, _scrub(str(exc), self.path)) from None
+            except RefereeError as exc:
+                raise PlayError(422, str(exc)) from None
+        kept = self.hands.kept(me) or []
+        from referee.serve.snapshot import card_info  # lazy: names, only for the hand's page
+
+        names = card_info(state.game.value, kept)
+        return {"player": me, "kept": self.hands.kept(me) is not None, "count": len(kept),
+                "cards": [{"id": c, "name": names.get(c, {}).get("name", c)} for c in kept]}
 
     # ---- POST /p/<token>/act -----------------------------------------------------
 
@@ -191,8 +217,9 @@ class Play:
             why = f"the game is over (won by {state.winner})" if state.winner else "the game is over"
             raise PlayError(409 if stale else 422, f"no longer possible: {why}" if stale else why)
         me = state.player(player).name
+        kept = self.hands.kept(me)
         try:
-            move = chosen.choose(rules_for(state.game), state, me, sent)
+            move = chosen.choose(rules_for(state.game), state, me, sent, kept)
         except chosen.BadMove as exc:
             raise PlayError(400, str(exc)) from None
         except chosen.OthersMove as exc:
@@ -213,6 +240,9 @@ class Play:
             raise PlayError(503, _scrub(str(exc), self.path)) from None
         except RefereeError as exc:
             raise _refusal(_scrub(str(exc), self.path), stale) from None
+        if kept is not None:  # the cards the move took leave the hand kept on the phone
+            with contextlib.suppress(RefereeError):
+                self.hands.forget_played(me, move.action.args)
         return Acted(me, _echo(own), _echo(shown), own.event.seq)
 
     def _status(self):
@@ -265,6 +295,33 @@ def waiting(state: State, view: moves.MovesView, has_moves: bool) -> str | None:
     if others:
         return "waiting for " + ", ".join(others)
     return f"{state.active_player.name}'s turn"
+
+
+def _object(body: bytes) -> tuple[dict[str, Any], None]:
+    if len(body) > MAX_BODY:
+        raise PlayError(413, f"the request is larger than {MAX_BODY // 1024} KiB")
+    try:
+        data = loads(body)
+    except ValueError as exc:
+        raise PlayError(400, str(exc)) from None
+    if not isinstance(data, dict):
+        raise PlayError(400, 'the request must be a JSON object: {"drew": [...], "played": [...]}')
+    return data, None
+
+
+def _card_ids(state: State, codes: Any, key: str) -> list[str]:
+    """The card ids of `codes` (ids or QR texts), cards of the table's game; PlayError otherwise."""
+    if not isinstance(codes, list) or not all(isinstance(c, str) and c.strip() for c in codes):
+        raise PlayError(400, f'"{key}" must be a list of card codes')
+    from referee.cards import resolve  # lazy: the card index, only when a card is named
+
+    out = []
+    for code in codes:
+        try:
+            out.append(resolve(code.strip(), state.game.value).card_id)
+        except RefereeError:
+            raise PlayError(422, f"`{code[:80]}` is not a card of this table's game") from None
+    return out
 
 
 def _named(action: Action | None) -> dict[str, Any] | None:

@@ -72,7 +72,30 @@ def play_routes(play: Play | None, player: Callable[[Request], str | None],
             await hub.poke()  # every open page hears of it now, not at the next poll
         return JSONResponse(acted.to_json(), headers=dict(headers))
 
+    async def hand(request: Request) -> Response:
+        """GET: the hand this token's player keeps on the phone; POST: cards drawn or played."""
+        if play is None:
+            return error(403, READ_ONLY)
+        if request.method == "POST":
+            refused = foreign(request)
+            if refused:
+                return error(403, refused)
+        who = player(request)
+        if who is None:
+            return error(404, NO_LINK)
+        if not play.reads.allow(who):
+            return error(429, "too many requests at once; wait a moment")
+        try:
+            body = await read_limited(request, MAX_BODY) if request.method == "POST" else None
+            shown = await run_in_threadpool(play.hand, who, body)
+        except PlayError as exc:
+            return error(exc.status, str(exc))
+        except RefereeError as exc:
+            return error(422, str(exc))
+        return JSONResponse(shown, headers=dict(headers))
+
     return [
+        Route("/p/{token}/hand", hand, methods=["GET", "POST"]),
         Route("/p/{token}/moves", moves, methods=["GET", "HEAD"]),
         Route("/p/{token}/act", act, methods=["POST", "GET", "HEAD", "PUT", "PATCH", "DELETE"]),
     ]
