@@ -75,6 +75,12 @@ class RefereeGroup(click.Group):
 
     def resolve_command(self, ctx: click.Context, args: list[str]):
         name = args[0] if args else None
+        if name == "hand" and not any(a.split("=", 1)[0] in ("--drew", "--played", "--show", "--help", "-h")
+                                      for a in args[1:]):
+            game = _peek_game(ctx, args[1:])  # a game's own `hand` (Divide and Conquer's count) comes first
+            command = game_commands(game).get(name) if game else None
+            if command is not None:
+                return name, command, args[1:]
         if name and name not in self.commands and not name.startswith("-"):
             game = _peek_game(ctx, args[1:])
             command = game_commands(game).get(name) if game else None

@@ -81,6 +81,23 @@ class HandStore:
             self.change(player, played=gone)
 
 
+def kept_hand(table: Path, player: str, drew: Iterable[str] = (), played: Iterable[str] = ()) -> tuple[str, list[str]]:
+    """`referee hand`: PLAYER's kept hand after the cards drawn and played
+    (codes read as cards of the table's game); (the player's name, the card ids)."""
+    from referee.cards import resolve  # lazy: the card index, only when a card is named
+    from referee.table import operations  # lazy: the table, only for `hand`
+
+    state = operations.status(table).state
+    name = state.player(player).name
+    game = state.game.value
+    store = HandStore(table)
+    drawn = [resolve(code, game).card_id for code in drew]
+    gone = [resolve(code, game).card_id for code in played]
+    if drawn or gone:
+        return name, store.change(name, drawn, gone)
+    return name, store.kept(name) or []
+
+
 def _strings(value: Any) -> Iterable[str]:
     if isinstance(value, str):
         yield value

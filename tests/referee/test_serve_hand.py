@@ -72,3 +72,24 @@ def test_a_hand_kept_on_the_phone_makes_moves_concrete_and_shows_nowhere_else(tm
     a, b = _table(tmp_path / "a", REST["a"]), _table(tmp_path / "b", REST["b"])
     for what in a:
         assert a[what] == b[what], f"{what} tells the twins' kept hands apart"
+
+
+def test_the_cli_keeps_a_hand_for_scripts_and_a_games_own_hand_command_stays(tmp_path):
+    table = Table(tmp_path / "t.db")
+    table.run(NEW)
+    assert table.run(["hand", "Ana", "--drew", PLAYED, "--drew", REST["a"][0]]).output.strip() == \
+        "Ana's hand (kept on the phone): 2 cards"  # the count only: the cards stay off a shared screen
+    shown = table.run(["hand", "ana", "--played", PLAYED, "--show"]).output
+    assert shown.strip() == f"Ana's hand (kept on the phone): {REST['a'][0]}"
+    refused = table.run(["hand", "Ana", "--played", PLAYED], ok=False)
+    assert refused.exit_code != 0 and "not in the hand Ana keeps" in refused.output
+    assert table.log()["events"][-1]["kind"] == "setup"  # nothing of it in the log
+    watch = TableWatch(table.db)
+    watch.poll()
+    tokens = TokenStore(table.db, watch.players())
+    with TestClient(create_app(watch, tokens, play=Play(table.db))) as client:
+        kept = client.get(f"/p/{tokens.tokens['Ana']}/hand").json()
+        assert [c["id"] for c in kept["cards"]] == [REST["a"][0]]
+    dc = Table(tmp_path / "dc.db")
+    dc.run("new divide-and-conquer --player Ana --player Ben --player Cy --player Di --seed 7")
+    assert "Ana: hand 7 -> 8" in dc.run("hand Ana +1").output  # Divide and Conquer's correction of the count
