@@ -237,7 +237,7 @@ class Setup:
 
     game: GameSlug
     players: tuple[tuple[str, str | None], ...]
-    seed: int
+    seed: int | None  # None: the table's dice come from the OS's randomness as they are rolled
     life: int | None = None
     house_rules: Mapping[str, str] = field(default_factory=dict)
     rules: str | None = None
@@ -257,7 +257,7 @@ class Setup:
         return cls(
             GameSlug(data["game"]),
             tuple((str(n), f) for n, f in data["players"]),
-            int(data["seed"]),
+            None if data.get("seed") is None else int(data["seed"]),
             data.get("life"),
             dict(data.get("house_rules") or {}),
             data["rules"] if "rules" in data else PRE_VERSIONS,

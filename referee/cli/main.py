@@ -21,6 +21,10 @@ from referee.errors import RefereeError
 from referee.rules.game import game_of
 from referee.model import GameSlug
 
+SEEDED_WARNING = ("--seed {seed}: this table's dice follow the seed, so anyone who has it (`status` and every "
+                  "export show it) or a copy of the table file can tell every roll in advance; it is for "
+                  "self-play and tests (without --seed each die comes from the OS's randomness as it is rolled)")
+
 
 def game_commands(game: str) -> dict[str, click.Command]:
     """The commands a game adds (`COMMANDS` in its package's `cli` module,
@@ -71,6 +75,12 @@ class RefereeGroup(click.Group):
 
     def resolve_command(self, ctx: click.Context, args: list[str]):
         name = args[0] if args else None
+        if name == "hand" and not any(a.split("=", 1)[0] in ("--drew", "--played", "--show", "--help", "-h")
+                                      for a in args[1:]):
+            game = _peek_game(ctx, args[1:])  # a game's own `hand` (Divide and Conquer's count) comes first
+            command = game_commands(game).get(name) if game else None
+            if command is not None:
+                return name, command, args[1:]
         if name and name not in self.commands and not name.startswith("-"):
             game = _peek_game(ctx, args[1:])
             command = game_commands(game).get(name) if game else None
@@ -173,7 +183,9 @@ def cli() -> None:
 @click.argument("game", shell_complete=lambda ctx, param, incomplete: cli_more.complete_game(incomplete))
 @click.option("--player", "players", multiple=True, metavar="NAME[:FACTION]",
               help="A player in seating order; repeat for each player.")
-@click.option("--seed", type=int, help="Seed for the table's dice, so rolls can be repeated.")
+@click.option("--seed", type=int,
+              help="Seed the table's dice, so every roll can be told in advance (self-play and tests; "
+                   "without it each die comes from the OS's randomness as it is rolled).")
 @click.option("--life", type=int, help="Starting life (Culture War: default 100/90/80/70 for 2/3/4/5).")
 @click.option("--house-rule", "house_rules", multiple=True, metavar="KEY=VALUE",
               help="Change a house rule; `referee games` lists them.")
@@ -191,6 +203,8 @@ def new(game, players, seed, life, house_rules, dice_text, force) -> None:
       referee new culture-war --player A --player B --player C --life 60 --db cw.db
     """
     view = table.new_table(db_path(), game, players, seed, life, house_rules, force, dice_text)
+    if seed is not None:
+        warn([SEEDED_WARNING.format(seed=seed)])
     click.echo(render.status(view))
 
 
@@ -220,7 +234,7 @@ def status(as_json, reveal) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
 @db_option
 def roll(expr, dice_text, actor, reason, as_json) -> None:
-    """Roll dice with the table's seeded dice and log the result.
+    """Roll dice with the table's dice and log the result.
 
     EXPR is like d6, 2d6, 3d6+2, 2d6-1, 4d6kh3 (keep highest 3), 2d20kl1.
 

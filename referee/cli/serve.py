@@ -91,7 +91,7 @@ def serve(port, lan, no_qr, play) -> None:
     click.echo(f"tokens kept in {tokens.path}; Ctrl-C stops the server")
     if play:
         click.echo("--play: each private link plays that player's moves; they are echoed here")
-    player_moves = Play(path, click.get_current_context().find_root().command, on_act=_echo) if play else None
+    player_moves = Play(path, on_act=_echo) if play else None
     app = create_app(watch, tokens, hosts=_hosts(shown_host, lan), play=player_moves)
     server.run(app, sock, closing=app.state.close)  # open pages do not hold Ctrl-C up
 
@@ -143,6 +143,40 @@ def links(as_json, rotate) -> None:
         click.echo(f"{name}: {link}")
 
 
+KEPT_OPTIONS = ("--drew", "--played", "--show")  # what makes `hand` this command, not a game's own `hand`
+
+
+@click.command("hand")
+@click.argument("player")
+@click.option("--drew", multiple=True, metavar="CARD", help="A card PLAYER drew (id, short code or QR text); repeat.")
+@click.option("--played", multiple=True, metavar="CARD", help="A card that left PLAYER's hand; repeat.")
+@click.option("--show", is_flag=True, help="List the cards (PLAYER's own view: not for a shared screen).")
+@db_option
+def hand(player, drew, played, show) -> None:
+    """Keep PLAYER's hand on their phone: the cards they drew and played.
+
+    The referee then knows that hand, for PLAYER only: their moves on their
+    private link list every card play concretely. The hand is kept beside
+    the table (TABLE.serve-hands.json), never in the log, the export, the
+    report or any page but PLAYER's own. Without --show only the count is
+    printed. (At a Divide and Conquer table, `hand PLAYER AMOUNT` stays the
+    correction of the count.)
+
+    \b
+    Examples:
+      referee hand Ana --drew deb-common-ground-1 --drew deb-steelman-2
+      referee hand Ana --played deb-common-ground-1 --show
+    """
+    from referee.serve.hands import kept_hand  # lazy: only `hand` reads the kept hands
+
+    name, cards = kept_hand(db_path(), player, drew, played)
+    if show:
+        click.echo(f"{name}'s hand (kept on the phone): " + (", ".join(cards) if cards else "no cards"))
+    else:
+        click.echo(f"{name}'s hand (kept on the phone): {len(cards)} card{'s' if len(cards) != 1 else ''}")
+
+
 def register(group: click.Group) -> None:
     group.add_command(serve)
     group.add_command(links)
+    group.add_command(hand)

@@ -11,11 +11,18 @@ Python 3.2) and Mersenne Twister output is defined bit for bit, so the same
 rejection sampling on `getrandbits`, so no library shortcut can change the
 sequence. Giving every die its own generator lets a table resume at die `i`
 without replaying the dice before it.
+
+A live table (started without `--seed`) has no seed: each die comes from
+the operating system's randomness (`secrets`) at the moment it is rolled,
+so a copy of the table file cannot tell the next roll. Every die is
+recorded in the log either way, and a replay plays the recorded dice, so
+replays stay exact. The seed is for self-play and tests.
 """
 from __future__ import annotations
 
 import random
 import re
+import secrets
 from dataclasses import dataclass
 from enum import Enum
 from typing import Sequence
@@ -137,9 +144,20 @@ def seeded_die(seed: int, index: int, faces: int) -> int:
             return value + 1
 
 
-def draw(seed: int, start: int, faces: Sequence[int]) -> tuple[int, ...]:
-    """The next dice from the seeded generator, beginning at die number `start`."""
-    return tuple(seeded_die(seed, start + i, f) for i, f in enumerate(faces))
+def fresh_die(faces: int) -> int:
+    """A die nobody can predict: the operating system's randomness, now."""
+    return secrets.randbelow(faces) + 1
+
+
+def die(seed: int | None, index: int, faces: int) -> int:
+    """Die number `index` of a table: seeded (self-play, tests, `--seed`), or fresh (seed None)."""
+    return fresh_die(faces) if seed is None else seeded_die(seed, index, faces)
+
+
+def draw(seed: int | None, start: int, faces: Sequence[int]) -> tuple[int, ...]:
+    """The next dice of a table, beginning at die number `start`: from the
+    seeded generator, or (seed None) from the OS's randomness as they are rolled."""
+    return tuple(die(seed, start + i, f) for i, f in enumerate(faces))
 
 
 class OutOfDice(DiceError):
@@ -153,7 +171,7 @@ class Drawn:
     from die number `start`. `taken`: every die handed out, the dice the log
     records."""
 
-    def __init__(self, seed: int, start: int, typed: Sequence[int] | None = None, faces: int = 6):
+    def __init__(self, seed: int | None, start: int, typed: Sequence[int] | None = None, faces: int = 6):
         self.seed, self.start, self.faces = seed, start, faces
         self.typed = tuple(typed) if typed is not None else None
         self.taken: list[int] = []
@@ -161,7 +179,7 @@ class Drawn:
     def __call__(self) -> int:
         i = len(self.taken)
         if self.typed is None:
-            value = seeded_die(self.seed, self.start + i, self.faces)
+            value = die(self.seed, self.start + i, self.faces)
         elif i < len(self.typed):
             value = self.typed[i]
         else:

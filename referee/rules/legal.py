@@ -260,3 +260,10 @@ def grouped(moves: Sequence[Move]) -> dict[str, list[Move]]:
     for m in moves:
         out.setdefault(m.kind, []).append(m)
     return out
+
+
+def drawing(game: Any) -> frozenset[str]:
+    """The actions `game` plays with dice drawn as its rules ask for them (its
+    legal module's `ROLLING`: a battle rolls ties again), which the table plays
+    through `rules.play_drawing` (ledger.perform(drawn=True))."""
+    return frozenset(getattr(game_of(game).legal, "ROLLING", ()))  # a module attribute, not a rules hook

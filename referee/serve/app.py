@@ -52,10 +52,12 @@ def _static(name: str) -> bytes:
 
 
 class Hub:
-    """The watch plus an asyncio signal that fires when it sees a change."""
+    """The watch plus an asyncio signal that fires when it sees a change (of
+    the table, or of the private links: a rotated link's streams end at once)."""
 
-    def __init__(self, watch: TableWatch, poll_s: float):
+    def __init__(self, watch: TableWatch, poll_s: float, tokens: TokenStore | None = None):
         self.watch = watch
+        self.tokens = tokens
         self.poll_s = poll_s
         self._changed = asyncio.Event()
         self.closing = asyncio.Event()  # set when the server stops: every stream ends
@@ -66,6 +68,12 @@ class Hub:
     def close(self) -> None:
         """Tell every stream to end (callable from a signal handler)."""
         self.loop.call_soon_threadsafe(self.closing.set)
+
+    def _rotated(self) -> bool:
+        try:
+            return self.tokens.refresh()  # type: ignore[union-attr]
+        except OSError:
+            return False
 
     def event_id(self, version: int) -> str:
         return f"{self.run_id}-{version}"
@@ -82,6 +90,8 @@ class Hub:
                 changed = await asyncio.to_thread(self.watch.poll)
             except Exception:  # never let the watcher die; try again next tick
                 changed = False
+            if self.tokens is not None:
+                changed = self._rotated() or changed
         if changed:
             old, self._changed = self._changed, asyncio.Event()
             old.set()
@@ -103,10 +113,11 @@ class EventStream(StreamingResponse):
     server stops, or the client stops reading (SEND_TIMEOUT_S per event)."""
 
     def __init__(self, hub: Hub, build: Callable[[], str], keepalive_s: float, last_id: str | None,
-                 send_timeout_s: float):
+                 send_timeout_s: float, alive: Callable[[], bool] = lambda: True):
         super().__init__(iter(()), media_type="text/event-stream", headers={**HEADERS, "X-Accel-Buffering": "no"})
         self.hub, self.build, self.keepalive_s = hub, build, keepalive_s
         self.last_id, self.send_timeout_s = last_id, send_timeout_s
+        self.alive = alive  # False once the stream's private link is rotated away: it ends
 
     async def __call__(self, scope, receive, send) -> None:
         stop = asyncio.Event()
@@ -119,7 +130,7 @@ class EventStream(StreamingResponse):
         listener = asyncio.ensure_future(listen())
         try:
             await send({"type": "http.response.start", "status": 200, "headers": self.raw_headers})
-            async for chunk in _stream(self.hub, self.build, self.keepalive_s, stop, self.last_id):
+            async for chunk in _stream(self.hub, self.build, self.keepalive_s, stop, self.last_id, self.alive):
                 try:
                     await asyncio.wait_for(send({"type": "http.response.body", "body": chunk.encode("utf-8"),
                                                  "more_body": True}), self.send_timeout_s)
@@ -142,7 +153,7 @@ def create_app(watch: TableWatch, tokens: TokenStore, poll_s: float = POLL_S,
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        hub = Hub(watch, poll_s)
+        hub = Hub(watch, poll_s, tokens)
         app.state.hub = hub
         hubs.append(hub)
         task = asyncio.create_task(hub.run())
@@ -183,15 +194,18 @@ def create_app(watch: TableWatch, tokens: TokenStore, poll_s: float = POLL_S,
         return respond(watch.public_json(), "application/json")
 
     async def events(request: Request) -> Response:
+        alive: Callable[[], bool] = lambda: True  # noqa: E731
         if "token" in request.path_params:
             who = player(request)
             if who is None:
                 return not_found()
+            token = request.path_params["token"]
             build: Callable[[], str] = lambda: watch.private_json(who)  # noqa: E731
+            alive = lambda: (tokens.refresh(), tokens.holds(who, token))[1]  # noqa: E731  # a stat: cheap
         else:
             build = watch.public_json
         hub: Hub = request.app.state.hub
-        return EventStream(hub, build, keepalive_s, request.headers.get("last-event-id"), send_timeout_s)
+        return EventStream(hub, build, keepalive_s, request.headers.get("last-event-id"), send_timeout_s, alive)
 
     async def health(request: Request) -> Response:
         return PlainTextResponse("ok", headers=HEADERS)
@@ -220,17 +234,19 @@ def create_app(watch: TableWatch, tokens: TokenStore, poll_s: float = POLL_S,
 
 
 async def _stream(hub: Hub, build: Callable[[], str], keepalive_s: float, stop: asyncio.Event,
-                  last_id: str | None = None) -> AsyncIterator[str]:
+                  last_id: str | None = None, alive: Callable[[], bool] = lambda: True) -> AsyncIterator[str]:
     """The newest snapshot at once (unless the client has it: `last_id`) and
     after every change; a comment now and then; nothing once `stop` or the
-    server's closing is set."""
+    server's closing is set, or once `alive()` is False (a rotated link)."""
     yield "retry: 1000\n\n"
     sent = hub.watch.version if last_id is not None and last_id == hub.event_id(hub.watch.version) else None
-    while not (stop.is_set() or hub.closing.is_set()):
+    while not (stop.is_set() or hub.closing.is_set()) and alive():
         version = hub.watch.version
         if version != sent:
             sent = version
             yield f"id: {hub.event_id(version)}\nevent: table\ndata: {build()}\n\n"
         await hub.wait(version, keepalive_s, stop)
+        if not alive():
+            return  # the link was rotated: not one more byte for it
         if hub.watch.version == version and not (stop.is_set() or hub.closing.is_set()):
             yield ": still here\n\n"

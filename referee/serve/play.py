@@ -1,20 +1,22 @@
 """Moves from a player's phone (`referee serve --play`): the core of the play API.
 
-One path for every action: a phone sends a command line (as `referee moves`
-gives it); `referee.cli.parse.plan` reads it with the CLI's own commands
-into the Action the CLI would play, and `referee.table.operations.perform` checks and
-applies it like any typed command, in one write transaction. The phone's
-player is the actor: a move naming another actor is refused before the
-rules see it, and the rules judge turn and phase with that actor. The event
-carries the phone marker (model.VIA) as data, so the log says "Ann (phone)".
+One path for every action: a phone names one of its listed moves, as data
+(the move's action, or its command words; `chosen.py`), and the server plays
+the Action the rules' move generator made for it through
+`referee.table.operations.perform`: the same `check` and `ledger.perform` as
+a typed command, in one write transaction. Nothing here parses a command
+line with the CLI (no click): what is not among the player's moves is
+refused before the rules are asked. The phone's player is the actor; the
+event carries the phone marker (model.VIA) as data, so the log says "Ann
+(phone)".
 
 Concurrency: this server takes one phone move at a time (a lock), and the
-transaction's guard checks that the table is still at the version the
-command was read against; if another process (the scorekeeper's CLI) wrote
-in between, the command is read again against the new table. Each move is
+transaction's guard checks that the table is still at the version the move
+was chosen against; if another process (the scorekeeper's CLI) wrote in
+between, the move is chosen again against the new table. Each move is
 judged against the state it meets: none is lost, none applied twice. A
 refused move whose page showed an older version gets 409 "no longer
-possible: ...".
+possible: ...". A refused move costs one read of the table and no write.
 
 Nothing here prints or knows HTTP beyond the status code a refusal carries.
 """
@@ -29,19 +31,23 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
-from referee.cli import parse as cli_parse
-from referee.rules import legal
+from referee.rules import legal, prompts
+from referee.serve import chosen
+from referee.serve.hands import HandStore
 from referee.table import moves
-from referee.rules import prompts
 from referee.words import render
+from referee.rules import rules_for
 from referee.table import operations as table
 from referee.errors import RefereeError, TableError
 from referee.model import VIA, VIA_PHONE, Action, Event, State
+from referee.serve.limits import loads
 
 MAX_BODY = 4096  # bytes of a POST's body
 BURST = 8  # moves a token may send at once ...
 RATE_PER_S = 5.0  # ... and then this many a second
-RETRIES = 50  # times a command is read again when another process wrote first
+READ_BURST = 20  # moves lists a token may ask for at once ...
+READ_RATE_PER_S = 10.0  # ... and then this many a second (a page asks once per change of the table)
+RETRIES = 50  # times a move is chosen again when another process wrote first
 
 
 class PlayError(RefereeError):
@@ -90,41 +96,43 @@ class _Moved(Exception):
     """The table changed between reading a command and writing it: read again."""
 
 
-def read_body(body: bytes) -> tuple[str, int | None]:
-    """The command and optional version of a POST's JSON body; PlayError 400 otherwise."""
+def read_body(body: bytes) -> tuple[dict[str, Any], int | None]:
+    """The move a POST's JSON body names and its optional version; PlayError 400 otherwise."""
     if len(body) > MAX_BODY:
         raise PlayError(413, f"the request is larger than {MAX_BODY // 1024} KiB")
     try:
-        data = json.loads(body.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
-        raise PlayError(400, 'the request is not JSON; send {"command": "...", "version": N}') from None
+        data = loads(body)
+    except ValueError as exc:
+        raise PlayError(400, str(exc)) from None
     if not isinstance(data, dict):
-        raise PlayError(400, 'the request must be a JSON object: {"command": "...", "version": N}')
-    command = data.get("command")
-    if not isinstance(command, str) or not command.strip():
-        raise PlayError(400, 'the request has no "command" (a command line as the moves list gives it)')
-    if legal.CARD_PLACEHOLDER in command:
-        raise PlayError(400, f"the command still holds {legal.CARD_PLACEHOLDER}: choose the card first")
+        raise PlayError(400, 'the request must be a JSON object: {"action": {...}, "version": N} or {"command": "..."}')
+    if "action" not in data and "command" not in data:
+        raise PlayError(400, 'the request names no move: send {"action": ...} or {"command": ...} as the moves list gives it')
     version = data.get("version")
     if version is not None and (isinstance(version, bool) or not isinstance(version, int)):
         raise PlayError(400, '"version" must be a whole number (the version the moves came from)')
-    return command.strip(), version
+    if "action" not in data:
+        try:
+            chosen.words_of(data.get("command"))
+        except chosen.BadMove as exc:
+            raise PlayError(400, str(exc)) from None
+    return data, version
 
 
 class Play:
     """The play API of one served table."""
 
-    def __init__(self, path: Path, commands: Any, on_act: Callable[[Acted], None] | None = None,
-                 limit: RateLimit | None = None):
-        """`commands`: the `referee` click group, whose commands read a phone's
-        command line exactly as they read a typed one; `on_act`: told of each
-        move played (the scorekeeper's terminal echoes it)."""
+    def __init__(self, path: Path, on_act: Callable[[Acted], None] | None = None,
+                 limit: RateLimit | None = None, reads: RateLimit | None = None):
+        """`on_act`: told of each move played (the scorekeeper's terminal
+        echoes it); `limit`: moves per token; `reads`: moves lists per token."""
         self.path = path
-        self.commands = commands
         self.on_act = on_act
         self.limit = limit if limit is not None else RateLimit()
+        self.reads = reads if reads is not None else RateLimit(READ_BURST, READ_RATE_PER_S)
         self._lock = threading.Lock()
         self._held = _hold(path)
+        self.hands = HandStore(path)
 
     def close(self) -> None:
         if self._held is not None:
@@ -133,35 +141,66 @@ class Play:
 
     # ---- GET /p/<token>/moves ----------------------------------------------------
 
-    def moves(self, player: str) -> dict[str, Any]:
-        """What `player` may do now, for their page."""
+    def moves(self, player: str, limited: bool = True) -> dict[str, Any]:
+        """What `player` may do now, for their page (`limited`: counted against
+        the token's rate here; the HTTP route counts it before a thread is used)."""
+        if limited and not self.reads.allow(player):
+            raise PlayError(429, "too many requests for the moves at once; wait a moment")
         status = self._status()
         state = status.state
-        view = moves.moves_view(state, player)
+        kept = self.hands.kept(state.player(player).name)
+        view = moves.moves_view(state, player, kept)
         out: list[dict[str, Any]] = []
         for move in view.moves:
             item: dict[str, Any] = {"kind": move.kind, "text": move.text, "command": move.command,
-                                    "details": _plain(move.details)}
+                                    "action": _named(move.action), "details": _plain(move.details)}
             if legal.CARD_PLACEHOLDER in move.command:
                 item["cards"] = usable_cards(state, view.player, move.kind, move.details)
             out.append(item)
         return {"player": view.player, "version": status.log_length, "waiting": waiting(state, view, bool(out)),
-                "moves": out}
+                "hand_kept": kept is not None, "moves": out}
+
+    # ---- GET and POST /p/<token>/hand ----------------------------------------------
+
+    def hand(self, player: str, body: bytes | None = None) -> dict[str, Any]:
+        """The hand `player` keeps on their phone; with a POST's body
+        (`{"drew": [CODE...], "played": [CODE...]}`), changed first."""
+        state = self._status().state
+        me = state.player(player).name
+        if body is not None:
+            data, _ = _object(body)
+            ids = {key: _card_ids(state, data.get(key, []), key) for key in ("drew", "played")}
+            try:
+                self.hands.change(me, ids["drew"], ids["played"])
+            except TableError as exc:
+                raise PlayError(503, _scrub(str(exc), self.path)) from None
+            except RefereeError as exc:
+                raise PlayError(422, str(exc)) from None
+        kept = self.hands.kept(me) or []
+        from referee.serve.snapshot import card_info  # lazy: names, only for the hand's page
+
+        names = card_info(state.game.value, kept)
+        return {"player": me, "kept": self.hands.kept(me) is not None, "count": len(kept),
+                "cards": [{"id": c, "name": names.get(c, {}).get("name", c)} for c in kept]}
 
     # ---- POST /p/<token>/act -----------------------------------------------------
 
-    def act(self, player: str, body: bytes) -> Acted:
-        """Play the command in a POST's body as `player`; PlayError when refused."""
-        if not self.limit.allow(player):
+    def act(self, player: str, body: bytes, limited: bool = True) -> Acted:
+        """Play the move a POST's body names as `player`; PlayError when refused
+        (`limited`: as for `moves`)."""
+        if limited and not self.limit.allow(player):
             raise PlayError(429, "too many moves at once; wait a moment and send it again")
-        command, version = read_body(body)
-        return self.submit(player, command, version)
+        sent, version = read_body(body)
+        return self.submit(player, sent, version)
 
-    def submit(self, player: str, command: str, version: int | None = None) -> Acted:
+    def submit(self, player: str, sent: Mapping[str, Any] | str, version: int | None = None) -> Acted:
+        """Play the move `sent` names (a body's object, or a listed command's words)."""
+        if isinstance(sent, str):
+            sent = {"command": sent}
         with self._lock:
             for _ in range(RETRIES):
                 try:
-                    acted = self._try(player, command, version)
+                    acted = self._try(player, sent, version)
                 except _Moved:
                     continue
                 if self.on_act is not None:
@@ -170,36 +209,41 @@ class Play:
                 return acted
         raise PlayError(503, "the table kept changing while this move was read; send it again")
 
-    def _try(self, player: str, command: str, version: int | None) -> Acted:
+    def _try(self, player: str, sent: Mapping[str, Any], version: int | None) -> Acted:
         status = self._status()
         state, seen = status.state, status.log_length
         stale = version is not None and version != seen
         if state.finished:
             why = f"the game is over (won by {state.winner})" if state.winner else "the game is over"
             raise PlayError(409 if stale else 422, f"no longer possible: {why}" if stale else why)
+        me = state.player(player).name
+        kept = self.hands.kept(me)
         try:
-            planned = cli_parse.plan(self.commands, self.path, command, state.player(player).name, state.game.value)
-        except cli_parse.NotAMove as exc:
+            move = chosen.choose(rules_for(state.game), state, me, sent, kept)
+        except chosen.BadMove as exc:
             raise PlayError(400, str(exc)) from None
-        except TableError as exc:
-            raise PlayError(503, _scrub(str(exc), self.path)) from None
+        except chosen.OthersMove as exc:
+            raise PlayError(403, str(exc)) from None
         except RefereeError as exc:
             raise _refusal(_scrub(str(exc), self.path), stale) from None
-        action = _as_player(state, planned.action, player)
+        action = replace(move.action, actor=me, args={**move.action.args, VIA: VIA_PHONE})
 
         def guard(last: Event, before: State, checked: Action) -> None:
             if last.seq != seen:
                 raise _Moved()
 
         try:
-            shown, own = table.perform(self.path, action, planned.entered, guard, planned.warnings, planned.drawn)
+            shown, own = table.perform(self.path, action, None, guard, move.warnings, move.drawn)
         except _Moved:
             raise
         except TableError as exc:
             raise PlayError(503, _scrub(str(exc), self.path)) from None
         except RefereeError as exc:
             raise _refusal(_scrub(str(exc), self.path), stale) from None
-        return Acted(state.player(player).name, _echo(own), _echo(shown), own.event.seq)
+        if kept is not None:  # the cards the move took leave the hand kept on the phone
+            with contextlib.suppress(RefereeError):
+                self.hands.forget_played(me, move.action.args)
+        return Acted(me, _echo(own), _echo(shown), own.event.seq)
 
     def _status(self):
         try:
@@ -241,28 +285,6 @@ def _scrub(message: str, path: Path) -> str:
     return message
 
 
-def _as_player(state: State, action: Action, player: str) -> Action:
-    """The action with `player` as its actor, marked as sent from a phone;
-    PlayError 403 when it is another player's (by its actor, or, for an
-    action without one, by the player it is about)."""
-    me = state.player(player).name
-    if action.actor is not None:
-        if state.player(action.actor).name != me:
-            raise PlayError(403, f"{me}'s link can only make {me}'s moves, not {state.player(action.actor).name}'s")
-    else:
-        about = action.args.get("player")
-        if isinstance(about, str) and _name(state, about) not in (None, me):
-            raise PlayError(403, f"{me}'s link can only make {me}'s moves, not {_name(state, about)}'s")
-    return replace(action, actor=me, args={**action.args, VIA: VIA_PHONE})
-
-
-def _name(state: State, text: str) -> str | None:
-    try:
-        return state.player(text).name
-    except RefereeError:
-        return None
-
-
 def waiting(state: State, view: moves.MovesView, has_moves: bool) -> str | None:
     """Why the player has no move now, in words; None when they have one."""
     if view.over:
@@ -273,6 +295,41 @@ def waiting(state: State, view: moves.MovesView, has_moves: bool) -> str | None:
     if others:
         return "waiting for " + ", ".join(others)
     return f"{state.active_player.name}'s turn"
+
+
+def _object(body: bytes) -> tuple[dict[str, Any], None]:
+    if len(body) > MAX_BODY:
+        raise PlayError(413, f"the request is larger than {MAX_BODY // 1024} KiB")
+    try:
+        data = loads(body)
+    except ValueError as exc:
+        raise PlayError(400, str(exc)) from None
+    if not isinstance(data, dict):
+        raise PlayError(400, 'the request must be a JSON object: {"drew": [...], "played": [...]}')
+    return data, None
+
+
+def _card_ids(state: State, codes: Any, key: str) -> list[str]:
+    """The card ids of `codes` (ids or QR texts), cards of the table's game; PlayError otherwise."""
+    if not isinstance(codes, list) or not all(isinstance(c, str) and c.strip() for c in codes):
+        raise PlayError(400, f'"{key}" must be a list of card codes')
+    from referee.cards import resolve  # lazy: the card index, only when a card is named
+
+    out = []
+    for code in codes:
+        try:
+            out.append(resolve(code.strip(), state.game.value).card_id)
+        except RefereeError:
+            raise PlayError(422, f"`{code[:80]}` is not a card of this table's game") from None
+    return out
+
+
+def _named(action: Action | None) -> dict[str, Any] | None:
+    """A listed move's action as the phone sends it back: its name and args,
+    without the `_`-data the rules derive themselves."""
+    if action is None:
+        return None
+    return {"name": action.name, "args": _plain({k: v for k, v in action.args.items() if not k.startswith("_")})}
 
 
 def _plain(value: Any) -> Any:

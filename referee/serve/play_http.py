@@ -8,6 +8,7 @@ move the event streams are told at once (`hub.poke`), not at the next poll.
 """
 from __future__ import annotations
 
+import asyncio
 from typing import Any, Callable, Mapping
 
 from starlette.concurrency import run_in_threadpool
@@ -16,6 +17,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from referee.errors import RefereeError
+from referee.serve import limits
 from referee.serve.play import MAX_BODY, Play, PlayError
 
 READ_ONLY = "this table is served read-only; start it with referee serve --play"
@@ -35,8 +37,10 @@ def play_routes(play: Play | None, player: Callable[[Request], str | None],
             return error(404, NO_LINK)
         if play is None:
             return error(403, READ_ONLY)
+        if not play.reads.allow(who):
+            return error(429, "too many requests for the moves at once; wait a moment")
         try:
-            found = await run_in_threadpool(play.moves, who)
+            found = await run_in_threadpool(play.moves, who, False)
         except PlayError as exc:
             return error(exc.status, str(exc))
         except RefereeError as exc:
@@ -54,9 +58,11 @@ def play_routes(play: Play | None, player: Callable[[Request], str | None],
         who = player(request)
         if who is None:
             return error(404, NO_LINK)
+        if not play.limit.allow(who):  # a flood is turned away here, before a thread or the table is used
+            return error(429, "too many moves at once; wait a moment and send it again")
         try:
             body = await read_limited(request, MAX_BODY)
-            acted = await run_in_threadpool(play.act, who, body)
+            acted = await run_in_threadpool(play.act, who, body, False)
         except PlayError as exc:
             return error(exc.status, str(exc))
         except RefereeError as exc:
@@ -66,7 +72,30 @@ def play_routes(play: Play | None, player: Callable[[Request], str | None],
             await hub.poke()  # every open page hears of it now, not at the next poll
         return JSONResponse(acted.to_json(), headers=dict(headers))
 
+    async def hand(request: Request) -> Response:
+        """GET: the hand this token's player keeps on the phone; POST: cards drawn or played."""
+        if play is None:
+            return error(403, READ_ONLY)
+        if request.method == "POST":
+            refused = foreign(request)
+            if refused:
+                return error(403, refused)
+        who = player(request)
+        if who is None:
+            return error(404, NO_LINK)
+        if not play.reads.allow(who):
+            return error(429, "too many requests at once; wait a moment")
+        try:
+            body = await read_limited(request, MAX_BODY) if request.method == "POST" else None
+            shown = await run_in_threadpool(play.hand, who, body)
+        except PlayError as exc:
+            return error(exc.status, str(exc))
+        except RefereeError as exc:
+            return error(422, str(exc))
+        return JSONResponse(shown, headers=dict(headers))
+
     return [
+        Route("/p/{token}/hand", hand, methods=["GET", "POST"]),
         Route("/p/{token}/moves", moves, methods=["GET", "HEAD"]),
         Route("/p/{token}/act", act, methods=["POST", "GET", "HEAD", "PUT", "PATCH", "DELETE"]),
     ]
@@ -96,14 +125,23 @@ def foreign(request: Request) -> str | None:
     return None
 
 
-async def read_limited(request: Request, limit: int) -> bytes:
-    """The request's body, refused (PlayError 413) as soon as it passes `limit` bytes."""
+async def read_limited(request: Request, limit: int, timeout_s: float | None = None) -> bytes:
+    """The request's body, refused (PlayError 413) as soon as it passes `limit`
+    bytes, and (408) when it has not arrived in full within `timeout_s`."""
     declared = request.headers.get("content-length")
     if declared is not None and declared.isdigit() and int(declared) > limit:
         raise PlayError(413, f"the request is larger than {limit // 1024} KiB")
-    body = b""
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > limit:
-            raise PlayError(413, f"the request is larger than {limit // 1024} KiB")
-    return body
+
+    async def read() -> bytes:
+        body = b""
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > limit:
+                raise PlayError(413, f"the request is larger than {limit // 1024} KiB")
+        return body
+
+    timeout_s = limits.BODY_TIMEOUT_S if timeout_s is None else timeout_s
+    try:
+        return await asyncio.wait_for(read(), timeout_s)
+    except asyncio.TimeoutError:
+        raise PlayError(408, f"the request's body did not arrive within {timeout_s:g} s") from None

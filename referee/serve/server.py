@@ -3,7 +3,9 @@
 The socket is bound before anything is printed, so a port already in use is
 one clear error (and `--port 0` prints the port the system chose). Ctrl-C
 first tells every open event stream to end (`Closing`), so the server stops
-at once with no traceback, however many pages are open.
+at once with no traceback, however many pages are open. The server holds
+under abuse (limits.py): a request's head and body must arrive in time,
+idle connections are closed, and connections are capped.
 """
 from __future__ import annotations
 
@@ -39,10 +41,24 @@ def run(app: Any, sock: socket.socket, closing: Callable[[], None]) -> None:
             closing()
             super().handle_exit(sig, frame)
 
-    config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=2, access_log=False)
     try:
-        TableServer(config).run(sockets=[sock])
+        TableServer(config(app)).run(sockets=[sock])
     except KeyboardInterrupt:  # a second Ctrl-C while stopping
         pass
     finally:
         sock.close()
+
+
+def config(app: Any, head_timeout_s: float | None = None, **overrides: Any) -> Any:
+    """The uvicorn.Config the table is served with (limits.py's settings;
+    `head_timeout_s` and `overrides`: a test's shorter ones)."""
+    import uvicorn  # lazy: the web server loads only when `serve` runs
+
+    from referee.serve.limits import SERVER  # lazy: with the web server
+    from referee.serve.protocol import HeadTimedH11  # lazy: with the web server
+
+    protocol = HeadTimedH11
+    if head_timeout_s is not None:
+        protocol = type("HeadTimedH11", (HeadTimedH11,), {"head_timeout_s": head_timeout_s})
+    return uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=2, access_log=False,
+                          http=protocol, **{**SERVER, **overrides})

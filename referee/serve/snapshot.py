@@ -72,7 +72,7 @@ class TableNow:
     rules: GameRules
     state: State
     seq: int
-    seed: int
+    seed: int | None
     recent: tuple[tuple[Event, bool, Event | None], ...]  # (public event, undone, public target)
     texts: tuple[str, ...] = ()  # each recent row in the log's words (render.log_line)
 
@@ -110,7 +110,7 @@ def read(path: Path, last: int = LOG_LINES) -> TableNow:
         raise TableError(f"cannot read the table {path}: {exc}") from None
     finally:
         conn.close()
-    return TableNow(path, rules, state, head.seq, int(meta.get("seed", 0)), tuple(recent), tuple(texts))
+    return TableNow(path, rules, state, head.seq, log.seed_text(meta.get("seed")), tuple(recent), tuple(texts))
 
 
 MEMO_NODES = 64  # states kept per table between reads: a change then costs one action's fold
@@ -217,6 +217,13 @@ def _hides(rules: GameRules) -> bool:
     return rules.has_hidden_cards
 
 
+def _tv(s: State) -> dict[str, Any]:
+    """A game's own figures for the shared screen (its words' `tv(state)`,
+    from the public state), as `{"tv": ...}`; nothing for a game without."""
+    shown = view_for(s.game).tv(s)
+    return {"tv": _plain(shown)} if shown is not None else {}
+
+
 def _common(table: TableNow, s: State) -> dict[str, Any]:
     rules = table.rules
     players = []
@@ -231,6 +238,7 @@ def _common(table: TableNow, s: State) -> dict[str, Any]:
     waiting = render.prompt_lines(s)  # a card waiting for someone: shown at the top of the page, not folded away
     lines += waiting
     return {
+        **_tv(s),
         "game": s.game.value,
         "title": rules.title,
         "turn": s.turn,

@@ -67,17 +67,25 @@ class TokenStore:
             raise TableError(f"cannot write the private links' tokens to {self.path}: {exc.strerror}") from None
         self._seen = self._marker()
 
-    def refresh(self) -> None:
+    def refresh(self) -> bool:
         """Read the file again if it changed (`referee links --rotate` in another
         process): a replaced token stops working at once. Players the file
-        lost keep no link; a damaged file changes nothing."""
+        lost keep no link; a damaged file changes nothing. True if a token changed."""
         now = self._marker()
         if now == self._seen:
-            return
+            return False
         self._seen = now
         found = self._read()
-        if found is not None:
-            self.tokens = {name: found[name] for name in self.tokens if name in found}
+        if found is None:
+            return False
+        before = self.tokens
+        self.tokens = {name: found[name] for name in self.tokens if name in found}
+        return self.tokens != before
+
+    def holds(self, player: str, token: str) -> bool:
+        """Whether `token` is still `player`'s link (not rotated away), from what was last read."""
+        known = self.tokens.get(player)
+        return known is not None and secrets.compare_digest(known.encode(), token.encode())
 
     def rotate(self, player: str) -> str:
         """A new token for `player` (named as the table spells it); the old one stops working."""

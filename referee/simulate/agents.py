@@ -36,6 +36,7 @@ from typing import Any, Callable, Protocol, Sequence
 from referee.rules import dice as dicelib
 from referee.rules.game import game_of
 from referee.errors import RefereeError
+from referee.rules import legal
 from referee.rules.legal import Hands, Move
 from referee.model import Action, GameSlug, PlayerName, State
 from referee.simulate.turns import mover_and_draw, mover_and_moves
@@ -125,7 +126,7 @@ def drawing(game: GameSlug) -> frozenset[str]:
     """The actions the game plays with dice drawn as its rules ask for them
     (its legal module's `ROLLING`: a battle rolls ties again), which the
     table plays through `rules.play_drawing` (ledger.perform(drawn=True))."""
-    return frozenset(getattr(game_of(game).legal, "ROLLING", ()))  # a module attribute, not a rules hook
+    return legal.drawing(game)
 
 
 def answerer(game: GameSlug):

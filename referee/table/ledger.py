@@ -43,7 +43,7 @@ def now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
-def _dice(seed: int, position: int, faces: Sequence[int], entered: Sequence[int] | None,
+def _dice(seed: int | None, position: int, faces: Sequence[int], entered: Sequence[int] | None,
           what: str, stamp: Stamp) -> tuple[tuple[int, ...], int]:
     """The dice an event uses and the generator position after it."""
     if entered is not None:
@@ -61,7 +61,8 @@ def start(conn: sqlite3.Connection, rules: GameRules, setup: Setup,
     rolled, rng = _dice(setup.seed, 0, faces, entered, f"setting up {rules.slug.value}", stamp)
     state = rules.setup(setup, rolled)
     with db.write(conn):
-        db.init_schema(conn, {"game": setup.game.value, "seed": str(setup.seed), "created": now()})
+        db.init_schema(conn, {"game": setup.game.value, "seed": log.SEED_NONE if setup.seed is None else str(setup.seed),
+                              "created": now()})
         event = Event(
             Seq(1), stamp.time or now(), None, EventKind.SETUP, "new", setup.to_dict(), rolled, {},
             None, Seq(1), None, None, None, 0, rng, state.turn, state.active_player.name,
@@ -88,8 +89,8 @@ def heal(conn: sqlite3.Connection, rules: GameRules) -> None:
         conn.heal.clear()  # type: ignore[attr-defined]
 
 
-def _seed(conn: sqlite3.Connection) -> int:
-    return int(log.meta(conn)["seed"])
+def _seed(conn: sqlite3.Connection) -> int | None:
+    return log.seed_of(conn)
 
 
 # Called inside an action's write transaction with the log's last row, the

@@ -48,12 +48,14 @@ def table_moves(path: Any, player: str | None = None) -> MovesView:
     return moves_view(table.status(path).state, player)
 
 
-def moves_view(state: State, player: str | None = None) -> MovesView:
-    """The moves of PLAYER (default: the one to act) in `state`, hands unknown."""
+def moves_view(state: State, player: str | None = None, hand: list[str] | None = None) -> MovesView:
+    """The moves of PLAYER (default: the one to act) in `state`, hands
+    unknown, or (`hand`) with PLAYER's own hand known (kept on their phone)."""
     rules = rules_for(state.game)
     name = state.player(player).name if player else state.active_player.name
     over = None
     if state.finished:
         over = f"won by {state.winner}" if state.winner else str(state.result)
-    found = [] if over else legal_moves(rules, state, PlayerName(name), None)
+    hands = {PlayerName(name): list(hand)} if hand is not None else None
+    found = [] if over else legal_moves(rules, state, PlayerName(name), hands)
     return MovesView(state.game.value, name, tuple(found), over)

@@ -135,10 +135,10 @@ def status_of(conn: sqlite3.Connection, rules: GameRules, path: Path) -> StatusV
 
         state, upto = known_state(conn, rules)
         note(f"the table {path} is shown up to event {upto}, the last this referee can read")
-        return StatusView(state, rules.title, last.seq, path, int(log.meta(conn)["seed"]))
+        return StatusView(state, rules.title, last.seq, path, log.seed_of(conn))
     if steps and getattr(conn, "heal", None) is not None and not any(n == last.head for n, _ in conn.heal):
         conn.heal.append((last.head, state))  # type: ignore[attr-defined]  # a missing head snapshot: save one
-    return StatusView(state, rules.title, last.seq, path, int(log.meta(conn)["seed"]))
+    return StatusView(state, rules.title, last.seq, path, log.seed_of(conn))
 
 
 # ---- starting a table ------------------------------------------------------
@@ -173,15 +173,13 @@ def new_table(path: Path, game: str, players: Sequence[str], seed: int | None = 
     rules = rules_for(slug)
     if not players:
         raise RefereeError("name the players: --player NAME or --player NAME:FACTION, once per player")
-    if seed is None:
-        seed = int.from_bytes(os.urandom(6), "big")
     setup = Setup(slug, parse_players(players), seed, life, parse_house_rules(house_rules), rules.version)
     faces = rules.setup_dice(setup)
     entered = dicelib.parse_entered(dice_text) if dice_text is not None else None
     if entered is not None:
         rolled, rng = dicelib.check_entered(entered, faces, f"setting up {slug.value}"), 0
     else:
-        rolled, rng = dicelib.draw(seed, 0, faces), len(faces)
+        rolled, rng = dicelib.draw(seed, 0, faces), len(faces)  # seed None: the OS's randomness, now
     rules.setup(setup, rolled)  # raises if the setup is not allowed
     ensure_replaceable(path, force)
 
@@ -283,8 +281,6 @@ def act(path: Path, name: str, args: dict[str, object], actor: str | None = None
             PlayerName(actor) if actor is not None else None,
             {u.card_id: u.revision for u in uses},
         )
-        if _PLANNING.get():
-            raise Planned(path, action, entered, tuple(u.warning for u in uses if u.warning), drawn)
         outcome = ledger.perform(conn, rules, action, entered, drawn=drawn)
     _backed_up(path, outcome.event.seq)
     warnings = tuple(u.warning for u in uses if u.warning)
@@ -295,7 +291,7 @@ def act(path: Path, name: str, args: dict[str, object], actor: str | None = None
 def perform(path: Path, action: Action, entered: Sequence[int] | None = None,
             guard: Callable | None = None, warnings: Sequence[str] = (),
             drawn: bool = False) -> tuple[ActResult, ActResult]:
-    """Check and apply an Action already built (a `Planned` one), in one write
+    """Check and apply an Action already built (a phone's chosen move), in one write
     transaction with `guard` (ledger.Guard). Returns the result as the log
     and every other player see it, and as the actor sees it (their own
     face-down cards named)."""
@@ -307,33 +303,6 @@ def perform(path: Path, action: Action, entered: Sequence[int] | None = None,
     shown = results.ActResult(public_event(rules, outcome.event), outcome.before, outcome.after, tuple(warnings),
                               facts=outcome.facts)
     return shown, replace(shown, event=outcome.event)
-
-
-class Planned(Exception):
-    """Not an error: what `act` raises instead of acting while `planning()` is
-    on. It carries the Action a command line would play, exactly as the CLI
-    builds it, so a caller (a phone's command under `referee serve --play`)
-    can play it its own way; nothing was written."""
-
-    def __init__(self, path: Path, action: Action, entered: Sequence[int] | None, warnings: tuple[str, ...],
-                 drawn: bool = False):
-        super().__init__(action.name)
-        self.path, self.action, self.entered, self.warnings = path, action, entered, warnings
-        self.drawn = drawn  # the action draws its dice as it rolls them (see ledger.perform)
-
-
-_PLANNING: ContextVar[bool] = ContextVar("referee_planning", default=False)
-
-
-@contextmanager
-def planning() -> Iterator[None]:
-    """While on (in this thread or task), `act` builds its Action and raises
-    Planned with it instead of playing it."""
-    token = _PLANNING.set(True)
-    try:
-        yield
-    finally:
-        _PLANNING.reset(token)
 
 
 def _cards(codes: Sequence[str], game: GameSlug) -> list[CardUse]:

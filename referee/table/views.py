@@ -19,7 +19,7 @@ class StatusView:
     title: str
     log_length: int
     path: Path
-    seed: int
+    seed: int | None  # None: dice from the OS's randomness, unpredictable
     archived: Path | None = None  # where `new --force` kept the table it replaced
 
     def to_json(self, reveal: Sequence[str] = ()) -> dict[str, Any]:

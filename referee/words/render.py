@@ -77,7 +77,8 @@ def status(view: StatusView, reveal: Sequence[str] = ()) -> str:
     if s.winner is not None:
         lines.append(f"winner: {s.winner}")
     events = f"{view.log_length} event" + ("" if view.log_length == 1 else "s")
-    lines.append(f"{view.path} - {events} - seed {view.seed}")
+    dice = "dice unpredictable (the OS's randomness)" if view.seed is None else f"seed {view.seed}"
+    lines.append(f"{view.path} - {events} - {dice}")
     if view.archived is not None:
         lines.append(f"the table that was at {view.path} is kept as {view.archived}")
     return "\n".join(lines)

@@ -52,6 +52,11 @@ class GameView:
         """The game's own account of what an action did, for its log row (e.g. a battle's dice)."""
         return []
 
+    def tv(self, state: State) -> dict | None:
+        """A game's own figures for the shared screen, from the public state
+        (the debate's thread totals and round-end crowd), or None."""
+        return None
+
     def pieces(self, state: State) -> list[tuple[str, str]]:
         """What a command may name on the table, for Tab completion: (what to
         type, what it is), e.g. ("ann/window-smasher", "#5 Window Smasher")."""

@@ -39,9 +39,11 @@ def test_cards_in_a_hand_the_referee_cannot_see_are_listed_by_what_they_may_be(t
     table.run("new debate --player Ann:lincoln --player Bo:truman --seed 3")
     listed = moves(table, "Ann")
     blind = [m for m in listed["moves"] if m["action"] is None]
-    assert {m["kind"] for m in blind} == {"argue"}  # phase one, opening: arguments only
+    assert {m["kind"] for m in blind} == {"argue", "setup"}  # phase one, opening: arguments only, and a deck
     assert all("<CARD>" in m["command"] for m in blind)
-    assert len(blind) == 7  # one per thread
+    assert len([m for m in blind if m["kind"] == "argue"]) == 7  # one per thread
+    own = [m for m in blind if m["kind"] == "setup"]  # a tactic deck of Ann's own choosing, its 15 cards
+    assert len(own) == 1 and own[0]["command"] == "deck Ann " + " ".join(["<CARD>"] * 15)
     assert "no-argument --by Ann" in [m["command"] for m in listed["moves"]]
     shown = table.run("moves Ann").output
     assert "<CARD>: a card from the hand" in shown

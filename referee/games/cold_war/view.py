@@ -216,6 +216,20 @@ def _table_lines(name: str, t: Mapping[str, Any], shown: bool, names: Mapping[st
     return lines
 
 
+# Actions whose log row ends with what came of them: whether an attack or a
+# challenge succeeded, what a Special or a Fallen Leader's flip did.
+OUTCOME_ACTIONS = frozenset({"attack", "challenge", "special", "fallen", "triad", "answer"})
+
+
+def log_outcome(before: State, event: Any, after: State) -> list[str]:
+    """The outcome a log row (and the TV's "Latest") ends with: the action's
+    report as every player may read it (`after` is the public view of the
+    table the action made, whose report is that action's)."""
+    if getattr(event, "action", None) not in OUTCOME_ACTIONS:
+        return []
+    return [line.rstrip(".") for line in after.fields.get("report") or []]
+
+
 def change_lines(before: State, after: State) -> list[str]:
     """What an action did, in public words; for an undo, what was undone."""
     old, new = before.fields.get("step", 0), after.fields.get("step", 0)

@@ -30,5 +30,8 @@ class ColdWarView(GameView):
     def change_lines(self, before: State, after: State) -> list[str]:
         return view.change_lines(before, after)
 
+    def log_outcome(self, before: State, event: object, after: State) -> list[str]:
+        return view.log_outcome(before, event, after)
+
 
 VIEW = ColdWarView()

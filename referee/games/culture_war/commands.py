@@ -60,14 +60,14 @@ class OddsReport:
         }
 
 
-def _current(path: Path) -> tuple[State, int, int]:
+def _current(path: Path) -> tuple[State, int | None, int]:
     """The table now, its seed, and how many seeded dice it has drawn."""
     with table.opened(path) as (conn, rules), db.read(conn):
         if rules.slug.value != "culture-war":
             raise RefereeError(f"{path} is a {rules.slug.value} table, not culture-war")
         last = log.last_event(conn)
         state, _ = log.state_at(conn, rules, last.head)
-        return state, int(log.meta(conn)["seed"]), last.rng
+        return state, log.seed_of(conn), last.rng
 
 
 def _report(result: ActResult) -> Report:

@@ -26,8 +26,8 @@ from typing import Any, Iterable, Mapping, Sequence
 from referee.games.debate import phases as ph
 from referee.games.debate.abilities import FORUM_ACTIONS
 from referee.games.debate.forum import THREADS, opponent
-from referee.rules.legal import (CARD_PLACEHOLDER, Hands, Move, accepts, action, move, placeholder,
-                           shared_moves)
+from referee.rules.legal import (CARD_PLACEHOLDER, Hands, Move, accepts, action, command_line, move, placeholder,
+                                 shared_moves)
 from referee.model import Action, PlayerName, State
 
 TOWARD = ("mob", "citizen")
@@ -55,7 +55,7 @@ def legal_moves(rules: Any, state: State, player: PlayerName, hands: Hands | Non
             out.append(move(rules, state, act, words))
     out += shared_moves(rules, state, name)
     if not state.fields.get("begun"):
-        out += _before_play(rules, state, name)
+        out += _before_play(rules, state, name, hands)
     return out
 
 
@@ -198,8 +198,9 @@ def _variants(rules: Any, state: State, verb: str, base: Mapping[str, Any], word
 # ---- before the first tactic: POTUS and decks -------------------------------------------
 
 
-def _before_play(rules: Any, state: State, name: str) -> list[Move]:
+def _before_play(rules: Any, state: State, name: str, hands: Hands | None = None) -> list[Move]:
     from referee.games.debate import cards  # lazy: the card index, only before the first tactic
+    from referee.games.debate.piles import DECK_SIZE  # lazy: as above
 
     out: list[Move] = []
     for card in potus_cards():
@@ -212,6 +213,18 @@ def _before_play(rules: Any, state: State, name: str) -> list[Move]:
         if accepts(rules, state, act):
             out.append(Move(act, f"deck {name} {letter}", "setup",
                             f"{name} plays starter deck {letter.upper()} (hidden from {other})"))
+    if not any(m.action is not None and m.action.name == "deck" for m in out):
+        return out  # the deck is chosen already
+    chosen = list(hands.get(PlayerName(name), ())) if hands is not None else []
+    if len(chosen) == DECK_SIZE:  # a deck of the player's own choosing, its cards known (a phone's)
+        act = action("deck", {"player": name, "_deck": [card_entry(c) for c in chosen]}, None)
+        if accepts(rules, state, act):
+            out.append(Move(act, command_line(["deck", name, *chosen]), "setup",
+                            f"{name} plays a tactic deck of their own choosing (hidden from {other})"))
+    elif hands is None:
+        out.append(placeholder(["deck", name, *[CARD_PLACEHOLDER] * DECK_SIZE], "setup",
+                               f"{name} plays a tactic deck of {DECK_SIZE} cards of their own choosing "
+                               f"(hidden from {other})", type=["argument", "rhetorical-device"]))
     return out
 
 

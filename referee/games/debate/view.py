@@ -181,3 +181,18 @@ def ability_note(card: Mapping[str, Any]) -> str | None:
     if action == "draw":
         return f"{card['name']}: draw {count} card{'s' if count > 1 else ''} from your deck"
     return None
+
+
+def tv(state: State) -> dict:
+    """What the shared screen shows beside the forum: each thread's strength
+    on each side and its totals as they stand (round end's arithmetic, crowd
+    and bonuses included), and the crowd round end will use (the printed
+    track's marker, which players set)."""
+    from referee.games.debate.actions import round_report  # lazy: the arithmetic, only for a page
+
+    report = round_report(state)
+    return {"threads": [{"thread": t.number, "sides": [{"player": s.player, "strength": s.strength,
+                                                        "devices": s.devices, "column": s.column, "total": s.total}
+                                                       for s in t.sides],
+                         "overage": t.overage, "hits": t.hits} for t in report.threads],
+            "crowd_at_round_end": report.crowd}

@@ -19,5 +19,8 @@ class DebateView(GameView):
     def change_lines(self, before: State, after: State) -> list[str]:
         return view.change_lines(before, after)
 
+    def tv(self, state: State) -> dict | None:
+        return view.tv(state)
+
 
 VIEW = DebateView()

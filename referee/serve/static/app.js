@@ -84,10 +84,15 @@
     box.textContent = "";
     if (d.crowd === null || d.crowd === undefined) { box.hidden = true; return; }
     box.hidden = false;
-    var z = zone("Crowd " + (d.crowd > 0 ? "+" : "") + d.crowd);
+    // the debate's round end uses the crowd after the pending crowd work: the marker players set on the track
+    var end = d.tv && typeof d.tv.crowd_at_round_end === "number" ? d.tv.crowd_at_round_end : null;
+    var shown = end !== null ? end : d.crowd;
+    function signed(v) { return (v > 0 ? "+" : "") + v; }
+    var z = zone(end !== null ? "Crowd at round end " + signed(end) + (end !== d.crowd ? " (now " + signed(d.crowd) + ")" : "")
+                              : "Crowd " + signed(d.crowd));
     var t = el("div", "track");
-    var mark = el("div", "mark", d.crowd);
-    mark.style.left = Math.max(0, Math.min(100, (d.crowd + 30) / 60 * 100)) + "%";
+    var mark = el("div", "mark", shown);
+    mark.style.left = Math.max(0, Math.min(100, (shown + 30) / 60 * 100)) + "%";
     var ends = add(el("div", "ends"), el("span", null, "Irrational Mob −30"), el("span", null, "0"),
                    el("span", null, "+30 Enlightened Citizen"));
     add(z, add(t, mark, ends));
@@ -129,7 +134,13 @@
     var n = 0;
     names.forEach(function (p) { n = Math.max(n, (forum[p] || []).length, (columns[p] || []).length); });
     if (!n) return;
-    var z = zone("Threads");
+    var threads = {};  // thread number -> its round-end arithmetic as it stands (snapshot's "tv")
+    ((d.tv && d.tv.threads) || []).forEach(function (t) { threads[t.thread] = t; });
+    function side(i, p) {
+      var t = threads[i + 1];
+      return t ? t.sides.filter(function (s) { return s.player === p; })[0] : null;
+    }
+    var z = zone("Threads (strength · total)");
     var t = el("table", "threads");
     var head = add(el("tr"), el("th", null, ""));
     for (var i = 0; i < n; i++) add(head, el("th", null, i + 1));
@@ -138,6 +149,8 @@
       var r = add(el("tr"), el("th", null, p));
       for (var i = 0; i < n; i++) {
         var td = el("td");
+        var s = side(i, p);
+        if (s && (s.strength || s.total)) add(td, el("div", "sums", "strength " + s.strength + " · total " + s.total));
         var a = (forum[p] || [])[i];
         // a thread's slot nests its cards: {argument: {...}, devices: [...], mods: [...]}
         if (isObj(a) && a.argument) {
@@ -150,6 +163,13 @@
       }
       add(t, r);
     });
+    var totals = add(el("tr", "totals"), el("th", null, "totals"));
+    for (var k = 0; k < n; k++) {
+      var th = threads[k + 1];
+      add(totals, el("td", null, th ? th.sides.map(function (s) { return s.total; }).join(" v ")
+                                      + (th.hits ? " · " + th.hits + " −" + th.overage : "") : "–"));
+    }
+    add(t, totals);
     add(z, t);
     box.appendChild(z);
   }
@@ -287,6 +307,7 @@
     if (PICTURES[d.game]) {
       try { PICTURES[d.game](d, pic); } catch (e) { pic.textContent = ""; }
     }
+    pic.dataset.zones = pic.querySelectorAll(":scope > .zone").length;
     var prompts = document.getElementById("prompts");
     prompts.textContent = "";
     (d.prompts || []).forEach(function (text) { add(prompts, el("p", "prompt", text)); });
@@ -302,9 +323,30 @@
     document.getElementById("lines").textContent = d.lines.join("\n");
     status.textContent = "live · event #" + d.seq;
     status.className = "status";
+    fit();
     document.body.dataset.seq = d.seq;
     document.dispatchEvent(new CustomEvent("table", { detail: d }));  // controller.js follows the table too
   }
+
+  // ---- a TV cannot scroll: the type shrinks (to no less than FLOOR px) until the whole table is in sight ----
+  var TV = window.matchMedia ? window.matchMedia("(min-width: 1280px) and (min-aspect-ratio: 4/3)") : null;
+  var FLOOR = 12;
+  function overflows() {
+    var h = window.innerHeight;
+    return Array.prototype.some.call(document.querySelectorAll("#players .player, #picture .zone, #picture svg, #crowd"),
+      function (e) { return e.getBoundingClientRect().bottom > h + 0.5; });
+  }
+  function fit() {
+    var root = document.documentElement;
+    root.style.fontSize = "";  // the stylesheet's size for this screen first
+    if (!TV || !TV.matches) return;
+    var size = parseFloat(getComputedStyle(root).fontSize);
+    while (overflows() && size > FLOOR) {
+      size = Math.max(FLOOR, size * 0.95);
+      root.style.fontSize = size + "px";
+    }
+  }
+  window.addEventListener("resize", fit);
 
   fetch(api + "/state").then(function (r) { return r.json(); }).then(render).catch(function () {});
   if (window.EventSource) {

@@ -2,7 +2,8 @@
 // It lists the player's legal moves now (GET /p/<token>/moves, again on every table update), lets the
 // player pick the cards a move takes (by name, by the printed 5-character code, or by scanning the
 // card's QR code with the camera where the browser allows it), asks before sending, and sends the
-// command line (POST /p/<token>/act). Built with DOM calls and textContent only, like app.js.
+// move by name: a listed move's action as data, or a <CARD> move's command with the cards in (POST /p/<token>/act).
+// Built with DOM calls and textContent only, like app.js.
 (function () {
   "use strict";
   var m = location.pathname.match(/^\/p\/([A-Za-z0-9_-]+)$/);
@@ -333,7 +334,10 @@
       add(s, toggle);
     }
     add(s, line);
-    var send = button("send", "Send", function () { post(command, send); });
+    // a listed move is sent by name (its action, as data); a <CARD> move as its command with the cards in
+    var send = button("send", "Send", function () {
+      post(mv.action && !chosen ? { action: mv.action } : { command: command }, send);
+    });
     var foot = el("div", "foot");
     if (keep) add(foot, button("back", "Change cards", function () { picker(mv, keep); }));
     add(foot, button("cancel", "Cancel", function () { close(); draw(); }), send);
@@ -341,12 +345,11 @@
     s.querySelector("h2").focus();
   }
 
-  function post(command, send) {
+  function post(body, send) {
     if (sending) return;  // a double tap sends once
     sending = true;
     send.disabled = true;
     send.textContent = "Sending…";
-    var body = { command: command };
     if (moves && typeof moves.version === "number") body.version = moves.version;
     fetch(base + "/act", { method: "POST", cache: "no-store", headers: { "Content-Type": "application/json" },
                            body: JSON.stringify(body) })

@@ -284,3 +284,16 @@ def state_at(conn: sqlite3.Connection, rules: GameRules, node: int) -> tuple[Sta
 
 def meta(conn: sqlite3.Connection) -> dict[str, str]:
     return dict(conn.execute("SELECT key, value FROM meta").fetchall())
+
+
+SEED_NONE = "none"  # meta's seed of a table whose dice come from the OS's randomness
+
+
+def seed_text(text: str | None) -> int | None:
+    """A seed as meta keeps it: a number, or SEED_NONE (None)."""
+    return None if text in (None, SEED_NONE) else int(text)  # type: ignore[arg-type]
+
+
+def seed_of(conn: sqlite3.Connection) -> int | None:
+    """The table's dice seed, or None when its dice come from the OS's randomness."""
+    return seed_text(meta(conn).get("seed"))
