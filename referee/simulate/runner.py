@@ -135,7 +135,7 @@ def make_plan(game: str, players: int | None, factions: Sequence[str], agents: S
         span = f"{rules.min_players} to {rules.max_players}" if rules.min_players != rules.max_players \
             else f"exactly {rules.min_players}"
         raise RefereeError(f"{slug.value} is played by {span} players, not {players}")
-    kinds = tuple(AgentKind.parse(a) for a in agents) or (AgentKind.RANDOM,)
+    kinds = tuple(AgentKind.parse(a) for a in agents) or (AgentKind.HEURISTIC,)
     if len(kinds) == 1:
         kinds = kinds * players
     rules_given: list[tuple[str, str]] = []
