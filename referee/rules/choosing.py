@@ -36,6 +36,7 @@ class Options:
     rng: random.Random
     allow: Callable[[Action], bool] = lambda action: True
     memo: dict[str, Any] = field(default_factory=dict)  # kept by the agent for the turn under way
+    world: Callable[[], State] | None = None  # the view made whole (hidden cards sampled), for lookahead
     sticky: frozenset[str] = frozenset({"play", "battle", "window"})  # a refusal that lasts the turn
     _verdicts: dict[int, bool] = field(default_factory=dict)
 
@@ -89,7 +90,13 @@ class Options:
 
     def after(self, action: Action) -> State | None:
         """The view after `action`, its dice drawn from the policy's own
-        generator; None when the view cannot carry it out (a hidden card)."""
+        generator; None when the view cannot carry it out (a hidden card).
+        A game with hidden cards plays it on `world`: one table the player
+        could be sitting at, the cards they cannot see sampled."""
+        if self.world is not None:
+            if "world" not in self.memo or self.memo["world"][0] is not self.view:
+                self.memo["world"] = (self.view, self.world())
+            return outcome(self.rules, self.memo["world"][1], action, self.rng)
         return outcome(self.rules, self.view, action, self.rng)
 
 

@@ -34,26 +34,30 @@ def evaluation(game) -> Callable[[State, PlayerName], float]:
     return found if found is not None else own(game)
 
 
-def decide(options: Options) -> Candidate | None:
-    """The game's policy's choice, else the one-move lookahead's."""
+def decide(options: Options, quick: bool = False) -> Candidate | None:
+    """The game's policy's choice, else the one-move lookahead's (`quick`:
+    over a few of the moves, one sample each: a search's playouts)."""
     module = policy_module(options.view.game)
     choose = getattr(module, "choose", None) if module is not None else None  # a module attribute
     if choose is not None:
         chosen = choose(options)
         if chosen is not None:
             return chosen
-    return lookahead(options)
+    return lookahead(options, 1, 6) if quick else lookahead(options)
 
 
-def lookahead(options: Options, samples: int = 2) -> Candidate | None:
+def lookahead(options: Options, samples: int = 2, most: int | None = None) -> Candidate | None:
     """The legal move whose outcome scores best on the view, a pass only
-    when nothing beats standing still."""
+    when nothing beats standing still (`most`: only that many moves, drawn at random)."""
     score = evaluation(options.view.game)
     me = options.player
     now = score(options.view, me)
     scored: list[tuple[float, Candidate]] = []
     passes: list[Candidate] = []
-    for c in options.each():
+    pool = list(options.each())
+    if most is not None and len(pool) > most:
+        pool = [c for c in pool if c.action.name in PASSES] + options.rng.sample(pool, most)
+    for c in pool:
         if not options.legal(c):
             continue
         if c.action.name in PASSES:
@@ -78,6 +82,7 @@ def lookahead(options: Options, samples: int = 2) -> Candidate | None:
 
 @dataclass
 class HeuristicAgent:
+    quick: bool = False  # a search's rollout policy: the lookahead over a few moves only
     _turn: Any = None
     _memo: dict = field(default_factory=dict)
 
@@ -93,9 +98,10 @@ class HeuristicAgent:
         found = candidates(rules, state, player, hands)
         seen = view()
         memo = self.memo(state)
-        chosen = decide(Options(rules, state, seen, player, found, rng, allow, memo))
+        world = _world(rules, seen, player, hands, rng)
+        chosen = decide(Options(rules, state, seen, player, found, rng, allow, memo, world), self.quick)
         if chosen is None:  # the guard left nothing: every move is offered again
-            chosen = decide(Options(rules, state, seen, player, found, rng, memo=memo))
+            chosen = decide(Options(rules, state, seen, player, found, rng, memo=memo, world=world), self.quick)
         return chosen.make() if chosen is not None else None
 
     def choose(self, rules: Any, view: State, player: PlayerName, moves: Sequence[Move], hands: Hands | None,
@@ -103,8 +109,21 @@ class HeuristicAgent:
         """One of `moves`, all legal already (a defender's answers)."""
         module = policy_module(view.game)
         answer = getattr(module, "answer", None) if module is not None else None  # a module attribute
-        options = Options(rules, view, view, player, as_candidates(moves), rng)
+        options = Options(rules, view, view, player, as_candidates(moves), rng,
+                          world=_world(rules, view, player, hands, rng))
         chosen = answer(options) if answer is not None else None
         if chosen is None:
             chosen = lookahead(options)
         return chosen.make() if chosen is not None else moves[0]
+
+
+def _world(rules: Any, view: State, player: PlayerName, hands: Hands | None,
+           rng: random.Random) -> Callable[[], State] | None:
+    """How to sample a whole table from the view (the game's `determinise`), or None (nothing hidden)."""
+    from referee.simulate.agents import determiniser  # lazy: agents imports this module
+
+    sample = determiniser(view.game)
+    if sample is None or not rules.has_hidden_cards:
+        return None
+    hand = tuple((hands or {}).get(player, ()))
+    return lambda: sample(rules, view, player, hand, rng)[0]

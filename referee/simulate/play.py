@@ -55,7 +55,7 @@ class GameConfig:
     seed: int
     turn_cap: int = 200
     house_rules: Mapping[str, str] = field(default_factory=dict)
-    budget: int = 200  # the search agent's playouts per decision
+    budget: int = 24  # the search agent's playouts per decision
     check: bool = False  # assert the table's invariants after every action
     keep: bool = False  # keep the actions and dice, to write the game as an export
     project: str | None = None  # the project whose cards are read (A/B's side B), else the usual one
@@ -203,7 +203,7 @@ def _play(config, rules, state, seats, index, agents, rngs, physical, first, pos
             outcome = Outcome.CAPPED
             break
         hands = physical.hands()
-        player, move, moves = _decide(rules, state, hands, seats, index, agents, rngs, guard)
+        player, move, moves = _decide(rules, state, hands, seats, index, agents, rngs, guard, physical)
         if player is None:
             if config.check:
                 raise Violation(config.game, config.seed, "no player has a legal move, yet the game is not over", steps)
@@ -255,7 +255,7 @@ def _play(config, rules, state, seats, index, agents, rngs, physical, first, pos
 
 def _decide(rules: Any, state: State, hands: Hands | None, seats: Sequence[Seat], index: Mapping[str, int],
             agents: Sequence[Any], rngs: Sequence[random.Random],
-            guard: Guard) -> tuple[PlayerName | None, Any, list[Move] | None]:
+            guard: Guard, physical: Any = None) -> tuple[PlayerName | None, Any, list[Move] | None]:
     """(player, move, None): who acts and what they play. Each agent picks
     from its player's own hand and view (a random seat draws one legal move,
     judging only the candidates it draws), within what the loop guard
@@ -263,6 +263,8 @@ def _decide(rules: Any, state: State, hands: Hands | None, seats: Sequence[Seat]
     for player in in_turn(state):
         seat = index[player]
         own = own_hand(hands, player)  # a player's moves are made from their own hand only
+        if getattr(agents[seat], "cheat", False):  # the cheat sees the true dealer (every hand)
+            agents[seat].table = physical
         move = agents[seat].pick(rules, state, lambda: _view(rules, state, player), player, own, rngs[seat],
                                  guard.allow(state, player))
         if move is not None:
