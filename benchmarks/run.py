@@ -430,12 +430,15 @@ def in_turns(a: Callable[[], tuple[float, float, int]], b: Callable[[], tuple[fl
 def exports(work: Path) -> dict[str, tuple[Peaked, Peaked]]:
     """Each export against the PDF build of the same game, both from nothing
     (no .pnp-cache, no output): the Tabletop Simulator export of a deck of
-    1,000 distinct cards, and the DriveThruCards export of culture-war (every
-    deck, PDF/X-1a by Ghostscript)."""
+    1,000 distinct cards, and the DriveThruCards export (every deck, PDF/X-1a
+    by Ghostscript) of culture-war and of a small game, petri-dish (where
+    Ghostscript's cost per run weighs most against a short build)."""
     out = {}
     runs = 3 if QUICK else 5
     for name, project, game, shop in (("TTS export, 1,000 distinct cards", synthetic_project(work, 1_000), "culture-war", "tts"),
-                                      ("DriveThru export, culture-war", snapshot(work / "shop"), "culture-war", "drivethru")):
+                                      ("DriveThru export, culture-war", snapshot(work / "shop"), "culture-war", "drivethru"),
+                                      ("DriveThru export, petri-dish (small game)", snapshot(work / "shop-small"),
+                                       "petri-dish", "drivethru")):
         def export(project=project, game=game, shop=shop):
             shutil.rmtree(project / ".pnp-cache", ignore_errors=True)
             return peaked([PNP, "--project", str(project), "export", game, "--shop", shop,
@@ -459,6 +462,28 @@ def export_figures(work: Path, add: Callable[[str], None], notes: list[str]) -> 
                     exp.peak / pdf.peak, "< 250 MB", exp.peak < 250))
         notes.append(f"9. {name}: export {exp.spread()}, peak {exp.peak} MB; "
                      f"build {pdf.spread()}, peak {pdf.peak} MB")
+
+
+# ---------------------------------------------------------------- 10. pnp diff
+
+def card_diff(work: Path) -> tuple[Sample, Sample]:
+    """`pnp diff` of the five games against their last build (one card edited
+    since), against `pnp list` of the same games: reading and checking the
+    sources is the work a diff cannot avoid; comparing the cards is its own.
+    (`pnp validate` would be no baseline: it also draws every face.)"""
+    project = snapshot(work / "diff")
+    out = work / "diff-out"
+    run([PNP, "--project", str(project), "build", "--out", str(out)])
+    deck = project / "card_sources" / "culture-war" / "anarchy.yaml"
+    deck.write_text(deck.read_text().replace("atk: 2", "atk: 3", 1))
+
+    def diff():
+        return run([PNP, "--project", str(project), "diff", "--out", str(out)])
+
+    def listed():
+        return run([PNP, "--project", str(project), "list"])
+
+    return interleaved(diff, listed, QUICK_RUNS)
 
 
 # ---------------------------------------------------------------- the table
@@ -538,6 +563,10 @@ def main() -> None:
                     ratio <= FACE_CACHE_TARGET if pays else None))
             notes.append(f"7. {name}: with {on.spread()}; without {off.spread()}; wall ratio {on.wall / off.wall:.2f}x")
         export_figures(work, add, notes)
+        diffed, listed = card_diff(work)
+        add(row("10. pnp diff, five games, since the last build", secs(diffed), f"pnp list {secs(listed)}",
+                diffed.wall / listed.wall, "<= 1.5x", diffed.wall / listed.wall <= 1.5))
+        notes.append(f"10. pnp diff {diffed.spread()}; pnp list {listed.spread()}")
         import selfplay  # benchmarks/selfplay.py, beside this file: figure 8, self-play (issue 27)
 
         for line in selfplay.main():

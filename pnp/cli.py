@@ -127,10 +127,16 @@ def main(ctx: click.Context, project: str | None) -> None:
               help="saver: grayscale, light tints and outlines instead of dark areas; into <game>/ink-saver/.")
 @click.option("--back", "backs", type=click.Choice(["deck", "common"]), default="deck", show_default=True,
               help="common: one neutral back for every deck (mixed-faction decks give nothing away); into <game>/common-back/.")
+@click.option("--cutter", type=click.Choice(["silhouette", "cricut", "scanncut"]), default=None,
+              help="Lay decks out for a cutting machine, with its registration marks and an SVG cutting file per sheet; into <game>/cutter-<machine>/.")
+@click.option("--marks", type=click.Choice(["3", "4"]), default=None,
+              help="silhouette: 3 marks (Type 1, the default) or 4 (four-point registration).")
+@click.option("--changed-since", "since", metavar="REV",
+              help="Only the cards changed since git revision REV: changed-<deck>.pdf and an errata sheet.")
 @click.option("--out", type=click.Path(file_okay=False), help="Write to DIR/<game>/ instead of output/<game>/.")
 @click.option("--force", is_flag=True, help="Rebuild every file, even those whose inputs did not change.")
 @click.pass_context
-def build(ctx, games, paper, layout, flip, printer, ink, backs, out, force):
+def build(ctx, games, paper, layout, flip, printer, ink, backs, cutter, marks, since, out, force):
     """Build the PDFs of GAMES (default: every game).
 
     \b
@@ -142,6 +148,8 @@ def build(ctx, games, paper, layout, flip, printer, ink, backs, out, force):
       pnp build --ink saver           # grayscale, light; prints the ink coverage
       pnp build culture-war --back common   # one neutral back: for mixed-faction decks
       pnp build --force              # rebuild even what is up to date
+      pnp build --cutter silhouette  # registration marks and cutting files (see docs/printing.md)
+      pnp build --changed-since v1.0  # reprint only what changed, with an errata sheet
 
     Only files whose inputs changed (cards, templates, styles, fonts,
     options, pnp itself) are rebuilt; the summary says which.
@@ -151,7 +159,18 @@ def build(ctx, games, paper, layout, flip, printer, ink, backs, out, force):
 
     project = _project(ctx)
     out_dir = Path(out) if out else project / "output"
-    options = make_options(paper, layout, flip, printer, ink, backs)
+    options = make_options(paper, layout, flip, printer, ink, backs, cutter, int(marks) if marks else None)
+    if since:
+        from pnp.extras.carddiff import summary_lines  # lazy: loaded only when this option is given
+        from pnp.extras.errata import build_changed  # lazy: as above
+
+        changed = build_changed(project, list(games) or None, out_dir, options, since)
+        click.echo("\n".join(summary_lines(changed.changes)))
+        for path in changed.files:
+            click.echo(f"wrote {path}")
+        if changed.changes:
+            click.echo(f"wrote {len(changed.files)} files in {changed.seconds:.2f} s")
+        return
     report = run_build(project, list(games) or None, out_dir, options,
                        progress=_progress_bar if sys.stderr.isatty() else None, force=force)
     if sys.stderr.isatty() and report.files:
@@ -159,8 +178,21 @@ def build(ctx, games, paper, layout, flip, printer, ink, backs, out, force):
     click.echo(summary(report))
 
 
+def _built_line(f) -> str:
+    if f.kind == "cut":
+        return f"rebuilt {f.path}  (cutting file, {f.cards} cards)"
+    if f.kind == "print-image":
+        return f"rebuilt {f.path}  (Print Then Cut image)"
+    return f"rebuilt {f.path}  ({f.pages} pages" + (f", {f.cards} cards)" if f.cards else ")")
+
+
 def summary(report) -> str:
-    lines = [f"rebuilt {f.path}  ({f.pages} pages" + (f", {f.cards} cards)" if f.cards else ")") for f in report.files]
+    lines = [_built_line(f) for f in report.files]
+    by_setting: dict[str, list[str]] = {}
+    for line in getattr(report, "settings", []):   # "deck file: what to set", grouped by what to set
+        name, _, setting = line.partition(": ")
+        by_setting.setdefault(setting, []).append(name)
+    lines += [f"set {setting}  (for {', '.join(names)})" for setting, names in by_setting.items()]
     if report.up_to_date:
         lines.append(f"up to date: {len(report.up_to_date)} files" + (
             "" if len(report.up_to_date) > 6 else " (" + ", ".join(report.up_to_date) + ")"))
@@ -275,6 +307,34 @@ def validate(ctx, games):
     for line in [*unchecked_warnings(sources), *warnings]:
         click.echo(line, err=True)
     click.echo(f"ok: {len(sources.games)} games, {n} cards")
+
+
+@main.command("diff")
+@click.argument("rev", required=False)
+@click.option("--game", "games", multiple=True, shell_complete=complete_game, help="Only this game (repeatable).")
+@click.option("--json", "as_json", is_flag=True, help="One object per changed card: game, deck, card, name, change, fields.")
+@click.option("--out", type=click.Path(file_okay=False), help="Where the last build is (default: output/).")
+@click.pass_context
+def diff_command(ctx, rev, games, as_json, out):
+    """Say, card by card, what changed since git revision REV, or (no REV)
+    since the last build: text, each number, the picture (by its content),
+    the quantity, cards added and removed.
+
+    \b
+    Examples:
+      pnp diff                 # since the last `pnp build`
+      pnp diff HEAD~3 --game culture-war
+      pnp diff v1.0 --json | jq '.[] | select(.change == "changed")'
+    """
+    from pnp.extras.carddiff import summary_lines  # lazy: loaded only when this command runs
+    from pnp.extras.errata import card_diff  # lazy: as above
+
+    project = _project(ctx)
+    changes = card_diff(project, list(games) or None, rev, Path(out) if out else project / "output")
+    if as_json:
+        click.echo(json.dumps([c.to_json() for c in changes], indent=2, ensure_ascii=False))
+    else:
+        click.echo("\n".join(summary_lines(changes)))
 
 
 @main.command("list")
@@ -399,8 +459,10 @@ def _profile_text(p) -> str:
 @click.option("--deck", "decks", multiple=True, metavar="ID", help="Only this deck (repeatable).")
 @click.option("--out", type=click.Path(file_okay=False), help="Write to DIR/<game>/shop-<shop>/ instead of output/...")
 @click.option("--url-base", metavar="URL", help="tts: image URLs are URL/<file> (where you uploaded them) instead of file:///...")
+@click.option("--copies", "per_copy", is_flag=True,
+              help="tgc, mpc: one image per printed copy, each with its own copy-numbered QR code (default: one per card, with its quantity).")
 @click.pass_context
-def export_command(ctx, game, shop, decks, out, url_base):
+def export_command(ctx, game, shop, decks, out, url_base, per_copy):
     """Write print-shop files for GAME into output/<game>/shop-<shop>/, one
     zip per deck beside them, and order.csv with the quantities; or, with
     --shop tts, Tabletop Simulator deck sheets and saved objects.
@@ -414,6 +476,8 @@ def export_command(ctx, game, shop, decks, out, url_base):
     """
     project = _project(ctx)
     target = Path(out) if out else project / "output"
+    if per_copy and Shop(shop) not in (Shop.TGC, Shop.MPC):
+        raise click.UsageError(f"--copies is for the image shops (tgc, mpc); {shop} files are one page per copy already")
     if Shop(shop) is Shop.TTS:
         from pnp.extras.tts import export_tts  # lazy: loaded only when this command runs
 
@@ -426,7 +490,7 @@ def export_command(ctx, game, shop, decks, out, url_base):
         raise click.UsageError("--url-base is for --shop tts")
     from pnp.extras.export import export  # lazy: loaded only when this command runs
 
-    report = export(project, game, Shop(shop), target, list(decks) or None)
+    report = export(project, game, Shop(shop), target, list(decks) or None, per_copy)
     click.echo(export_summary(report))
 
 
@@ -434,7 +498,7 @@ def export_summary(report) -> str:
     lines = [f"{report.shop.name} ({report.shop.shop.value}): {report.folder}"]
     for d in report.decks:
         lines.append(f"  {d.deck}: {d.cards} card{'' if d.cards == 1 else 's'}, {d.copies} copies, {d.size} -> {d.zip.name}")
-    lines.append(f"  order form quantities: {report.csv.name}")
+    lines.append(f"  what to upload and how many to order: {report.csv.name}")
     lines.append(f"wrote {len(report.files)} files in {report.seconds:.2f} s")
     if report.warnings:
         lines.append(f"safe zone warnings ({len(report.warnings)}):")

@@ -45,11 +45,13 @@ from pathlib import Path
 from pnp.errors import PnpError, Problems
 from pnp.extras.shopdraw import (DPI, MM_PER_INCH, pdf_pages, png_images, safe_zone_warnings, zip_files,
                                  safe_zone_problems)
+from pnp.extras.shoporder import ORDER_COLUMNS, back_png, front_png, upload_words
 from pnp.extras.staging import ExportJob, ExportTarget, chunks, shop_folder
 from pnp.model import Card, Deck, Game, Shop, Size
 from pnp.pipeline.prepare import BAD_BACK, deck_size, prepare_back, prepare_card
 from pnp.pipeline.stages import run_stages
 from pnp.pipeline.tasks import Task, Work
+from pnp.sources.qrpayload import format_payload
 
 BLEED_MM = MM_PER_INCH / 8          # 1/8 inch
 ORDER_CSV = "order.csv"
@@ -115,20 +117,23 @@ def _copies(deck: Deck) -> list[tuple[Card, int]]:
     return [(card, n) for card in deck.cards for n in range(1, card.quantity + 1)]
 
 
-def _deck_names(shop: ShopSpec, game: Game, deck: Deck, size: Size
+def _deck_names(shop: ShopSpec, game: Game, deck: Deck, size: Size, per_copy: bool = False
                 ) -> tuple[list[str], dict[str, dict[str, list[str]]], str]:
-    """The deck's file names (in zip order), each card's fronts/backs references, and the size in words."""
+    """The deck's file names (in zip order), each card's fronts/backs references, and the size in words.
+    An image shop gets one front per card and one back per deck (the order says how many of each),
+    or with `per_copy` one front per printed copy, each with its own copy-numbered QR code."""
     copies = _copies(deck)
     refs: dict[str, dict[str, list[str]]] = {c.id: {"fronts": [], "backs": []} for c in deck.cards}
     names: list[str] = []
     two_sided = deck.back is not None
     if shop.output is Output.PNG:
         px = pixel_size(size, shop)
-        for card, n in copies:
-            names.append(f"{card.id}-{n}-front.png")
+        for card, n in (copies if per_copy else [(c, 0) for c in deck.cards]):
+            names.append(front_png(card.id, n))
             refs[card.id]["fronts"].append(names[-1])
-            if two_sided:
-                names.append(f"{card.id}-{n}-back.png")
+        if two_sided:
+            names.append(back_png(deck.id))
+            for card in deck.cards:
                 refs[card.id]["backs"].append(names[-1])
         return names, refs, f"{px[0]} x {px[1]} px"
     page_words = f"{size.width + 2 * shop.bleed_mm:.3f} x {size.height + 2 * shop.bleed_mm:.3f} mm"
@@ -148,6 +153,7 @@ def _deck_names(shop: ShopSpec, game: Game, deck: Deck, size: Size
         if two_sided:
             refs[card.id]["backs"].append(f"{names[-1]}#page=2")
     return names, refs, page_words
+
 
 
 CARDS_PER_TASK = 16   # distinct cards drawn by one task (a DriveThruCards deck is one task)
@@ -174,6 +180,7 @@ class ShopPart:
 @dataclass(frozen=True)
 class ShopJob(ExportJob):
     shop: Shop = Shop.TGC
+    per_copy: bool = False   # image shops: one image per printed copy, each with its copy-numbered QR code
 
     def run(self, work: Work, task: Task):
         """(problems, (names staged, [(face label, what, mm to the trim)] for the safe-zone check))."""
@@ -202,15 +209,18 @@ class ShopJob(ExportJob):
             self.stage(staged[-1], data)
 
         if spec.output is Output.PNG:
-            faces = fronts if unit.kind == "cards" else [back]
-            images = png_images(faces, size, pixel_size(size, spec), ctx, title)
-            if unit.kind == "cards":
-                for card, image in zip(cards, images):
-                    for n in range(1, card.quantity + 1):
-                        stage(f"{card.id}-{n}-front.png", image)
+            px = pixel_size(size, spec)
+            if unit.kind == "back":
+                stage(back_png(deck.id), png_images([back], size, px, ctx, title)[0])
+            elif self.per_copy:  # each copy drawn with its own QR payload, as a build prints it
+                copies = [(card, face, n) for card, face in zip(cards, fronts) for n in range(1, card.quantity + 1)]
+                payloads = [format_payload(card.id, card.revision, n) for card, _, n in copies]
+                images = png_images([f for _, f, _ in copies], size, px, ctx, title, payloads)
+                for (card, _, n), image in zip(copies, images):
+                    stage(front_png(card.id, n), image)
             else:
-                for card, n in _copies(deck):
-                    stage(f"{card.id}-{n}-back.png", images[0])
+                for card, image in zip(cards, png_images(fronts, size, px, ctx, title)):
+                    stage(front_png(card.id), image)
         elif spec.output is Output.DECK_PDF:
             pages = []
             for card, face in zip(cards, fronts):
@@ -231,10 +241,14 @@ class ShopJob(ExportJob):
 class ShopTarget(ExportTarget):
     """A print shop's export as a target of the pipeline."""
 
-    def __init__(self, project: Path, game_slug: str, shop: Shop, out_dir: Path, decks: list[str] | None):
+    def __init__(self, project: Path, game_slug: str, shop: Shop, out_dir: Path, decks: list[str] | None,
+                 per_copy: bool = False):
+        spec = SHOPS[shop]
+        if per_copy and spec.output is not Output.PNG:
+            raise PnpError(f"--copies is for the image shops (tgc, mpc); {spec.name} files are one page per copy already")
         super().__init__(project, game_slug, shop_folder(out_dir, game_slug, shop), decks)
-        self.spec = SHOPS[shop]
-        self.job = ShopJob(project, str(self.staging), shop)
+        self.spec, self.per_copy = spec, per_copy
+        self.job = ShopJob(project, str(self.staging), shop, per_copy)
 
     # 3. layout: a DriveThruCards deck is one task; other shops draw chunks of cards, and the back once
     def plan(self, game: Game) -> tuple[dict[str, ShopPart], list[Task]]:
@@ -262,7 +276,7 @@ class ShopTarget(ExportTarget):
         rows = []
         for i, deck in enumerate(part.decks):
             mine = [made for u, (_, made) in zip(part.units, results) if u.deck == i]
-            names, refs, size_words = _deck_names(self.spec, game, deck, deck_size(deck, game))
+            names, refs, size_words = _deck_names(self.spec, game, deck, deck_size(deck, game), self.per_copy)
             missing = set(names) - {n.split("/", 1)[1] for made in mine for n in made[0]}
             if missing:
                 raise PnpError(f"internal: {deck.id}: {len(missing)} files not drawn, e.g. {sorted(missing)[0]}")
@@ -274,12 +288,13 @@ class ShopTarget(ExportTarget):
                                            folder / f"{deck.id}.zip"))
             report.warnings += safe_zone_warnings(deck, [c for made in mine for c in made[1]])
             for card in deck.cards:
-                rows.append([deck.id, card.id, card.name, card.quantity,
-                             " ".join(f"{deck.id}/{r}" for r in refs[card.id]["fronts"]),
-                             " ".join(f"{deck.id}/{r}" for r in refs[card.id]["backs"])])
+                fronts = [f"{deck.id}/{r}" for r in refs[card.id]["fronts"]]
+                backs = list(dict.fromkeys(f"{deck.id}/{r}" for r in refs[card.id]["backs"]))
+                rows.append([deck.id, card.id, card.name, card.quantity, " ".join(fronts), " ".join(backs),
+                             upload_words(self.spec.output, card.quantity, fronts, backs)])
         text = io.StringIO()
         writer = csv.writer(text, lineterminator="\n")
-        writer.writerow(["deck", "card_id", "name", "quantity", "front_files", "back_files"])
+        writer.writerow(ORDER_COLUMNS)
         writer.writerows(rows)
         self.commit(staged, [(ORDER_CSV, text.getvalue().encode("utf-8"))])
         report.files = [folder / name for name in order + [ORDER_CSV]]
@@ -287,10 +302,11 @@ class ShopTarget(ExportTarget):
         return report
 
 
-def export(project: Path, game_slug: str, shop: Shop, out_dir: Path, decks: list[str] | None = None) -> ExportReport:
+def export(project: Path, game_slug: str, shop: Shop, out_dir: Path, decks: list[str] | None = None,
+           per_copy: bool = False) -> ExportReport:
     """Write the shop's files for GAME's decks (all, or those named)."""
     started = time.perf_counter()
-    target = ShopTarget(project, game_slug, shop, out_dir, decks)
+    target = ShopTarget(project, game_slug, shop, out_dir, decks, per_copy)
     try:
         report = run_stages(project, [game_slug], target)
     finally:

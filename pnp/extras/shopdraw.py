@@ -14,7 +14,7 @@ from pnp.errors import PnpError
 from pnp.faces.elements import QR, Text
 from pnp.faces.textfit import setting, wrapped
 from pnp.model import Deck, Size
-from pnp.render.canvas import draw_face, new_canvas
+from pnp.render.canvas import draw_face, draw_qr_element, new_canvas
 from pnp.units import mm, pt
 
 MM_PER_INCH = 25.4
@@ -113,15 +113,26 @@ def pdf_pages(faces: list, card: Size, bleed: float, ctx, title: str, boxes: boo
     return buffer.getvalue()
 
 
-def png_images(faces: list, card: Size, px: tuple[int, int], ctx, title: str) -> list[bytes]:
-    """Each face as a PNG of exactly `px` pixels at DPI, the card centred, its art run into the bleed."""
+def png_images(faces: list, card: Size, px: tuple[int, int], ctx, title: str,
+               payloads: list[str] | None = None) -> list[bytes]:
+    """Each face as a PNG of exactly `px` pixels at DPI, the card centred, its art run into the bleed;
+    with `payloads` (one per face), each face's QR codes carry that payload (a printed copy's own)."""
     w_in, h_in = px[0] / DPI, px[1] / DPI
     page = Size(w_in * MM_PER_INCH, h_in * MM_PER_INCH, "image")
     bx, by = (page.width - card.width) / 2, (page.height - card.height) / 2
     buffer = io.BytesIO()
     canvas = _canvas(buffer, page, ctx, title)
-    for face in faces:
-        _draw_on_page(canvas, face, card, bx, by, ctx)
+    for i, face in enumerate(faces):
+        if payloads is None:
+            _draw_on_page(canvas, face, card, bx, by, ctx)
+        else:
+            canvas.saveState()
+            canvas.translate(pt(bx), pt(by))
+            draw_face(canvas, face, card, ctx, qr=False)
+            for el in face.elements:
+                if isinstance(el, QR):
+                    draw_qr_element(canvas, el, card, payloads[i])
+            canvas.restoreState()
         canvas.showPage()
     canvas.save()
     doc = pdfium.PdfDocument(buffer.getvalue())

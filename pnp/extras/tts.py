@@ -49,9 +49,9 @@ from PIL import Image
 
 from pnp.errors import Problems
 from pnp.extras.staging import ExportJob, ExportTarget, chunks, shop_folder
-from pnp.extras.ttsobjects import (MAX_COLUMNS, MAX_DPI, MAX_ROWS, MAX_SIDE, MM_PER_INCH, _board_object, _deck_object,
-                                   _json, _SheetKeys, _token_objects, _Urls, cell_pixels, check_url_base, grid_for,
-                                   saved_object)
+from pnp.extras.ttsobjects import (MAX_DPI, MAX_SIDE, MM_PER_INCH, _board_object, _deck_object, _json, _SheetKeys,
+                                   _token_objects, _Urls, cell_pixels, check_url_base, grid_for, saved_object,
+                                   sheet_chunks)
 from pnp.model import PAPERS, Deck, DocKind, Document, Game, Shop, Size
 from pnp.pipeline.prepare import BAD_BACK, deck_size, prepare_back, prepare_card
 from pnp.pipeline.stages import run_stages
@@ -150,7 +150,9 @@ class TtsJob(ExportJob):
             return [], [unit.name]
         deck = part.decks[unit.deck]
         size = deck_size(deck, game)
-        px = cell_pixels(size)
+        # a sheet's cells are as sharp as its grid allows; a back or a token at its sharpest (1 x 1)
+        grid = grid_for(unit.count, size) if unit.kind == "sheet" else None
+        px = grid.cell if grid is not None else cell_pixels(size, 1, 1)
         cards = deck.cards[unit.start:unit.start + unit.count]
         fronts = [prepare_card(card, deck, game, tools, problems) for card in cards]
         back = prepare_back(deck, game, tools, problems) if unit.kind != "tiles" else None
@@ -166,7 +168,6 @@ class TtsJob(ExportJob):
         if unit.kind == "back":
             self.stage(unit.name, _png(back_image))
             return [], [unit.name]
-        grid = grid_for(len(cards))
         sheet = Image.new("RGB", (grid.columns * px[0], grid.rows * px[1]), "white")
         for i, image in enumerate(_images(fronts, size, px, ctx)):  # each pasted, then dropped
             sheet.paste(image, ((i % grid.columns) * px[0], (i // grid.columns) * px[1]))
@@ -190,14 +191,13 @@ class TtsTarget(ExportTarget):
         boards = () if self.decks else tuple(d for d in game.documents if d.kind is DocKind.BOARD)
         keys = _SheetKeys(game.slug)
         units: list[Unit] = []
-        per_sheet = MAX_COLUMNS * MAX_ROWS - 1
         for i, deck in enumerate(decks):
             if deck.back is None:
                 units += [Unit("tiles", i, start, count) for start, count in chunks(len(deck.cards), TILES_PER_TASK)]
                 continue
             units.append(Unit("back", i, name=f"{deck.id}-back.png"))
             units += [Unit("sheet", i, start, count, keys.take(), f"{deck.id}-sheet-{n}.png")
-                      for n, (start, count) in enumerate(chunks(len(deck.cards), per_sheet), start=1)]
+                      for n, (start, count) in enumerate(sheet_chunks(len(deck.cards)), start=1)]
         units += [Unit("board", j, name=f"board-{doc.id}.png") for j, doc in enumerate(boards)]
         self.part = TtsPart(game, decks, boards, tuple(units))
         tasks = [Task(game.slug, u.kind, k, f"{game.slug}/{u.name or decks[u.deck].id}", max(1, u.count))

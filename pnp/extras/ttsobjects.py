@@ -37,6 +37,7 @@ _ICON = re.compile(r"\{([a-z0-9-]+)\}")
 class Grid:
     columns: int
     rows: int
+    cell: tuple[int, int] = (0, 0)   # one card's pixels on the sheet
 
     @property
     def slots(self) -> int:
@@ -47,20 +48,41 @@ class Grid:
         return self.slots - 1
 
 
-def grid_for(cards: int) -> Grid:
-    """The smallest grid of at most 10 x 7 that holds `cards` and the hidden slot."""
+def _dpi(card: Size, columns: int, rows: int) -> float:
+    return min(MAX_DPI, MAX_SIDE * MM_PER_INCH / (columns * card.width), MAX_SIDE * MM_PER_INCH / (rows * card.height))
+
+
+def grid_for(cards: int, card: Size = STANDARD_CARD) -> Grid:
+    """The grid of at most 10 x 7 holding `cards` and the hidden slot whose
+    faces are sharpest within 4096 px a side (at most 300 dpi); among equally
+    sharp ones, the fewest empty slots, then the fewest columns."""
     if not 1 <= cards <= MAX_COLUMNS * MAX_ROWS - 1:
         raise ValueError(f"a sheet holds 1 to {MAX_COLUMNS * MAX_ROWS - 1} cards, not {cards}")
-    columns = min(MAX_COLUMNS, cards + 1)
-    return Grid(columns, math.ceil((cards + 1) / columns))
+    best = None
+    for columns in range(2, MAX_COLUMNS + 1):   # two columns at least, as pnp has always made them
+        rows = math.ceil((cards + 1) / columns)
+        if rows > MAX_ROWS or (columns > 1 and (columns - 1) * rows >= cards + 1):
+            continue  # too tall, or a whole column would stay empty
+        rank = (-math.floor(_dpi(card, columns, rows) * 1000), columns * rows, columns)
+        if best is None or rank < best[0]:
+            best = (rank, columns, rows)
+    _, columns, rows = best
+    return Grid(columns, rows, cell_pixels(card, columns, rows))
 
 
-def cell_pixels(card: Size) -> tuple[int, int]:
-    """One card's size on a sheet: as sharp as a full 10 x 7 sheet allows within 4096 px, at most 300 dpi."""
-    dpi = min(MAX_DPI, MAX_SIDE * MM_PER_INCH / (MAX_COLUMNS * card.width),
-              MAX_SIDE * MM_PER_INCH / (MAX_ROWS * card.height))
+def cell_pixels(card: Size, columns: int = MAX_COLUMNS, rows: int = MAX_ROWS) -> tuple[int, int]:
+    """One card's size on a sheet of columns x rows: as sharp as 4096 px allows, at most 300 dpi."""
+    dpi = _dpi(card, columns, rows)
     return math.floor(card.width / MM_PER_INCH * dpi), math.floor(card.height / MM_PER_INCH * dpi)
 
+
+def sheet_chunks(cards: int) -> list[tuple[int, int]]:
+    """(start, count) of a deck's sheets: as few as hold it, sharing the cards evenly
+    (75 cards: 38 and 37, not 69 and 6, so neither sheet's faces are small)."""
+    per_sheet = MAX_COLUMNS * MAX_ROWS - 1
+    n = max(1, math.ceil(cards / per_sheet))
+    size = math.ceil(cards / n)
+    return [(start, min(size, cards - start)) for start in range(0, cards, size)]
 
 
 def bbcode(text: str) -> str:
@@ -125,7 +147,7 @@ def _deck_object(game: Game, deck: Deck, sheets: list, size: Size, urls: _Urls, 
     custom: dict[str, Any] = {}
     slot_of: dict[str, int] = {}
     for unit in sheets:
-        grid = grid_for(unit.count)
+        grid = grid_for(unit.count, size)
         for i, card in enumerate(deck.cards[unit.start:unit.start + unit.count]):
             slot_of[card.id] = unit.key * 100 + i
         custom[str(unit.key)] = {"FaceURL": urls(unit.name), "BackURL": urls(f"{deck.id}-back.png"),

@@ -116,11 +116,3 @@ def guide_lines(plan: TilePlan, tile: Tile) -> tuple[float | None, float | None]
             below = cut_lines(plan, other)[1]
     return right, below
 
-
-def visible_part(plan: TilePlan, tile: Tile) -> Box:
-    """The part of the board this sheet shows once all sheets are cut and
-    joined (board mm): from its own cut lines to its neighbours'."""
-    left, top = cut_lines(plan, tile)
-    right, below = guide_lines(plan, tile)
-    return (left if left is not None else 0.0, below if below is not None else 0.0,
-            right if right is not None else plan.board.width, top if top is not None else plan.board.height)

@@ -5,6 +5,7 @@ each game's GamePart, in a `Work`). Each task validates its own output and
 renders it in memory; nothing is written until every task has succeeded."""
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from pnp.pipeline import manifest
@@ -12,12 +13,16 @@ from pnp.pipeline.facecache import MAX_CARDS, FaceCache
 from pnp.pipeline.prepare import BAD_BACK, deck_size, prepare_back, prepare_card
 from pnp.pipeline.tasks import BuildJob, Task, Work
 from pnp.errors import Problem, Problems
+from pnp.layout.cutters import GAP, OUTER_BLEED, plan_cutter_deck
 from pnp.layout.sheets import plan_deck
 from pnp.model import Backs, Ink
 from pnp.project import TEMPLATES_DIR
+from pnp.pipeline.cutfiles import cutter_entry, cutter_files
+from pnp.render.cutsheet import cutter_furniture
 from pnp.render.decks import render_deck
 from pnp.render.documents import prepare_documents, render_documents
 from pnp.render.fonts import register_fonts
+from pnp.sources.cardsnap import snapshot
 from pnp.render.inksaver import saver_context, saver_docs, saver_face, saver_rule_tints, saver_text_color
 
 
@@ -59,13 +64,21 @@ def _deck_task(job: BuildJob, work: Work, task: Task) -> tuple[list[Problem], li
             raise _Invalid
         return saver_face(face, size) if saver else face
 
-    plan = plan_deck(len(copies), size, options.paper, options.layout, options.flip, back is not None)
+    cutter = None
+    if options.cutter is not None:
+        cutter = plan_cutter_deck(len(copies), size, options.paper, options.cutter, options.flip, back is not None)
+        plan = cutter.deck
+        ctx = replace(ctx, bleed=max(ctx.bleed, GAP / 2, OUTER_BLEED))
+    else:
+        plan = plan_deck(len(copies), size, options.paper, options.layout, options.flip, back is not None)
     shift = manifest.deck_back_shift(plan, options)
     data = None
+    title = f"{game.name} — {deck.name}"
     if not problems:
         try:
-            data = render_deck(f"{game.name} — {deck.name}", plan, size, [c.id for c in copies], back, ctx,
-                               back_shift=shift, face_of=face_of, qr_payloads=manifest.copy_payloads(copies))
+            data = render_deck(title, plan, size, [c.id for c in copies], back, ctx,
+                               back_shift=shift, face_of=face_of, qr_payloads=manifest.copy_payloads(copies),
+                               furniture=cutter_furniture(cutter, ctx) if cutter is not None else None)
         except _Invalid:
             pass
     if data is None:  # still check every card, so all problems are reported at once
@@ -75,9 +88,15 @@ def _deck_task(job: BuildJob, work: Work, task: Task) -> tuple[list[Problem], li
         return problems.items, []
     cache.save()
     path = out_dir / task.game / manifest.deck_filename(deck)
-    entry = {"key": part.keys[task.game, "deck", deck.id], "file": manifest.file_entry(path, deck, plan, options),
-             "cards": manifest.card_entries(path, copies, plan, game, shift)}
-    return [], [(path.name, data, {"kind": "deck", "pages": plan.pages, "cards": len(copies)}, entry)]
+    key = part.keys[task.game, "deck", deck.id]
+    entry = {"key": key, "file": manifest.file_entry(path, deck, plan, options),
+             "cards": manifest.card_entries(path, copies, plan, game, shift),
+             "snapshot": {card.id: snapshot(card, project) for card in deck.cards}}  # for `pnp diff`
+    out = [(path.name, data, {"kind": "deck", "pages": plan.pages, "cards": len(copies)}, entry)]
+    if cutter is not None:
+        entry["file"]["cutter"] = cutter_entry(cutter)
+        out += cutter_files(path, data, cutter, title, key)
+    return [], out
 
 
 def _doc_task(job: BuildJob, work: Work, task: Task) -> tuple[list[Problem], list[tuple[str, bytes, dict, dict]]]:

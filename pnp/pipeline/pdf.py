@@ -55,8 +55,9 @@ class PdfTarget:
         keys = {(slug, "deck", d.id): deck_key(self.project, game, d, options) for d in game.decks}
         keys.update({(slug, "doc", d.id): doc_key(self.project, game, d, options) for d in game.documents})
         decks = [d for d in game.decks
-                 if self.force or not state.fresh(deck_filename(d), keys[slug, "deck", d.id], game_out)]
-        docs = [d for d in game.documents if options.backs is Backs.DECK  # a common-back build is decks only
+                 if self.force or not all(state.fresh(n, keys[slug, "deck", d.id], game_out)
+                                          for n in _deck_outputs(state.outputs, deck_filename(d)))]
+        docs = [d for d in game.documents if options.backs is Backs.DECK and options.cutter is None  # decks only
                 if self.force or not all(state.fresh(n, keys[slug, "doc", d.id], game_out) for n in doc_filenames(d))]
         tasks = [Task(slug, "deck", i, f"{slug}/{d.id}", len(d.cards) + d.copies // 4) for i, d in enumerate(decks)]
         tasks += [Task(slug, "doc", i, f"{slug}/{d.id}", 30) for i, d in enumerate(docs)]
@@ -103,8 +104,13 @@ class PdfTarget:
                     path = self.dirs[slug] / name
                     outputs.append((path, data, BuiltFile(slug, path, info["kind"], info["pages"], info["cards"])))
                     fresh[name] = entry
+                    if "cutter" in entry["file"]:
+                        self.report.settings.append(f"{name}: {entry['file']['cutter']['settings']}")
             state = BuildState(old.path, {"digest": self.digests[slug], "outputs": {}})
-            names = [deck_filename(d) for d in game.decks]
+            names = []
+            for d in game.decks:  # a deck's PDF and, in a cutter build, its cutting files (this build's if it drew them)
+                main = deck_filename(d)
+                names += _deck_outputs(fresh if main in fresh else old.outputs, main)
             for d in game.documents:
                 names += [n for n in [*fresh, *old.outputs] if belongs(n, d)]
             for name in dict.fromkeys(names):
@@ -116,6 +122,13 @@ class PdfTarget:
         if self.progress:
             self.progress(len(tasks), len(tasks), "writing")
         return outputs, manifests, new_states
+
+
+def _deck_outputs(outputs: dict, main: str) -> list[str]:
+    """A deck's output files among `outputs`: its PDF first, then its cutter files."""
+    from pnp.pipeline.cutfiles import is_cutter_file  # lazy: as in `plan`
+
+    return [main] + [n for n in outputs if is_cutter_file(n, main)]
 
 
 def _faces_remembered(project: Path) -> bool:

@@ -22,6 +22,7 @@ class BuildReport:
     seconds: float = 0.0
     up_to_date: list[str] = field(default_factory=list)  # "game/file" left as they were
     ink: Any = None          # an ink-saver build: pnp.pipeline.inkcoverage.InkReport
+    settings: list[str] = field(default_factory=list)  # a cutter build: what to set in the machine's software
 
     @property
     def pages(self) -> int:
@@ -29,4 +30,4 @@ class BuildReport:
 
     @property
     def cards(self) -> int:
-        return sum(f.cards for f in self.files)
+        return sum(f.cards for f in self.files if f.kind != "cut")  # a cutting file's cards are its deck's

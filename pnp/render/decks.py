@@ -31,6 +31,7 @@ def render_deck(
     back_shift: Any = None,        # pnp.layout.printers.BackShift: drawn around everything on a backs page
     face_of: Callable[[Any], Face] | None = None,
     qr_payloads: Sequence[str] | None = None,  # one per printed copy: its own QR code
+    furniture: Callable[[Canvas, Sheet, str], None] | None = None,  # draws a sheet's marks and notes instead
 ) -> bytes:
     """The deck's sheets as PDF bytes. Each distinct front (by key) becomes one
     form, drawn when first placed; `face_of(key)` is asked for it then, once.
@@ -86,7 +87,11 @@ def render_deck(
             canvas.transform(a, b, c, d, pt(e), pt(f))
         for placement, face in placed:
             _place(canvas, copy_form(face, placement), placement)
-        _draw_furniture(canvas, sheet, plan.paper, ctx, f"{title} · {_kind(sheet)} · page {sheet.page} of {total}")
+        caption = f"{title} · {_kind(sheet)} · page {sheet.page} of {total}"
+        if furniture is not None:
+            furniture(canvas, sheet, caption)
+        else:
+            _draw_furniture(canvas, sheet, plan.paper, ctx, caption)
         if shift is not None:
             canvas.restoreState()
         trims = [p.slot.trim if shift is None else shift.box(p.slot.trim) for p, _ in placed] or [sheet.art_box]

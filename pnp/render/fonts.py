@@ -47,6 +47,3 @@ def register_fonts(templates: Path) -> tuple[str, ...]:
     _registered[folder] = tuple(names)
     return _registered[folder]
 
-
-def check_font(name: str) -> bool:
-    return name in pdfmetrics.getRegisteredFontNames()

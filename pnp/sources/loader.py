@@ -81,13 +81,6 @@ def icon_files(root: Path, game: str | None = None) -> list[Path]:
     return [f for f in files if f.exists()]
 
 
-def source_files(root: Path) -> list[Path]:
-    """Every YAML file the sources stage reads (for caching and watching)."""
-    base = root / SOURCES_DIR
-    files = sorted(base.glob("*/*.yaml")) + sorted(base.glob("*/*.yml"))
-    return files + sorted((root / TEMPLATES_DIR).glob(f"**/{ICONS_FILE}"))
-
-
 def icon_names(root: Path, game: str, problems: Problems) -> set[str] | None:
     files = icon_files(root, game)
     if not files:

@@ -6,9 +6,7 @@ commands live here; log, card, games, export, replay and scan in cli_more.
 """
 from __future__ import annotations
 
-import importlib
 import os
-import sqlite3
 from pathlib import Path
 
 import click
@@ -19,6 +17,7 @@ from referee.words import render
 from referee.table import operations as table
 from referee.cli.common import AMOUNT, db_option, db_path, emit, project_option, warn
 from referee.errors import RefereeError
+from referee.rules.game import game_of
 from referee.model import GameSlug
 
 
@@ -26,15 +25,10 @@ def game_commands(game: str) -> dict[str, click.Command]:
     """The commands a game adds (`COMMANDS` in its package's `cli` module,
     loaded only for its tables), or none."""
     try:
-        module = GameSlug(game).module("cli")
+        slug = GameSlug(game)
     except ValueError:
         return {}
-    try:
-        commands = dict(importlib.import_module(module).COMMANDS)
-    except ModuleNotFoundError as exc:
-        if exc.name == module:
-            return {}
-        raise
+    commands = game_of(slug).commands
     for command in commands.values():
         _completes(command)
     return commands
@@ -68,18 +62,7 @@ def _peek_game(ctx: click.Context, args: list[str]) -> str | None:
             db = args[i + 1]
         elif arg.startswith("--db="):
             db = arg[5:]
-    path = table.table_path(db)
-    if not path.is_file():
-        return None
-    try:
-        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5)
-        try:
-            row = conn.execute("SELECT value FROM meta WHERE key = 'game'").fetchone()
-        finally:
-            conn.close()
-    except sqlite3.Error:
-        return None
-    return row[0] if row else None
+    return table.game_at(table.table_path(db))
 
 
 class RefereeGroup(click.Group):
@@ -124,12 +107,13 @@ class RefereeGroup(click.Group):
     def invoke(self, ctx: click.Context):
         try:
             project = (ctx.find_object(dict) or {}).get("project")
-            if project is None:
-                return super().invoke(ctx)
-            from referee.cards.index import chosen_project  # lazy: only a command given --project loads it
+            with table.one_open():  # the command opens its table once, however many steps read it
+                if project is None:
+                    return super().invoke(ctx)
+                from referee.cards.index import chosen_project  # lazy: only a command given --project loads it
 
-            with chosen_project(Path(project)):
-                return super().invoke(ctx)
+                with chosen_project(Path(project)):
+                    return super().invoke(ctx)
         except RefereeError as exc:
             raise click.ClickException(str(exc)) from None
         except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):

@@ -14,7 +14,6 @@ from referee.cli import simulate as cli_simulate
 from referee.words import render
 from referee.table import operations as table
 from referee.cli.common import FILE, db_option, db_path, emit, warn
-from referee.rules import rules_for
 
 
 @click.command("log")
@@ -93,7 +92,9 @@ def complete_piece(ctx, param, incomplete: str):
     except Exception:  # no table: nothing to offer
         return []
     typed = incomplete.lower()
-    offers = [(p.name, "player") for p in state.players] + rules_for(state.game).pieces(state)
+    from referee.words.view import view_for  # lazy: only tab completion names the pieces
+
+    offers = [(p.name, "player") for p in state.players] + view_for(state.game).pieces(state)
     return [CompletionItem(token, help=what) for token, what in offers if token.lower().startswith(typed)]
 
 

@@ -19,13 +19,13 @@ Nothing here prints.
 """
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
 from referee.model import Event, GameSlug, Setup, State
+from referee.rules.game import Part, game_of
 from referee.table.public import public_event
 from referee.table.store import db
 from referee.table.store import events as log
@@ -286,14 +286,7 @@ def chance_text(p: Fraction | None) -> str:
 def game_report(rules: Any) -> "Game":
     """The game's own reading of its log: `REPORT` in its package's `report`
     module (loaded only now, for the game being reported), else the base."""
-    module = rules.slug.module("report")
-    try:
-        part = importlib.import_module(module).REPORT
-    except ModuleNotFoundError as exc:
-        if exc.name != module:
-            raise
-        part = Game
-    return part(rules)
+    return game_of(rules.slug).attribute(Part.REPORT, "REPORT", Game)(rules)
 
 
 class Game:

@@ -17,7 +17,6 @@ Only the module of the game being played is imported.
 """
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Callable, Iterable, Mapping, Protocol, Sequence
@@ -74,6 +73,21 @@ def action_table(*groups: Iterable[ActionSpec]) -> Mapping[str, ActionSpec]:
             seen.add(spec.name)
             table[spec.name] = spec
     return MappingProxyType(table)
+
+
+class lazy_table:
+    """A rules class's `actions`, built by `build` on first use: a game whose
+    action code is large (Culture War) loads it only when an action is checked,
+    played or listed, never for `status`. Its table names every step by a plain import."""
+
+    def __init__(self, build: Callable[[], Mapping[str, ActionSpec]]) -> None:
+        self._build = build
+        self._table: Mapping[str, ActionSpec] | None = None
+
+    def __get__(self, rules: Any, owner: type | None = None) -> Mapping[str, ActionSpec]:
+        if self._table is None:
+            self._table = self._build()
+        return self._table
 
 
 @dataclass(frozen=True)
@@ -198,17 +212,12 @@ class GameRules(Protocol):
     def visible_state(self, state: State, reveal: Sequence[str]) -> State:
         """The state with hidden cards masked, except those of the players in `reveal`."""
 
-    def render_lines(self, state: State) -> list[str]:
-        """The game's own part of `status`, as lines."""
-
-    def change_lines(self, before: State, after: State) -> list[str]:
-        """What an action changed in the game's own part of the table, as lines."""
-
 
 def rules_for(game: GameSlug | str) -> GameRules:
     """The rules of a game; imports that game's package only."""
-    slug = game if isinstance(game, GameSlug) else GameSlug.parse(game)
-    return importlib.import_module(slug.module("rules")).RULES
+    from referee.rules.game import game_of  # lazy: the record is read only once a game is named
+
+    return game_of(game).rules
 
 
 def visible_state(state: State, reveal: Sequence[str] = ()) -> State:

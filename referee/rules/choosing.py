@@ -16,7 +16,6 @@ a candidate it refuses is never offered.
 """
 from __future__ import annotations
 
-import importlib
 import random
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator, Sequence
@@ -123,8 +122,9 @@ _ROLLERS: dict[Any, Any] = {}
 
 def _roller(state: State):
     if state.game not in _ROLLERS:
-        module = importlib.import_module(state.game.module("legal"))  # lazy: the game's generator
-        _ROLLERS[state.game] = getattr(module, "dice_for", None)  # a module attribute, not a rules hook
+        from referee.rules.game import game_of  # lazy: the game's generator, when a policy looks ahead
+
+        _ROLLERS[state.game] = getattr(game_of(state.game).legal, "dice_for", None)  # a module attribute
     return _ROLLERS[state.game]
 
 

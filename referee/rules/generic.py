@@ -4,29 +4,24 @@ It holds what every game shares: players and factions at setup, house
 rules, the dispatch of actions through the game's table (`actions`, built
 from the shared actions in shared.py and the game's own ACTIONS), and every
 hook the core calls, each with a default a game overrides only when it needs
-to (phase, where_is, public_args, rules_can_decide, visible_state,
-render_lines, change_lines, change_facts, narrate, covered, log_outcome, pieces, label,
-and the prompt hooks), and the settings the core reads (phrases, tally,
-quiet ...).
+to (phase, where_is, public_args, rules_can_decide, visible_state, narrate
+and the prompt hooks). What people read of a game (status lines, change
+lines, phrases, labels) is its view's, in referee/words/view.py and the
+game's words.py, never the rules'.
 
 While a card's prompt waits, other actions are refused (`prompts.check_waiting`).
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable, Mapping, Sequence
+from typing import Callable, Mapping, Sequence
 
 from referee.rules import copy_register
 from referee.rules import prompts
-from referee.words import render
 from referee.errors import RefereeError, RuleViolation
-from referee.rules.facts import Fact, change
+from referee.rules.facts import Fact
 from referee.rules import ActionSpec, Apply, Check, HouseRule, action_table
-from referee.rules.shared import SHARED_ACTIONS, SHARED_PHRASES
+from referee.rules.shared import SHARED_ACTIONS
 from referee.model import Action, GameSlug, Player, PlayerName, Setup, State
-
-if TYPE_CHECKING:  # annotations only
-    from referee.words.wording import Phrase
-
 
 # Characters that would steer the text around a name rather than be part of it:
 # the bidirectional embeddings, overrides and isolates and the direction marks
@@ -74,9 +69,6 @@ class GenericRules:
     house_rules: Mapping[str, HouseRule] = {}
     has_hidden_cards: bool = False  # True: visible_state masks cards and `status --reveal` applies
     actions: Mapping[str, ActionSpec] = action_table(SHARED_ACTIONS)  # a game: action_table(SHARED_ACTIONS, ACTIONS)
-    phrases: Mapping[str, Phrase] = SHARED_PHRASES  # the actions in words: these plus the game's own PHRASES
-    tally: tuple[str, ...] = ()  # each player's own scores the log reports changes of
-    quiet: tuple[str, ...] = ()  # each player's bookkeeping fields: in status --json, not in the table
 
     @property
     def title(self) -> str:
@@ -203,45 +195,11 @@ class GenericRules:
         players in `reveal`. Call it through referee.rules.visible_state."""
         return state
 
-    def render_lines(self, state: State) -> list[str]:
-        """The game's own part of `status` (the core adds the phase line when
-        these lines have none). By default each of the game's fields, one a line."""
-        return render.field_lines(state)
-
-    def change_lines(self, before: State, after: State) -> list[str]:
-        """What an action changed in the game's own part of the table, in words.
-        By default each of the game's fields that changed, one a line."""
-        return render.field_changes(before, after)
-
-    def change_facts(self, before: State, after: State) -> list[Fact]:
-        """`change_lines` as facts (referee/facts.py): a game whose lines a
-        story may already tell gives them fields `covered` reads (Culture War
-        names the piece of a coins, in-play or gone line)."""
-        return [change(line) for line in self.change_lines(before, after)]
-
     def narrate(self, state: State, action: Action, dice: Sequence[int]) -> list[Fact]:
         """What an action did, as facts, beyond the changes: its `narrate` in
         the actions table (Culture War tells each battle), else nothing."""
         spec = self.actions.get(action.name)
         return spec.narrate(self, state, action, dice) if spec is not None and spec.narrate else []
-
-    def covered(self, facts: Sequence[Fact], line: Fact) -> bool:
-        """Whether a change line only repeats what `narrate`'s facts already
-        told, judged by their fields (never by their words)."""
-        return False
-
-    def log_outcome(self, before: State, event: object, after: State) -> list[str]:
-        """The game's own account of what an action did, for its log row (e.g. a battle's dice)."""
-        return []
-
-    def pieces(self, state: State) -> list[tuple[str, str]]:
-        """What a command may name on the table, for Tab completion: (what to
-        type, what it is), e.g. ("ann/window-smasher", "#5 Window Smasher")."""
-        return []
-
-    def label(self, state: State, key: str, value: object) -> str | None:
-        """A thing on the table named in words (a handle, a group) for a phrase, or None."""
-        return None
 
     def faction_choices(self) -> tuple[str, ...]:
         """Every faction (country, POTUS, colour) a seat may take, as `--player

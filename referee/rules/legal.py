@@ -30,7 +30,6 @@ module, loaded only when moves are asked for (referee start-up stays lazy).
 from __future__ import annotations
 
 import bisect
-import importlib
 import itertools
 import random
 import shlex
@@ -38,6 +37,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from referee.rules import prompts
+from referee.rules.game import game_of
 from referee.errors import RefereeError
 from referee.model import Action, CardId, PlayerName, State
 from referee.rules.unseen import for_people
@@ -135,15 +135,14 @@ def judged(rules: Any, state: State, found: Iterable[Candidate | CandidateRun]) 
 
 def legal_moves(rules: Any, state: State, player: PlayerName, hands: Hands | None = None) -> list[Move]:
     """Every move `player` may make now, in the game's own order."""
-    module = importlib.import_module(state.game.module("legal"))  # lazy: only when moves are asked for
-    return module.legal_moves(rules, state, player, hands)
+    return game_of(state.game).legal.legal_moves(rules, state, player, hands)
 
 
 def candidates(rules: Any, state: State, player: PlayerName,
                hands: Hands | None = None) -> list[Candidate | CandidateRun]:
     """`player`'s moves before judging: the game's `candidates` where it has
     them, else its legal moves (each already judged)."""
-    module = importlib.import_module(state.game.module("legal"))  # lazy: only when moves are asked for
+    module = game_of(state.game).legal
     own = getattr(module, "candidates", None)  # a module attribute, not a rules hook
     if own is None:
         return [Candidate.known(m) for m in module.legal_moves(rules, state, player, hands)]
@@ -212,11 +211,9 @@ def describe(rules: Any, state: State, act: Action) -> str:
     otherwise); the action's name inside `unseen()` (self-play)."""
     if not for_people():
         return act.name
-    from referee.words.wording import Words, phrase  # lazy: only when moves are worded
-
     who = str(act.args.get("player") or act.actor or state.active_player.name)
-    said = phrase(rules.phrases, act.name, Words(act.args, who, {}, state, rules.label))
-    return said[0] if said is not None else act.name
+    said = game_of(state.game).view.move_text(state, act, who)  # the game's words, through its record
+    return said if said is not None else act.name
 
 
 def move(rules: Any, state: State, act: Action, words: Iterable[Any], kind: str | None = None,

@@ -25,6 +25,7 @@ from referee.model import VIA, Event, GameSlug, State, actor_label
 from referee.table.public import public_event
 from referee.table.store import db
 from referee.table.store import events as log
+from referee.words.view import view_for
 
 LOG_LINES = 8  # the last few log lines the page shows
 CORE_STATS = ("life", "capital")
@@ -224,7 +225,7 @@ def _common(table: TableNow, s: State) -> dict[str, Any]:
             "winner": p.name == s.winner, "fields": _plain(dict(p.fields)),
         })
     phase = rules.phase(table.state) if s.winner is None else None
-    lines = rules.render_lines(s)
+    lines = view_for(s.game).render_lines(s)
     waiting = render.prompt_lines(s)  # a card waiting for someone: shown at the top of the page, not folded away
     lines += waiting
     return {

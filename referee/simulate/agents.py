@@ -26,8 +26,6 @@ playout is never blocked or redirected); only the real loop asks a defender
 """
 from __future__ import annotations
 
-import importlib
-import math
 import random
 from dataclasses import dataclass
 from enum import Enum
@@ -35,9 +33,11 @@ from functools import lru_cache
 from typing import Any, Callable, Protocol, Sequence
 
 from referee.rules import dice as dicelib
+from referee.rules.game import game_of
 from referee.errors import RefereeError
 from referee.rules.legal import Hands, Move, random_legal
 from referee.model import Action, GameSlug, PlayerName, State
+from referee.words.view import view_for
 
 WIN_SCORE = 1_000_000.0
 
@@ -76,13 +76,7 @@ Evaluate = Callable[[State, PlayerName], float]
 @lru_cache(maxsize=None)
 def selfplay_module(game: GameSlug):
     """The game's self-play module (its dealer and evaluation), or None."""
-    name = game.module("selfplay")
-    try:
-        return importlib.import_module(name)
-    except ModuleNotFoundError as exc:
-        if exc.name != name:
-            raise
-        return None
+    return game_of(game).selfplay
 
 
 def evaluation(game: GameSlug) -> Evaluate:
@@ -102,8 +96,7 @@ def generic_evaluate(state: State, player: PlayerName) -> float:
     me = state.player(player)
     if me.eliminated:
         return -WIN_SCORE
-    from referee.rules import rules_for  # lazy: the registry, for the game's tally fields
-    tally = rules_for(state.game).tally
+    tally = view_for(state.game).tally
     others = [p for p in state.players if p.name != me.name and not p.eliminated]
 
     def standing(p) -> float:
@@ -131,8 +124,7 @@ def roller(game: GameSlug) -> Roll | None:
     where an action rolls until it is decided (a battle, a roll-off): the
     action as the table records it (with its `rolls`) and the dice it took.
     None where `rules.dice_needed` always knows the dice beforehand."""
-    module = importlib.import_module(game.module("legal"))
-    return getattr(module, "dice_for", None)  # a module attribute, not a rules hook
+    return getattr(game_of(game).legal, "dice_for", None)  # a module attribute, not a rules hook
 
 
 @lru_cache(maxsize=None)
@@ -140,8 +132,7 @@ def drawing(game: GameSlug) -> frozenset[str]:
     """The actions the game plays with dice drawn as its rules ask for them
     (its legal module's `ROLLING`: a battle rolls ties again), which the
     table plays through `rules.play_drawing` (ledger.perform(drawn=True))."""
-    module = importlib.import_module(game.module("legal"))
-    return frozenset(getattr(module, "ROLLING", ()))  # a module attribute, not a rules hook
+    return frozenset(getattr(game_of(game).legal, "ROLLING", ()))  # a module attribute, not a rules hook
 
 
 def answerer(game: GameSlug):

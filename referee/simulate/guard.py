@@ -15,12 +15,12 @@ every move against all the legal ones.
 """
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Callable
 
 from referee.model import Action, GameSlug, PlayerName, State
+from referee.rules.game import Part, game_of
 
 IDLE_CAP = 3  # moves that change nothing that counts, per player and turn
 
@@ -28,13 +28,7 @@ IDLE_CAP = 3  # moves that change nothing that counts, per player and turn
 @lru_cache(maxsize=None)
 def policy_module(game: GameSlug):
     """The game's policy module (referee/games/<game>/policy.py), or None."""
-    name = game.module("policy")
-    try:
-        return importlib.import_module(name)  # lazy: only when simulating
-    except ModuleNotFoundError as exc:
-        if exc.name != name:
-            raise
-        return None
+    return game_of(game).load(Part.POLICY)
 
 
 def _turn_key(state: State) -> tuple[Any, ...]:

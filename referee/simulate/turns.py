@@ -8,11 +8,11 @@ attack a defender may block) is listed without the answer, and the loop then
 lets the answering player choose it (`answerer`, referee/simulate/play.py)."""
 from __future__ import annotations
 
-import importlib
 import random
 from functools import lru_cache
 from typing import Any, Callable, Iterator, Mapping
 
+from referee.rules.game import Part, game_of
 from referee.rules.legal import Candidate, Hands, Move, legal_moves, random_legal
 from referee.model import PlayerName, State
 
@@ -80,11 +80,4 @@ def mover_and_draw(rules: Any, state: State, hands: Hands | None,
 def _first_movers(game: Any):
     """The game's `movers(state)` in its selfplay module: who of the players
     that may act now goes first (e.g. a setup before anyone's regroup), or None."""
-    name = game.module("selfplay")
-    try:
-        module = importlib.import_module(name)  # lazy: a game's self-play module, only when simulating
-    except ModuleNotFoundError as exc:
-        if exc.name != name:
-            raise
-        return None
-    return getattr(module, "movers", None)  # a module attribute, not a rules hook
+    return game_of(game).attribute(Part.SELFPLAY, "movers")  # a module attribute, not a rules hook

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import re
 import sqlite3
+import threading
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import replace
@@ -38,10 +39,43 @@ def table_path(option: str | None) -> Path:
     return Path(option or os.environ.get("REFEREE_DB") or DEFAULT_DB)
 
 
+# The tables one command has open (see `one_open`): file -> (its inode, connection, rules),
+# with the thread that may use them; None outside a command.
+_OPEN: ContextVar[tuple[int, dict] | None] = ContextVar("referee_open_tables", default=None)
+
+
+@contextmanager
+def one_open() -> Iterator[None]:
+    """One command, one open: inside it every `opened(path)` of the same file, in
+    this thread, shares one connection, closed when the command ends. A file
+    replaced meanwhile (`new --force`, `replay`) is opened again, never read
+    through the old one; other threads (the phone server's) open their own."""
+    token = _OPEN.set((threading.get_ident(), {}))
+    try:
+        yield
+    finally:
+        shared = _OPEN.get()
+        _OPEN.reset(token)
+        for _, conn, _ in (shared[1] if shared else {}).values():
+            conn.close()
+
+
 @contextmanager
 def opened(path: Path) -> Iterator[tuple[sqlite3.Connection, GameRules]]:
     """An open table and its game's rules; SQLite failures become TableErrors."""
+    shared = _OPEN.get()
+    shared = shared[1] if shared is not None and shared[0] == threading.get_ident() else None
+    key = str(path.resolve()) if shared is not None else ""
+    if shared is not None and key in shared:
+        inode, conn, rules = shared[key]
+        if _inode(path) == inode:
+            with db.translate(path):
+                yield conn, rules
+            return
+        del shared[key]
+        conn.close()
     conn = db.open_table(path)
+    keep = False
     try:
         with db.translate(path):
             game = log.meta(conn).get("game", "")
@@ -49,9 +83,31 @@ def opened(path: Path) -> Iterator[tuple[sqlite3.Connection, GameRules]]:
                 rules = rules_for(GameSlug(game))
             except ValueError:
                 raise TableError(f"{path} is a table for {game!r}, a game this referee does not know") from None
+            if shared is not None:
+                shared[key], keep = (_inode(path), conn, rules), True
             yield conn, rules
     finally:
-        conn.close()
+        if not keep:
+            conn.close()
+
+
+def _inode(path: Path) -> int | None:
+    try:
+        return path.stat().st_ino
+    except OSError:
+        return None
+
+
+def game_at(path: Path) -> str | None:
+    """The game of the table at `path`, or None where there is no readable table
+    (for routing a game's own commands; opens it once for the command)."""
+    if not path.is_file():
+        return None
+    try:
+        with opened(path) as (_, rules):
+            return rules.slug.value
+    except RefereeError:
+        return None
 
 
 def status_of(conn: sqlite3.Connection, rules: GameRules, path: Path) -> StatusView:

@@ -24,6 +24,3 @@ def public_event(rules: Any, event: Event | None) -> Event | None:
         shown = {**shown, VIA: event.args[VIA]}
     return event if shown == dict(event.args) else replace(event, args=shown)
 
-
-def hides_something(rules: Any, event: Event) -> bool:
-    return public_event(rules, event) is not event

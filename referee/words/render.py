@@ -11,6 +11,8 @@ from referee.rules import prompts
 from referee.rules.copies import where_text
 from referee.rules.facts import Fact, Kind, change, player_line
 from referee.rules import rules_for, visible_state
+from referee.words.fields import value_text as _value
+from referee.words.view import view_for
 from referee.model import SCOREKEEPER, Event, EventKind, State, actor_label
 
 if TYPE_CHECKING:  # only for annotations: keeps startup light
@@ -33,18 +35,6 @@ def table(rows: Sequence[Sequence[str]], right: Iterable[int] = ()) -> list[str]
     return lines
 
 
-def _value(value: Any) -> str:
-    if value is None:
-        return "-"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, (list, tuple)):
-        return ", ".join(_value(v) for v in value) or "-"
-    if isinstance(value, dict):
-        return ", ".join(f"{k} {_value(v)}" for k, v in value.items()) or "-"
-    return str(value)
-
-
 def crowd(value: int) -> str:
     if value == 0:
         return "0 (even)"
@@ -58,7 +48,7 @@ def status(view: StatusView, reveal: Sequence[str] = ()) -> str:
         f"won by {s.winner}" if s.winner else f"{s.active_player.name} to play"
     )
 
-    rules = rules_for(s.game)
+    words = view_for(s.game)
     columns: list[tuple[str, Any]] = [("player", None)]
     if any(p.faction for p in s.players):
         columns.append(("faction", "faction"))
@@ -66,7 +56,7 @@ def status(view: StatusView, reveal: Sequence[str] = ()) -> str:
         columns.append(("life", "life"))
     if any(p.capital is not None for p in s.players):
         columns.append(("capital", "capital"))
-    extra = [k for k in dict.fromkeys(k for p in s.players for k in p.fields) if k not in rules.quiet]
+    extra = [k for k in dict.fromkeys(k for p in s.players for k in p.fields) if k not in words.quiet]
     rows = [["", *(name for name, _ in columns), *extra, ""]]
     numeric = {i + 1 for i, (_, key) in enumerate(columns) if key in ("life", "capital")}
     for i, p in enumerate(s.players):
@@ -78,9 +68,8 @@ def status(view: StatusView, reveal: Sequence[str] = ()) -> str:
     lines = [head, *("  " + line for line in table(rows, numeric))]
     if s.crowd is not None:
         lines.append(f"crowd: {crowd(s.crowd)}")
-    rules = rules_for(s.game)
-    own = rules.render_lines(s)  # the game draws its own part
-    phase = rules.phase(view.state)
+    own = words.render_lines(s)  # the game draws its own part
+    phase = rules_for(s.game).phase(view.state)
     if phase and s.winner is None and not any(line.startswith("phase:") for line in own):
         lines.append(f"phase: {phase}")
     lines.extend(own)
@@ -92,23 +81,6 @@ def status(view: StatusView, reveal: Sequence[str] = ()) -> str:
     if view.archived is not None:
         lines.append(f"the table that was at {view.path} is kept as {view.archived}")
     return "\n".join(lines)
-
-
-def field_lines(state: State) -> list[str]:
-    """A game's own fields, one a line (GenericRules.render_lines by default)."""
-    return [f"{key}: {_value(value)}" for key, value in state.fields.items()
-            if key not in (prompts.FIELD, prompts.NEXT)]
-
-
-def field_changes(before: State, after: State) -> list[str]:
-    """Each of a game's own fields that changed, one a line (GenericRules.change_lines by default)."""
-    out = []
-    for key in dict.fromkeys([*before.fields, *after.fields]):
-        if key in (prompts.FIELD, prompts.NEXT):
-            continue
-        if before.fields.get(key) != after.fields.get(key):
-            out.append(f"{key} {_value(before.fields.get(key))} -> {_value(after.fields.get(key))}")
-    return out
 
 
 def prompt_lines(state: State) -> list[str]:
@@ -197,8 +169,9 @@ def _phrased(event: Event, rules: Any, before: State | None, named: Mapping[str,
     values = {v for value in args.values() for v in (value if isinstance(value, list) else [value])
               if isinstance(v, str) and "-" in v and v not in named}  # card ids look like deb-cheap-laugh
     more = {v: n for v, n in _card_names(dict.fromkeys(values)).items() if n != v}
-    words = Words(args, who, {**named, **more}, before, rules.label)
-    return phrase(rules.phrases, event.action, words)
+    view = view_for(rules.slug)
+    words = Words(args, who, {**named, **more}, before, view.label)
+    return phrase(view.phrases, event.action, words)
 
 
 INTERNAL_ARGS = {"rolls"}  # how many dice an action took: the dice themselves are shown
@@ -251,8 +224,8 @@ def change_facts(before: State, after: State) -> list[Fact]:
     theirs that moved, each kept by its key in `items`), then the game's own
     lines, the crowd, prompts, the turn and the winner."""
 
-    rules = rules_for(after.game)
-    quiet = rules.quiet
+    words = view_for(after.game)
+    quiet = words.quiet
     out: list[Fact] = []
     for old, new in zip(before.players, after.players):
         moved: list[tuple[str, str]] = []
@@ -269,7 +242,7 @@ def change_facts(before: State, after: State) -> list[Fact]:
             out.append(change(f"{new.name} is out of the game" if new.eliminated else f"{new.name} is back in the game"))
     if before.crowd != after.crowd:
         out.append(change(f"crowd {crowd(before.crowd or 0)} -> {crowd(after.crowd or 0)}"))
-    out.extend(rules.change_facts(before, after))  # the game words its own changes
+    out.extend(words.change_facts(before, after))  # the game words its own changes
     asked = {p.number for p in prompts.pending(before)}
     answered = [p for p in prompts.pending(before) if p.number not in {q.number for q in prompts.pending(after)}]
     out.extend(change(f"prompt {p.number} ({p.card}) answered") for p in answered)
@@ -331,7 +304,7 @@ def act(result: ActResult, facts: Sequence[Fact] | None = None) -> str:
         words = _words(e, None, rules, result.before)
         head = f"#{e.seq} {words.text}"
         said = words.said  # a line repeating the first one says nothing new
-    table_lines = [line for line in change_facts(result.before, result.after) if not rules.covered(facts, line)]
+    table_lines = [line for line in change_facts(result.before, result.after) if not view_for(result.after.game).covered(facts, line)]
     told = merged(facts, table_lines, result.before, result.after)
     lines = [line for line in told if line != said] if told else ["no change to the table"]
     return "\n".join([head, *("  " + line for line in lines)])
@@ -396,14 +369,15 @@ def outcome(rules: Any, before: State, event: Event, after: State) -> str:
     """What an action changed that the log keeps: the game's own account (a
     battle's dice) and each player's life, capital and scores, the crowd, who
     is out and who won."""
-    parts = list(rules.log_outcome(before, event, after))
+    words = view_for(after.game)
+    parts = list(words.log_outcome(before, event, after))
     keys = ("life", "capital")
     for old, new in zip(before.players, after.players):
         for key in keys:
             a, b = getattr(old, key), getattr(new, key)
             if a != b and a is not None and b is not None:
                 parts.append(f"{new.name} {key} {b - a:+d} ({b})")
-        for key in rules.tally:
+        for key in words.tally:
             a, b = old.fields.get(key), new.fields.get(key)
             if a != b and isinstance(a, int) and isinstance(b, int):
                 parts.append(f"{new.name} {key} {b - a:+d} ({b})")

@@ -141,7 +141,7 @@ def test_exact_pixel_sizes_per_preset(exports, shop, px, published):
         want = (px(w), px(h))
         if preset in published:
             assert want == published[preset]   # the formula gives what the shop publishes
-        for name in (f"{preset}-one-1-front.png", f"{preset}-one-2-front.png", f"{preset}-two-1-back.png"):
+        for name in (f"{preset}-one-front.png", f"{preset}-two-front.png", f"{preset}-back.png"):
             image = Image.open(folder / f"shop-{shop}" / preset / name)
             assert image.size == want, (shop, preset, name, image.size)
             assert abs(image.info["dpi"][0] - 300) < 0.01 and abs(image.info["dpi"][1] - 300) < 0.01
@@ -152,7 +152,7 @@ def test_bleed_is_present_in_images(exports, shop):
     """Every edge pixel of a face and of a back is the background colour, not paper white."""
     folder, _ = exports
     for preset in PRESETS:
-        for name in (f"{preset}-one-1-front.png", f"{preset}-one-1-back.png"):
+        for name in (f"{preset}-one-front.png", f"{preset}-back.png"):
             pixels = edge_pixels(Image.open(folder / f"shop-{shop}" / preset / name))
             assert all(is_color(p, rgb(COLOR)) for p in pixels), (shop, preset, name)
 
@@ -160,17 +160,18 @@ def test_bleed_is_present_in_images(exports, shop):
 def test_tgc_poker_face_has_its_trim_where_the_bleed_says(exports):
     """The white panel 4 mm inside the trim starts 37.5 + 4 mm * 300/25.4 = 84.7 px in."""
     folder, _ = exports
-    image = Image.open(folder / "shop-tgc" / "poker" / "poker-one-1-front.png").convert("RGB")
+    image = Image.open(folder / "shop-tgc" / "poker" / "poker-one-front.png").convert("RGB")
     row = [image.getpixel((x, image.height // 2)) for x in range(image.width)]
     first_white = next(x for x, p in enumerate(row) if is_color(p, (255, 255, 255)))
     assert abs(first_white - (37.5 + 4 / INCH * 300)) <= 1.0
 
 
-def test_files_named_by_card_and_copy_and_zipped_per_deck(exports):
+def test_one_image_per_card_face_and_one_back_zipped_per_deck(exports):
+    """A shop takes one image per face and a quantity: 2 copies of poker-one are one file, not two."""
     folder, _ = exports
     shop = folder / "shop-tgc"
-    assert sorted(p.name for p in (shop / "poker").iterdir()) == sorted(
-        [f"poker-one-{n}-{s}.png" for n in (1, 2) for s in ("front", "back")] + ["poker-two-1-front.png", "poker-two-1-back.png"])
+    assert sorted(p.name for p in (shop / "poker").iterdir()) == ["poker-back.png", "poker-one-front.png",
+                                                                   "poker-two-front.png"]
     with zipfile.ZipFile(shop / "poker.zip") as z:
         assert sorted(z.namelist()) == sorted(p.name for p in (shop / "poker").iterdir())
         for name in z.namelist():
@@ -185,11 +186,47 @@ def test_order_csv_lists_quantities(exports):
         by_id = {r["card_id"]: r for r in rows}
         assert by_id["poker-one"]["quantity"] == "2" and by_id["poker-two"]["quantity"] == "1"
         assert by_id["poker-one"]["deck"] == "poker"
-        for r in rows:   # every file the row names exists, one per copy
+        for r in rows:   # every file the row names exists: image shops one per card, PDF shops one page per copy
             fronts = r["front_files"].split()
-            assert len(fronts) == int(r["quantity"])
+            assert len(fronts) == (1 if shop in ("tgc", "mpc") else int(r["quantity"])), (shop, r)
             for ref in fronts + r["back_files"].split():
                 assert (folder / f"shop-{shop}" / ref.split("#")[0]).is_file(), ref
+            assert r["upload"], r
+        if shop in ("tgc", "mpc"):
+            assert by_id["poker-one"]["upload"] == ("upload poker/poker-one-front.png once, back poker/poker-back.png; "
+                                                     "order 2 copies")
+            assert by_id["edge-one"]["upload"].endswith("(no back); order 1 copy")
+            # as many copies ordered as the deck has, and no file counted twice
+            assert sum(int(r["quantity"]) for r in rows if r["deck"] == "poker") == 3
+            files = [f for r in rows for f in r["front_files"].split()]
+            assert len(files) == len(set(files))
+
+
+def test_one_image_per_card_carries_the_cards_code_without_a_copy_number(exports):
+    folder, _ = exports
+    codes = zxingcpp.read_barcodes(Image.open(folder / "shop-tgc" / "poker" / "poker-one-front.png"))
+    assert len(codes) == 1
+    payload = parse_payload(codes[0].text)
+    assert payload.card_id == "poker-one" and payload.copy is None
+
+
+def test_copies_gives_each_copy_its_own_numbered_qr_code(shop_project, tmp_path):
+    export_args = ["--project", str(shop_project), "export", "sizes", "--shop", "mpc", "--deck", "poker",
+                   "--out", str(tmp_path), "--copies"]
+    result = CliRunner().invoke(main, export_args)
+    assert result.exit_code == 0, result.output
+    folder = tmp_path / "sizes" / "shop-mpc"
+    assert sorted(p.name for p in (folder / "poker").iterdir()) == [
+        "poker-back.png", "poker-one-1-front.png", "poker-one-2-front.png", "poker-two-1-front.png"]
+    for name, copy in (("poker-one-1-front.png", 1), ("poker-one-2-front.png", 2), ("poker-two-1-front.png", 1)):
+        codes = zxingcpp.read_barcodes(Image.open(folder / "poker" / name))
+        assert len(codes) == 1 and parse_payload(codes[0].text).copy == copy, name
+    rows = list(csv.DictReader(io.StringIO((folder / "order.csv").read_text())))
+    one = next(r for r in rows if r["card_id"] == "poker-one")
+    assert one["front_files"].split() == ["poker/poker-one-1-front.png", "poker/poker-one-2-front.png"]
+    assert "each of the 2 fronts once" in one["upload"]
+    refused = CliRunner().invoke(main, export_args[:5] + ["drivethru", "--out", str(tmp_path), "--copies"])
+    assert refused.exit_code != 0 and "--copies is for the image shops" in refused.output
 
 
 # --------------------------------------------------------------------------- PDF shops
@@ -288,14 +325,14 @@ def test_reexport_removes_what_is_gone(shop_project, tmp_path):
     shutil.copytree(shop_project, project)
     export(project, tmp_path / "o", "tgc", "poker")
     shop = tmp_path / "o" / "sizes" / "shop-tgc"
-    assert (shop / "poker" / "poker-two-1-front.png").is_file()
+    assert (shop / "poker" / "poker-two-front.png").is_file()
     source = project / "card_sources" / "sizes" / "poker.yaml"
     cards = yaml.safe_load(source.read_text())["cards"]
     source.write_text(yaml.safe_dump({"cards": [c for c in cards if c["id"] != "poker-two"]}))
     (shop / "mine.txt").write_text("a file the user put here")
     export(project, tmp_path / "o", "tgc", "poker")
-    assert not (shop / "poker" / "poker-two-1-front.png").exists()
-    assert (shop / "poker" / "poker-one-2-front.png").is_file() and (shop / "mine.txt").is_file()
+    assert not (shop / "poker" / "poker-two-front.png").exists()
+    assert (shop / "poker" / "poker-one-front.png").is_file() and (shop / "mine.txt").is_file()
 
 
 def test_unknown_deck_and_game_are_clear_errors(shop_project, tmp_path):

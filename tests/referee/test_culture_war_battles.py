@@ -25,9 +25,9 @@ import yaml
 from referee.errors import RefereeError
 from referee.rules.facts import Kind, Outcome
 from referee.rules import rules_for
-from referee.games.culture_war import effects as fx_static
-from referee.games.culture_war.cards import resolve
-from referee.games.culture_war.odds import odds
+from referee.games.culture_war.effects import static as fx_static
+from referee.games.culture_war.table.cards import resolve
+from referee.games.culture_war.battle.odds import odds
 from referee.model import Action, GameSlug, Setup
 
 ROOT = Path(__file__).resolve().parents[2]

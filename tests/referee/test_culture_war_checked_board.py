@@ -1,13 +1,13 @@
 """A Culture War action checked and then applied to the same state with no
 dice is played once: `apply` takes the board `check` played it on
-(rules._CHECKED). What it gives must be exactly what a fresh play gives."""
+(board_actions._CHECKED). What it gives must be exactly what a fresh play gives."""
 from __future__ import annotations
 
 from dataclasses import replace
 
 import pytest
 
-from referee.games.culture_war import rules as cw_rules
+from referee.games.culture_war import board_actions as cw_rules
 from referee.games.culture_war.rules import RULES
 from referee.model import Action
 from referee.simulate import play

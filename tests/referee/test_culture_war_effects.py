@@ -14,12 +14,12 @@ import pytest
 import yaml
 
 from referee.errors import RefereeError
-from referee.games.culture_war import effects as fx_static
+from referee.games.culture_war.effects import static as fx_static
 from referee.games.culture_war import legal
-from referee.games.culture_war.board import Board
-from referee.games.culture_war.cards import resolve
-from referee.games.culture_war.handlers import HANDLERS
-from referee.games.culture_war.odds import odds
+from referee.games.culture_war.table.board import Board
+from referee.games.culture_war.table.cards import resolve
+from referee.games.culture_war.effects.handlers import HANDLERS
+from referee.games.culture_war.battle.odds import odds
 from referee.rules import rules_for
 from referee.model import Action, GameSlug, Setup
 
@@ -410,7 +410,7 @@ def test_every_kind_and_trigger_has_a_scenario():
 
 
 def test_a_game_ending_effect_declares_the_winner():
-    from referee.games.culture_war import handlers as fx
+    from referee.games.culture_war.effects import handlers as fx
 
     walk = _table([], [])
     board = Board(walk.state)

@@ -16,8 +16,8 @@ from dataclasses import replace
 
 import pytest
 
-from referee.games.culture_war.board import Board
-from referee.games.culture_war import effects as fx_static
+from referee.games.culture_war.table.board import Board
+from referee.games.culture_war.effects import static as fx_static
 from test_culture_war_effects import Walk, rules_cards
 
 PROTECTED = {"kind": "trait", "trait": "protected"}

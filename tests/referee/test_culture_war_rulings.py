@@ -9,7 +9,7 @@ from dataclasses import replace
 import pytest
 
 from referee.rules import rules_for
-from referee.games.culture_war.cards import resolve
+from referee.games.culture_war.table.cards import resolve
 from referee.model import Action, GameSlug, Setup
 from test_culture_war_effects import DECKS, rules_cards
 
@@ -385,7 +385,7 @@ def test_the_coverage_pnp_list_reports_is_what_the_referee_does():
     from pathlib import Path
 
     from pnp.extras.listing import card_rows, coverage_counts
-    from referee.games.culture_war import handlers
+    from referee.games.culture_war.effects import handlers
 
     def kinds(effects):
         for e in effects:

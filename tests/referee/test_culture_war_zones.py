@@ -19,9 +19,9 @@ from referee.cards.index import load_index, project_root
 from referee.errors import RefereeError, RuleViolation
 from referee.rules import rules_for
 from referee.games.culture_war import commands as core
-from referee.games.culture_war import zones
-from referee.games.culture_war.cards import deck_size, resolve
-from referee.games.culture_war.phases import Phase, phase_of
+from referee.games.culture_war.table import zones
+from referee.games.culture_war.table.cards import deck_size, resolve
+from referee.games.culture_war.table.phases import Phase, phase_of
 from referee.model import Action, GameSlug, Setup
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -27,7 +27,7 @@ from helpers.legal_play import parsed as parse_command
 from referee.rules import prompts
 from referee.rules import rules_for
 from referee.games.culture_war import legal
-from referee.games.culture_war.board import Board
+from referee.games.culture_war.table.board import Board
 from referee.rules.legal import CARD_PLACEHOLDER, legal_moves
 from referee.model import Action, GameSlug, PlayerName, Setup, State
 

@@ -166,5 +166,7 @@ def test_cold_war_offers_the_stacks_on_the_table(table):
         state, _ = log.state_at(conn, rules, log.last_event(conn).head)
     finally:
         conn.close()
-    spots = dict(rules.pieces(state))
+    from referee.words.view import view_for
+
+    spots = dict(view_for("cold-war").pieces(state))
     assert {"L", "M1", "S1"} <= set(spots) and spots["M1"] == "a military stack"

@@ -212,8 +212,8 @@ def test_culture_war_a_unit_returned_to_the_hand_is_known_to_be_there(table):
     again takes that copy back out of the hand."""
     from dataclasses import replace
 
-    from referee.games.culture_war import zones
-    from referee.games.culture_war.cards import resolve
+    from referee.games.culture_war.table import zones
+    from referee.games.culture_war.table.cards import resolve
     from referee.games.culture_war.rules import RULES
     from referee.model import Action
 

@@ -86,7 +86,8 @@ def test_status_plays_nothing_so_it_loads_no_action_code(tmp_path):
         assert proc.returncode == 0, proc.stderr
         return set(json.loads(proc.stdout.strip().splitlines()[-1]))
 
-    action_code = {f"referee.games.culture_war.{m}" for m in ("actions", "attacks", "turns", "handlers", "battle")}
+    action_code = {f"referee.games.culture_war.{m}" for m in ("actions", "battle.attacks", "turns", "effects.handlers",
+                                                              "battle.fight", "action_table")}
     loaded(["new", "culture-war", "--player", "ann:anarchy", "--player", "bo:technocracy"])
     for _ in range(40):  # past a periodic snapshot, and 8 beyond it
         assert action_code & loaded(["capital", "ann", "+1"])

@@ -16,6 +16,7 @@ from pathlib import Path
 from referee.rules import rules_for
 from referee.games.cold_war import cards as carddata
 from referee.games.cold_war.hidden import PLACEHOLDER
+from referee.games.cold_war.words import VIEW
 from referee.model import Action
 
 RULES = rules_for("cold-war")
@@ -107,7 +108,7 @@ def test_change_lines_never_name_a_hidden_card():
         action = _action(text)
         RULES.check(s, action)
         after = RULES.apply(s, action, ())
-        lines += RULES.change_lines(s, after) + RULES.change_lines(after, s)  # done, and taken back
+        lines += VIEW.change_lines(s, after) + VIEW.change_lines(after, s)  # done, and taken back
         s = after
     assert lines and _leaks("\n".join(lines)) == []
 

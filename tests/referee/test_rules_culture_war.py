@@ -11,8 +11,8 @@ import pytest
 
 from referee.rules import rules_for
 from referee.games.culture_war import legal
-from referee.games.culture_war.board import Board
-from referee.games.culture_war.odds import odds
+from referee.games.culture_war.table.board import Board
+from referee.games.culture_war.battle.odds import odds
 from referee.model import Action, GameSlug, Setup
 from referee.table.store import db
 from referee.table.store import events as log
@@ -310,7 +310,7 @@ from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 from referee.errors import RefereeError  # noqa: E402
-from referee.games.culture_war.cards import resolve  # noqa: E402
+from referee.games.culture_war.table.cards import resolve  # noqa: E402
 from referee.model import State  # noqa: E402
 
 UNITS = ["anarchy-window-smasher", "anarchy-comrade-nobody", "anarchy-script-kiddie", "technocracy-data-intern",

@@ -15,5 +15,9 @@ score sheet.
 - `commands`: the table-level functions behind the game's CLI commands.
 """
 from referee.games.cold_war.rules import RULES
+from referee.model import GameSlug
+from referee.rules.game import Game, Part
 
-__all__ = ["RULES"]
+GAME = Game(GameSlug.COLD_WAR, RULES, (Part.VIEW, Part.WORDS, Part.PHRASES, Part.COMMANDS, Part.CLI, Part.REPORT, Part.LEGAL, Part.SELFPLAY, Part.POLICY))
+
+__all__ = ["GAME", "RULES"]

@@ -41,12 +41,6 @@ def _types() -> dict[str, str]:
     return {cid: str(info.type) for cid, info in index.cards.items() if info.game == "cold-war"}
 
 
-def _hide(values: Any) -> Any:
-    if isinstance(values, list):
-        return [PLACEHOLDER for _ in values]
-    return PLACEHOLDER if values is not None else None
-
-
 def public_args(name: str, args: Mapping[str, Any]) -> dict[str, Any]:
     out = dict(args)
     if name == "place":

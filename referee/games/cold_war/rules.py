@@ -20,7 +20,6 @@ from referee.rules import prompts
 from referee.errors import RuleViolation
 from referee.rules import ActionSpec, HouseRule, action_table
 from referee.games.cold_war import actions, attacks, moves, phases, view
-from referee.games.cold_war import phrases as game_phrases
 from referee.games.cold_war import cards as carddata
 from referee.games.cold_war import desk as D
 from referee.games.cold_war import zones as Z
@@ -79,8 +78,6 @@ class ColdWarRules(GenericRules):
     faction_word = "country"
     has_hidden_cards = True  # face-down cards, Propaganda and hands
     actions = action_table(SHARED_ACTIONS, ACTIONS)
-    phrases = {**GenericRules.phrases, **game_phrases.PHRASES}
-    tally = ("score",)
     house_rules = {
         "rounds": HouseRule("rounds", 3, "rounds played; their scores are summed (1 for a quick game)",
                             minimum=1, maximum=9),
@@ -212,17 +209,6 @@ class ColdWarRules(GenericRules):
                     if not p.startswith(("on ", "out of the game")) and "hand" not in p]
         return out
 
-    def label(self, state: State, key: str, value: object) -> str | None:
-        return game_phrases.label(state, key, value)
-
-    def pieces(self, state: State) -> list[tuple[str, str]]:
-        """Every player's stacks (M1, S2) and the leader (L)."""
-        out = {"L": "a leader"}
-        for name, desk in (state.fields.get("desks") or {}).items():
-            for spot, zone, _ in D.spots(desk):
-                out.setdefault(spot, f"a {zone} stack")
-        return sorted(out.items())
-
     def public_args(self, action: Action) -> dict:
         return _public_args(action.name, action.args)
 
@@ -238,12 +224,6 @@ class ColdWarRules(GenericRules):
 
     def visible_state(self, state: State, reveal: Sequence[str]) -> State:
         return view.visible_state(state, reveal)
-
-    def render_lines(self, state: State) -> list[str]:
-        return view.render_lines(state)
-
-    def change_lines(self, before: State, after: State) -> list[str]:
-        return view.change_lines(before, after)
 
 
 def _masked(value: Any) -> bool:

@@ -15,14 +15,14 @@ from typing import Any, Mapping, Sequence
 
 from referee.errors import RefereeError, RuleViolation
 from referee.rules import shared
-from referee.games.culture_war import effects
+from referee.games.culture_war.effects import static as effects
 from referee.games.culture_war import phrases as game_phrases
-from referee.games.culture_war import handlers as fx
-from referee.games.culture_war import zones
-from referee.games.culture_war.battle import end_if_broken
-from referee.games.culture_war.board import KIND_WORDS, KINDS, Board, new_piece
-from referee.games.culture_war.effects import freeze
-from referee.games.culture_war.phases import ROLL_OFF_RULE, TIMING  # the phases are checked first, in phases.py
+from referee.games.culture_war.effects import handlers as fx
+from referee.games.culture_war.table import zones
+from referee.games.culture_war.battle.fight import end_if_broken
+from referee.games.culture_war.table.board import KIND_WORDS, KINDS, Board, new_piece
+from referee.games.culture_war.effects.static import freeze
+from referee.games.culture_war.table.phases import ROLL_OFF_RULE, TIMING  # the phases are checked first, in phases.py
 from referee.rules.shared import changed
 from referee.model import Action, State
 
@@ -115,7 +115,7 @@ def play(board: Board, args: Mapping[str, Any], dice: Any) -> None:
         target_player = acting(board, on)
     for e in now:
         if e["kind"] == "cancel":  # the cancelled card's table comes back first; then this Flash is paid
-            from referee.games.culture_war import cancel  # lazy: only a cancel Flash needs it
+            from referee.games.culture_war.effects import cancel  # lazy: only a cancel Flash needs it
 
             cancel.cancel(board, e, name, card)
     if args.get("cost") is not None:
@@ -143,7 +143,7 @@ def play(board: Board, args: Mapping[str, Any], dice: Any) -> None:
     if target in board.pieces:
         memo["target_owner"] = board.pieces[target]["owner"]
     if kind in ("happening", "operation"):
-        from referee.games.culture_war import cancel  # lazy: as above
+        from referee.games.culture_war.effects import cancel  # lazy: as above
 
         cancel.remember(board, name, card, this)
     ctx = fx.Ctx(name, card, this=this, target=target, target_player=target_player, dice=dice,

@@ -6,7 +6,7 @@ from typing import Any, Mapping
 
 from referee.errors import RefereeError, RuleViolation
 from referee.games.culture_war.actions import acting
-from referee.games.culture_war.board import Board, coins_text
+from referee.games.culture_war.table.board import Board, coins_text
 
 
 def ally(board: Board, args: Mapping[str, Any], dice: Any) -> None:

@@ -20,11 +20,11 @@ from referee.rules import dice as dicelib
 from referee.table import operations as table
 from referee.errors import RefereeError
 from referee.rules.facts import Fact
-from referee.games.culture_war import odds as odds_of
-from referee.games.culture_war.attacks import target_of
-from referee.games.culture_war.battle import strike
-from referee.games.culture_war.board import Board, hero
-from referee.games.culture_war.cards import resolve
+from referee.games.culture_war.battle import odds as odds_of
+from referee.games.culture_war.battle.attacks import target_of
+from referee.games.culture_war.battle.fight import strike
+from referee.games.culture_war.table.board import Board, hero
+from referee.games.culture_war.table.cards import resolve
 from referee.games.culture_war.rules import RULES
 from referee.model import Action, State
 from referee.table.store import db

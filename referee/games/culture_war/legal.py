@@ -47,17 +47,19 @@ from __future__ import annotations
 from bisect import bisect_right
 from functools import lru_cache
 from itertools import accumulate, combinations
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from referee.rules import prompts
 from referee.errors import RefereeError
-from referee.games.culture_war import effects, phases
+from referee.games.culture_war.effects import static as effects
+from referee.games.culture_war.table import phases
 from referee.games.culture_war.actions import MOD_KINDS, NOW_OF, targets_of
-from referee.games.culture_war.attacks import WINDOW, names_a_unit, target_of, taxes
-from referee.games.culture_war.board import PLAIN, Board, feeder
-from referee.games.culture_war.cards import CARD_TYPES, GAME, stats_of
+from referee.games.culture_war.battle.attacks import WINDOW, names_a_unit, target_of, taxes
+from referee.games.culture_war.table.board import PLAIN, Board
+from referee.games.culture_war.table.cards import CARD_TYPES, GAME, stats_of
 from referee.rules.legal import (CARD_PLACEHOLDER, Candidate, CandidateRun, Hands, Move, accepts, judged,
                            shared_candidates)
+from referee.rules.game import game_of
 from referee.model import Action, PlayerName, State
 from referee.rules.unseen import for_people
 
@@ -78,7 +80,7 @@ def card(card_id: str) -> Mapping[str, Any]:
     found = _every_card().get(card_id)
     if found is not None:
         return found
-    from referee.games.culture_war.cards import resolve  # lazy: the card index, read only when moves are asked for
+    from referee.games.culture_war.table.cards import resolve  # lazy: the card index, read only when moves are asked for
 
     return resolve(card_id)  # a short code or a QR payload, or the error naming what is wrong
 
@@ -108,7 +110,7 @@ def deck_cards(deck: str | None) -> tuple[str, ...]:
     draw pile (every copy but Real Estate and the one Base Unit put in play),
     one id per copy: what self-play deals hands from."""
     from referee.cards.index import load_index, project_root  # lazy: the card index, read only when moves are asked for
-    from referee.games.culture_war.cards import starting_cards  # lazy: as above
+    from referee.games.culture_war.table.cards import starting_cards  # lazy: as above
 
     index = load_index(project_root())
     found = sorted((c for c in index.cards.values() if c.game == GAME and c.type in CARD_TYPES
@@ -215,14 +217,12 @@ class _Gen:
     def words(self, action: Action) -> str:
         if not for_people():  # self-play: no agent reads them
             return action.name
-        from referee.words.wording import Words, phrase  # lazy: words only when moves are asked for
-
         names = {}
         if "_card" in action.args:
             names[str(action.args["card"])] = action.args["_card"]["name"]
         who = str(action.args.get("player") or action.actor or self.name)
-        said = phrase(self.rules.phrases, action.name, Words(action.args, who, names, self.state, self.rules.label))
-        return said[0] if said else action.name
+        said = game_of(self.state.game).view.move_text(self.state, action, who, names)  # its words, by its record
+        return said or action.name
 
     def ok(self, action: Action) -> bool:
         """Whether `action` may be added; lazy, yes, and the next move added carries it as its check."""
@@ -623,7 +623,3 @@ class _Drawn:
         self.taken.append(self.die())
         return self.taken[-1]
 
-
-def replay_dice(values: Iterable[int]) -> Callable[[], int]:
-    """Dice handed out in order (a test's or a recorded game's)."""
-    return feeder(values)

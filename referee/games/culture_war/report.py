@@ -3,9 +3,9 @@ turn, every battle with its exact odds, and the Heroes lost."""
 from __future__ import annotations
 
 from referee.errors import RefereeError
-from referee.games.culture_war import odds as cw_odds
-from referee.games.culture_war.attacks import target_of
-from referee.games.culture_war.board import Board, hero
+from referee.games.culture_war.battle import odds as cw_odds
+from referee.games.culture_war.battle.attacks import target_of
+from referee.games.culture_war.table.board import Board, hero
 from referee.model import State
 from referee.report import Fight, Game, Moment, Step
 

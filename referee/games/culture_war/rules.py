@@ -11,192 +11,32 @@ to say what happened.
 """
 from __future__ import annotations
 
-import threading
-from dataclasses import dataclass, replace
-from importlib import import_module
+from dataclasses import replace
 from typing import Any, Callable, Mapping, Sequence
 
 from referee.errors import RefereeError, RuleViolation
 from referee.rules.facts import Fact
-from referee.rules import ActionSpec, DiceNeeded, action_table
-from referee.games.culture_war import effects, phases, view, zones
-from referee.games.culture_war import phrases as game_phrases
-from referee.games.culture_war.board import PLAIN, Board, DiceShortage, feeder, new_piece
-from referee.games.culture_war.cards import deck_size, starting_cards
-from referee.games.culture_war.effects import freeze
-from referee.games.culture_war.house_rules import HOUSE_RULES, LIFE_BY_PLAYERS
+from referee.rules import action_table, lazy_table
+from referee.games.culture_war.effects import static as effects
+from referee.games.culture_war.table import phases
+from referee.games.culture_war.table import zones
+from referee.games.culture_war.table.board import PLAIN, Board, new_piece
+from referee.games.culture_war.table.cards import deck_size, starting_cards
+from referee.games.culture_war.effects.static import freeze
+from referee.games.culture_war.table.house_rules import HOUSE_RULES, LIFE_BY_PLAYERS
 from referee.rules.generic import GenericRules
-from referee.rules.shared import SHARED_ACTIONS, check_capital, check_end_turn, check_life
-from referee.model import Action, Event, GameSlug, Setup, State
+from referee.rules.shared import SHARED_ACTIONS
+from referee.model import Action, GameSlug, Setup, State
 
 WINDOW_ALLOWS = frozenset({"settle", "resolve", "life", "capital", "crowd"})
 
 Step = Callable[[Board, Mapping[str, Any], Any], None]  # (board, args, dice): changes the board, leaves notes
 
 
-# ---- actions played on a Board ------------------------------------------------------
+def _actions() -> tuple:
+    from referee.games.culture_war.action_table import ACTIONS  # lazy: the action code, only when an action is played
 
-
-@dataclass(frozen=True)
-class BoardAction(ActionSpec):
-    """An action played on a Board by its `step` (see board_action)."""
-
-    step: Step | None = None
-    then: Callable[[Board], dict] | None = None  # changes to the State after the step (the roll-off's first player)
-
-
-def board_action(name: str, step: Step, dice: DiceNeeded | None = None, check: Any = None,
-                 check_roll: int | None = None, then: Callable[[Board], dict] | None = None) -> BoardAction:
-    """The table entry of an action played on a Board by `step`.
-
-    Checked by running the step on a throw-away Board with no dice (or every
-    die reading `check_roll`: a card that rolls as it is played is legal
-    whatever it rolls), unless `check` is given; applied by running it on the
-    real one with exactly the recorded dice (`then(board)` adds changes to
-    the State, such as who plays first after the roll-off); narrated by
-    running it again from the same dice."""
-
-    def check_on_board(rules: Any, state: State, action: Action) -> None:
-        _CHECKED.last = None
-        rolled: list[int] = []
-
-        def die() -> int:
-            if not check_roll:
-                return _no_dice()
-            rolled.append(check_roll)
-            return check_roll
-
-        board = run(state, action, step, die)
-        if not rolled:  # what `apply` with no dice would do to this very state: kept for it
-            _CHECKED.last = (state, action, board)
-
-    def apply_on_board(rules: Any, state: State, action: Action, dice_: Sequence[int]) -> State:
-        return _applied(state, action, dice_, step, then)[0]
-
-    def narrate(rules: Any, state: State, action: Action, dice_: Sequence[int]) -> list[Fact]:
-        return run(state, action, step, feeder(dice_)).notes
-
-    def play_on_board(rules: Any, state: State, action: Action, dice_: Sequence[int]) -> tuple[State, list[Fact]]:
-        return _applied(state, action, dice_, step, then)
-
-    return BoardAction(name, check or check_on_board, apply_on_board, dice, narrate, play_on_board, step, then)
-
-
-def run(state: State, action: Action, step: Step, dice: Callable[[], int] | None) -> Board:
-    board = Board(state)
-    step(board, action.args, dice)
-    return board
-
-
-def _applied(state: State, action: Action, dice: Sequence[int], step: Step,
-             then: Callable[[Board], dict] | None) -> tuple[State, list[Fact]]:
-    used: list[int] = []
-    source = feeder(dice)
-
-    def counted() -> int:
-        used.append(source())
-        return used[-1]
-
-    board = _checked(state, action) if not dice else None
-    try:
-        if board is None:
-            board = run(state, action, step, counted)
-    except DiceShortage:
-        raise RuleViolation("a tie is rolled again",
-                            f"the dice {_dice(dice)} run out before the battle is over; type every die") from None
-    if len(used) != len(dice):
-        raise RuleViolation("dice", f"{action.name} used {len(used)} of the {len(dice)} dice given")
-    return freeze(board, **(then(board) if then else {})), board.notes
-
-
-# The board the last `check` played an action on, with no die rolled, and
-# what it was played from: (state, action, board). Applying that very action
-# to that very state with no dice would play the step again on a new copy
-# and give the same board (a step is a pure function of the table, its
-# arguments and its dice), so `_applied` takes this one instead, once. Self-
-# play checks each move it draws and then applies it. One per thread.
-_CHECKED = threading.local()
-
-
-def _checked(state: State, action: Action) -> Board | None:
-    last = getattr(_CHECKED, "last", None)
-    _CHECKED.last = None
-    if last is not None and last[0] is state and last[1] is action:
-        return last[2]
-    return None
-
-
-def _no_dice() -> int:
-    raise DiceShortage("checking an action rolls no dice")
-
-
-def _dice(values: Sequence[int]) -> str:
-    return ",".join(map(str, values)) or "(none)"
-
-
-def _rolled(rules: Any, state: State, action: Action) -> tuple[int, ...]:
-    """A battle, a roll-off, a shown battle and its settling: as many d6 as rolled (`rolls`)."""
-    return (6,) * int(action.args.get("rolls") or 0)
-
-
-def _card_rolls(rules: Any, state: State, action: Action) -> tuple[int, ...]:
-    """A card played: a d6 for each roll its effects make as it is played."""
-    from referee.games.culture_war import actions  # lazy: action code loads only when an action is played
-    from referee.games.culture_war import handlers as fx  # lazy: as above
-
-    card = action.args["_card"]
-    now = [e for e in effects.read(card.get("effects")) if effects.when_of(e) in actions.NOW_OF.get(card["type"], ())]
-    rolls = fx.rolls_in(now)
-    if any(e["kind"] == "destroy" and e.get("what") == "your-unit" for e in now) and action.args.get("on"):
-        try:  # a unit destroyed by card text may roll to survive (Leaderless Crowd)
-            piece = state.fields["pieces"][Board(state).find(str(action.args["on"]), ("unit",))]
-        except RefereeError:
-            piece = {}
-        rolls += fx.rolls_in([e for e in effects.live_effects(piece) if effects.when_of(e) == "would-die"])
-    return (6,) * rolls
-
-
-def _first_player(board: Board) -> dict:
-    first = board.f["order"]["first"]
-    return {"active": board.seats.index(first)} if first else {}
-
-
-def _later(module: str, name: str) -> Callable[..., Any]:
-    """`name` from this game's `module`, imported when first called. The table
-    as it is now is read from a snapshot, so `status` and the other reading
-    commands never play an action: the action code and the card handlers
-    behind it load only for the commands that do."""
-    found: list[Callable[..., Any]] = []  # the function, once imported
-
-    def call(*args: Any, **kwargs: Any) -> Any:
-        if not found:
-            found.append(getattr(import_module(f"referee.games.culture_war.{module}"), name))
-        return found[0](*args, **kwargs)
-
-    call.__qualname__ = call.__name__ = f"{module}.{name}"
-    return call
-
-
-ACTIONS: tuple[ActionSpec, ...] = (
-    board_action("rolloff", _later("turns", "rolloff"), dice=_rolled, check=_later("turns", "check_rolloff"),
-                 then=_first_player),
-    ActionSpec("end-turn", check_end_turn, _later("turns", "apply_end_turn"), dice=_later("turns", "turn_dice"),
-               narrate=_later("turns", "narrate_end_turn"), play=_later("turns", "play_end_turn")),
-    board_action("play", _later("actions", "play"), dice=_card_rolls, check_roll=3),
-    board_action("seize", _later("actions", "seize")),
-    board_action("battle", _later("attacks", "battle"), dice=_rolled, check=_later("attacks", "check_battle")),
-    board_action("window", _later("attacks", "window"), dice=_rolled, check=_later("attacks", "check_window")),
-    board_action("settle", _later("attacks", "settle"), dice=_rolled, check=_later("attacks", "check_settle")),
-    board_action("ally", _later("alliances", "ally")),
-    board_action("unally", _later("alliances", "unally")),
-    board_action("donate", _later("alliances", "donate")),
-    board_action("gift", _later("alliances", "gift")),
-    board_action("discard", _later("actions", "discard")),
-    board_action("draw", _later("actions", "draw")),
-    board_action("discard-hand", _later("actions", "discard_hand")),
-    ActionSpec("life", check_life, _later("actions", "apply_life")),
-    ActionSpec("capital", check_capital, _later("actions", "apply_capital")),
-)
+    return ACTIONS
 
 
 CANCEL_KEEPS = frozenset({"resolve", "draw", "discard-hand", "life", "capital"})
@@ -222,9 +62,7 @@ class CultureWarRules(GenericRules):
     out_at_zero_life = True
     factions = ("anarchy", "community", "technocracy", "conservative", "libertarian")
     house_rules = HOUSE_RULES
-    quiet = (zones.KNOWN,)  # the cards seen going back to a hand: `referee card` says where they are
-    actions = action_table(SHARED_ACTIONS, ACTIONS)
-    phrases = {**GenericRules.phrases, **game_phrases.PHRASES}
+    actions = lazy_table(lambda: action_table(SHARED_ACTIONS, _actions()))
 
     # ---- setup -------------------------------------------------------------
 
@@ -297,24 +135,6 @@ class CultureWarRules(GenericRules):
     # wins; no printed card ends the game another way, so until the game is
     # won `win PLAYER` is an override, --force (the default).
 
-    def label(self, state: State, key: str, value: object) -> str | None:
-        return game_phrases.label(state, key, value)
-
-    def pieces(self, state: State) -> list[tuple[str, str]]:
-        board = Board(state)
-        return [(view.long_handle(board, h), f"#{h} {p['name']}") for h, p in board.pieces.items()]
-
-    def covered(self, facts: Sequence[Fact], line: Fact) -> bool:
-        """A Real Estate's coins or a piece entering or leaving play, already in the story."""
-        return game_phrases.covered(facts, line)
-
-    def log_outcome(self, before: State, event: Event, after: State) -> list[str]:
-        """A battle's rolls, as `3+2=5 v 6+0=6 fails`."""
-        if event.action not in ("battle", "settle"):
-            return []
-        facts = self.narrate(before, event.to_action(), event.dice)
-        return [game_phrases.roll_text(f.roll) for f in facts if f.roll is not None]
-
     def check(self, state: State, action: Action) -> None:
         try:
             if not state.finished and state.fields.get("window") and action.name not in WINDOW_ALLOWS:
@@ -334,16 +154,19 @@ class CultureWarRules(GenericRules):
 
     def check_prompt_answer(self, state: State, prompt: Any, answer: str) -> None:
         if prompt.data:
-            _later("answers", "check")(state, prompt, answer)
+            from referee.games.culture_war.effects import answers  # lazy: action code loads only when an action is played
+
+            answers.check(state, prompt, answer)
 
     def apply_prompt_answer(self, state: State, prompt: Any, answer: str, dice: Sequence[int]) -> State:
         """A unit's owner chose which card keeps it alive first (saves.py), or
         a prompt that changes numbers took them as its answer (answers.py)."""
-        from referee.games.culture_war import saves  # lazy: action code loads only when an action is played
+        from referee.games.culture_war.battle import saves  # lazy: action code loads only when an action is played
+        from referee.games.culture_war.effects import answers  # lazy: as above
 
         if (prompt.data or {}).get("kind") == saves.KIND:
             return saves.answer(state, prompt, answer)
-        return _later("answers", "apply")(state, prompt, answer) if prompt.data else state
+        return answers.apply(state, prompt, answer) if prompt.data else state
 
     def game_apply(self, state: State, action: Action, dice: Sequence[int]) -> State:
         return self.settled(state, action, super().game_apply(state, action, dice))
@@ -359,7 +182,7 @@ class CultureWarRules(GenericRules):
     def play_drawing(self, state: State, action: Action, dice: Any) -> tuple[Action, State, list[Fact]]:
         """A battle, its shown dice or its settling, or the seeded roll-off:
         checked and played once, the dice drawn as the rules ask (drawing.py)."""
-        from referee.games.culture_war import drawing  # lazy: action code loads only when an action is played
+        from referee.games.culture_war.battle import drawing  # lazy: action code loads only when an action is played
 
         action, after, facts = drawing.play(self, state, action, dice)
         return action, self._tracked(state, action, after), facts
@@ -367,20 +190,11 @@ class CultureWarRules(GenericRules):
     def settled(self, state: State, action: Action, after: State) -> State:
         """What follows every action: cards move between zones, a unit's
         owner is asked which card saves it, a cancel's window closes."""
-        from referee.games.culture_war import saves  # lazy: action code loads only when an action is played
+        from referee.games.culture_war.battle import saves  # lazy: action code loads only when an action is played
 
         return close_cancel(saves.ask_choices(zones.settle(state, after, action)), action)
 
     # ---- text -------------------------------------------------------------------------
-
-    def render_lines(self, state: State) -> list[str]:
-        return [*view.render_lines(state), *zones.pile_lines(state)]  # the core shows the phase
-
-    def change_lines(self, before: State, after: State) -> list[str]:
-        return [f.text for f in view.change_facts(before, after)]
-
-    def change_facts(self, before: State, after: State) -> list[Fact]:
-        return view.change_facts(before, after)
 
 
 RULES = CultureWarRules()

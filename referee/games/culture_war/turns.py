@@ -10,11 +10,12 @@ from typing import Any, Callable, Mapping, Sequence
 
 from referee.errors import RefereeError, RuleViolation
 from referee.rules.facts import Fact
-from referee.games.culture_war import turn_effects
-from referee.games.culture_war import phases, zones
-from referee.games.culture_war.board import Board
-from referee.games.culture_war.effects import freeze
-from referee.games.culture_war.phases import ROLL_OFF_RULE, play_order
+from referee.games.culture_war.effects import turn_effects
+from referee.games.culture_war.table import phases
+from referee.games.culture_war.table import zones
+from referee.games.culture_war.table.board import Board
+from referee.games.culture_war.effects.static import freeze
+from referee.games.culture_war.table.phases import ROLL_OFF_RULE, play_order
 from referee.model import Action, State
 
 

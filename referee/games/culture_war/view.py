@@ -1,23 +1,19 @@
 """Culture War as text: the table under `status`, what changed, odds."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Mapping
 
 from referee.rules.facts import Fact, Kind, change
-from referee.games.culture_war import effects
-from referee.games.culture_war.board import Board, coins_text, coins_total, slug
-from referee.games.culture_war.phases import play_order
+from referee.games.culture_war.effects import static as effects
+from referee.games.culture_war.table.board import Board, coins_text, coins_total, slug
+from referee.games.culture_war.table.phases import play_order
 from referee.model import State
 from referee.words.render import table
 
 if TYPE_CHECKING:
     from fractions import Fraction
 
-    from referee.games.culture_war.odds import Odds
-
-
-def _traits(piece: Mapping[str, Any]) -> str:
-    return ", ".join(piece.get("traits") or [])
+    from referee.games.culture_war.battle.odds import Odds
 
 
 def long_handle(board: Board, handle: str) -> str:

@@ -25,10 +25,9 @@ from typing import Any, Sequence
 from referee.rules.copies import check_free_copy
 from referee.errors import RuleViolation
 from referee.rules import ActionSpec, HouseRule, action_table
-from referee.games.debate import actions, piles, view
+from referee.games.debate import actions, piles
 from referee.games.debate import forum as fm
 from referee.games.debate import phases as ph
-from referee.games.debate import phrases as game_phrases
 from referee.games.debate.cards import find_potus
 from referee.rules.generic import GenericRules, check_by_applying
 from referee.rules.shared import SHARED_ACTIONS
@@ -68,8 +67,6 @@ class DebateRules(GenericRules):
     faction_word = "POTUS"
     has_hidden_cards = True  # hands, draw piles and the deck lists
     actions = action_table(SHARED_ACTIONS, ACTIONS)
-    phrases = {**GenericRules.phrases, **game_phrases.PHRASES}
-    tally = ("fortitude",)
     house_rules = {
         "starting-fortitude": HouseRule(
             "starting-fortitude", STARTING_FORTITUDE,
@@ -202,12 +199,6 @@ class DebateRules(GenericRules):
         return actions.round_report(state)
 
     # ---- text ------------------------------------------------------------------
-
-    def render_lines(self, state: State) -> list[str]:
-        return view.status_lines(state, actions.round_report(state))
-
-    def change_lines(self, before: State, after: State) -> list[str]:
-        return view.change_lines(before, after)
 
 
 def _with_projection(state: State) -> State:

@@ -11,5 +11,9 @@
 - `report`: the game's part of the match report.
 """
 from referee.games.divide_and_conquer.rules import RULES
+from referee.model import GameSlug
+from referee.rules.game import Game, Part
 
-__all__ = ["RULES"]
+GAME = Game(GameSlug.DIVIDE_AND_CONQUER, RULES, (Part.VIEW, Part.WORDS, Part.PHRASES, Part.COMMANDS, Part.CLI, Part.REPORT, Part.LEGAL, Part.SELFPLAY))
+
+__all__ = ["GAME", "RULES"]

@@ -51,6 +51,7 @@ from referee.rules import prompts
 from referee.games.divide_and_conquer import events, plays, printed, zones
 from referee.games.divide_and_conquer.phases import Phase
 from referee.rules.legal import CARD_PLACEHOLDER, Hands, Move, accepts, shared_moves
+from referee.rules.game import game_of
 from referee.model import Action, PlayerName, Revision, State
 
 GAME = "divide-and-conquer"
@@ -134,16 +135,14 @@ class _Gen:
         self.out.append(Move(action, command, action.name, self.words(action), details))
 
     def words(self, action: Action) -> str:
-        from referee.words.wording import Words, phrase  # lazy: words only when moves are asked for
-
         names = {}
         for c in [action.args.get("_card"), *(action.args.get("_groups") or ()),
                   *(a["card"] for a in action.args.get("_attach") or ())]:
             if c:
                 names[c["id"]] = c["name"]
         who = str(action.args.get("player") or action.actor or self.name)
-        said = phrase(self.rules.phrases, action.name, Words(action.args, who, names, self.state, self.label))
-        return said[0] if said else action.name
+        said = game_of(self.state.game).view.move_text(self.state, action, who, names, self.label)  # by its record
+        return said or action.name
 
     def label(self, state: State, key: str, value: object) -> str | None:
         """A group as phrases.label words it ("Prestige Media Conglomerate (g1)"), read

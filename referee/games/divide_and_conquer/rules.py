@@ -23,7 +23,6 @@ from referee.rules import prompts
 from referee.errors import RuleViolation
 from referee.rules import ActionSpec, HouseRule, action_table
 from referee.games.divide_and_conquer import actions, cards, view, zones
-from referee.games.divide_and_conquer import phrases as game_phrases
 from referee.games.divide_and_conquer.actions import step_action
 from referee.games.divide_and_conquer.phases import phase_of
 from referee.games.divide_and_conquer.printed import places_of
@@ -56,9 +55,6 @@ class DivideAndConquerRules(GenericRules):
     version = "divide-and-conquer-3"
     min_players, max_players = 4, 8
     actions = action_table(SHARED_ACTIONS, ACTIONS)
-    phrases = {**GenericRules.phrases, **game_phrases.PHRASES}
-    tally = ("net",)
-    quiet = ("drawn",)
     house_rules = {
         "deck-size": HouseRule(
             "deck-size", None,
@@ -128,19 +124,6 @@ class DivideAndConquerRules(GenericRules):
             out.append(f"({ref})" if ref else None)
         return out
 
-    def label(self, state: State, key: str, value: object) -> str | None:
-        return game_phrases.label(state, key, value)
-
-    def pieces(self, state: State) -> list[tuple[str, str]]:
-        return [(ref, game_phrases.label(state, "target", ref) or ref) for ref in (state.fields.get("groups") or {})]
-
-    def log_outcome(self, before: State, event: object, after: State) -> list[str]:
-        """A fight's dice and result, without the sums' sources."""
-        last = after.fields.get("last_attack")
-        if not last or last == before.fields.get("last_attack"):
-            return []
-        return [game_phrases.fight_text(last)]
-
     # rules_can_decide: the deck running out decides the game (the default,
     # `not state.finished`); after a draw ("play again") a winner can only be
     # named by hand.
@@ -172,12 +155,6 @@ class DivideAndConquerRules(GenericRules):
         if (prompt.data or {}).get("pick") != "event":
             return state
         return actions.answer_event_pick(state, prompt, answer)
-
-    def render_lines(self, state: State) -> list[str]:
-        return view.status_lines(state)
-
-    def change_lines(self, before: State, after: State) -> list[str]:
-        return view.change_lines(before, after)
 
 
 RULES = DivideAndConquerRules()

@@ -9,5 +9,9 @@
 - `report`: the game's part of the match report.
 """
 from referee.games.petri_dish.rules import RULES
+from referee.model import GameSlug
+from referee.rules.game import Game, Part
 
-__all__ = ["RULES"]
+GAME = Game(GameSlug.PETRI_DISH, RULES, (Part.VIEW, Part.WORDS, Part.PHRASES, Part.COMMANDS, Part.CLI, Part.REPORT, Part.LEGAL, Part.SELFPLAY, Part.POLICY))
+
+__all__ = ["GAME", "RULES"]

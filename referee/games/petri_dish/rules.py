@@ -12,10 +12,9 @@ from typing import Sequence
 
 from referee.errors import RuleViolation
 from referee.rules import ActionSpec, HouseRule, action_table
-from referee.games.petri_dish import phrases as game_phrases
 from referee.rules.generic import GenericRules
-from referee.games.petri_dish import actions, engine, view
-from referee.games.petri_dish.dish import board_fields, position_of, repetitions, variant_of
+from referee.games.petri_dish import actions, engine
+from referee.games.petri_dish.dish import board_fields, variant_of
 from referee.games.petri_dish.engine import COLOURS, Position
 from referee.rules.shared import SHARED_ACTIONS, apply_end_turn
 from referee.model import Action, GameSlug, Setup, State
@@ -38,7 +37,6 @@ class PetriDishRules(GenericRules):
     factions = COLOURS
     faction_word = "colour"
     actions = action_table(SHARED_ACTIONS, ACTIONS)
-    phrases = {**GenericRules.phrases, **game_phrases.PHRASES}
     house_rules = {
         # Ranges from the rulebook: a germ has at most 4 orthogonal liberties, the dish 4 prime areas.
         "large-divide-liberties": HouseRule(
@@ -100,17 +98,6 @@ class PetriDishRules(GenericRules):
         super().check(state, action)
 
     # ---- text ------------------------------------------------------------------
-
-    def pieces(self, state: State) -> list[tuple[str, str]]:
-        """The dish's points, a cell's owner and size beside each occupied one."""
-        board = state.fields.get("board") or {}
-        return [(point, f"{cell['owner']} {cell['size']}" if cell else "empty") for point, cell in board.items()]
-
-    def render_lines(self, state: State) -> list[str]:
-        return view.status_lines(state, position_of(state), repetitions(state))
-
-    def change_lines(self, before: State, after: State) -> list[str]:
-        return view.change_lines(before, after)
 
 
 RULES = PetriDishRules()

@@ -19,10 +19,10 @@ from typing import Any, Mapping
 
 from referee.rules.facts import Outcome, Roll
 
-from referee.games.culture_war import handlers as fx
+from referee.games.culture_war.effects import handlers as fx
 from referee.games.culture_war import phrases
-from referee.games.culture_war.board import Board, Dice, hero
-from referee.games.culture_war.effects import cyber, has_trait, live_effects, stat_text, trace, unit_stat_parts
+from referee.games.culture_war.table.board import Board, Dice, hero
+from referee.games.culture_war.effects.static import cyber, has_trait, live_effects, stat_text, trace, unit_stat_parts
 
 KILL, HERO_KILL = 5, 10
 FAIL, HERO_FAIL = 2, 4

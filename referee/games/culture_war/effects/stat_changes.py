@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping
 
-from referee.games.culture_war import zones
-from referee.games.culture_war.board import Board
-from referee.games.culture_war.effect_context import Ctx, guarded
+from referee.games.culture_war.table import zones
+from referee.games.culture_war.table.board import Board
+from referee.games.culture_war.effects.context import Ctx, guarded
 
 def _stats(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
     who = e.get("who")

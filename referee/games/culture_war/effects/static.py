@@ -27,8 +27,8 @@ from __future__ import annotations
 from contextlib import contextmanager
 from typing import Any, Iterable, Iterator, Mapping
 
-from referee.games.culture_war.board import DEFAULT_CAPACITY, DEFAULT_PRODUCTION, Board
-from referee.games.culture_war.zones import estates_held
+from referee.games.culture_war.table.board import DEFAULT_CAPACITY, DEFAULT_PRODUCTION, Board
+from referee.games.culture_war.table.zones import estates_held
 from referee.model import State
 from referee.rules.unseen import for_people
 
@@ -213,10 +213,6 @@ def unit_stat_parts(board: Board, handle: str, stat: str, role: str | None = Non
     return _total(board, board.pieces[handle], stat, parts), parts
 
 
-def unit_stat(board: Board, handle: str, stat: str, role: str | None = None, foe: str | None = None) -> int:
-    return unit_stat_parts(board, handle, stat, role, foe)[0]
-
-
 def unit_stats(board: Board, handle: str) -> dict[str, int]:
     """A unit's ATK and DEF now, outside a battle, found in one pass (what `freeze` shows)."""
     parts = _stat_parts(board, handle, ("atk", "def"), None)
@@ -328,10 +324,6 @@ def cost_parts(board: Board, player: str, kind: str, base: int) -> tuple[int, li
     if total < base:
         total = max(total, min(base, floor))
     return max(0, total), parts
-
-
-def card_cost(board: Board, player: str, card: Mapping[str, Any]) -> int:
-    return cost_parts(board, player, card["type"], int(card.get("cost") or 0))[0]
 
 
 def pay_text(total: int, base: int, parts: list[tuple[int, str]]) -> str:

@@ -9,9 +9,9 @@ from __future__ import annotations
 import re
 from typing import Any, Mapping
 
-from referee.games.culture_war import zones
-from referee.games.culture_war.board import Board, coins_total
-from referee.games.culture_war.effect_context import Ctx, guarded, players
+from referee.games.culture_war.table import zones
+from referee.games.culture_war.table.board import Board, coins_total
+from referee.games.culture_war.effects.context import Ctx, guarded, players
 
 def _gain(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
     _add(board, ctx, ctx.owner, e["what"], int(e["amount"]))

@@ -7,11 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.games.culture_war import phrases, zones
-from referee.games.culture_war.board import Board
-from referee.games.culture_war.effect_context import Ctx, Dice, guarded
-from referee.games.culture_war.effects import capacity, live_effects, production, read, when_of
-from referee.games.culture_war.handlers import rolls_in, run
+from referee.games.culture_war import phrases
+from referee.games.culture_war.table import zones
+from referee.games.culture_war.table.board import Board
+from referee.games.culture_war.effects.context import Ctx, Dice, guarded
+from referee.games.culture_war.effects.static import capacity, live_effects, production, read, when_of
+from referee.games.culture_war.effects.handlers import rolls_in, run
 
 # ---- a turn's start and end ------------------------------------------------------------------------
 

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Mapping
 
-from referee.games.culture_war.battle import Tie, fight, opening
-from referee.games.culture_war.board import Board, DiceShortage
-from referee.games.culture_war.effects import unit_stat_parts
+from referee.games.culture_war.battle.fight import Tie, fight, opening
+from referee.games.culture_war.table.board import Board, DiceShortage
+from referee.games.culture_war.effects.static import unit_stat_parts
 
 
 @dataclass(frozen=True)

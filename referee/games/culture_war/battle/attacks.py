@@ -9,11 +9,11 @@ from typing import Any, Callable, Mapping
 
 from referee.errors import RefereeError, RuleViolation
 from referee.rules.facts import Kind
-from referee.games.culture_war import effects
+from referee.games.culture_war.effects import static as effects
 from referee.games.culture_war.actions import order_ready
-from referee.games.culture_war.battle import end_if_broken, fight, strike, target_refusal, unit_refusal
-from referee.games.culture_war.board import Board, DiceShortage, feeder
-from referee.games.culture_war.turn_effects import attack_banned
+from referee.games.culture_war.battle.fight import end_if_broken, fight, strike, target_refusal, unit_refusal
+from referee.games.culture_war.table.board import Board, DiceShortage, feeder
+from referee.games.culture_war.effects.turn_effects import attack_banned
 from referee.model import Action, State
 
 WINDOW = "window"  # state field: a battle whose dice are shown and which waits for `settle`

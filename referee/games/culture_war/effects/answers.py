@@ -17,7 +17,7 @@ from typing import Any, Mapping
 
 from referee.rules import prompts
 from referee.errors import RuleViolation
-from referee.games.culture_war import zones
+from referee.games.culture_war.table import zones
 from referee.model import State
 
 UNNAMED = {"card": None, "name": "a card no one named", "kind": "card"}
@@ -48,7 +48,7 @@ def _discards(state: State, prompt: prompts.Prompt, want: Mapping[str, Any], ans
     if not want.get("counted"):
         raise RuleViolation("card text", f"prompt {prompt.number} ({prompt.card}): the referee keeps no hand for "
                                          f"{name}; answer with `referee resolve {prompt.number} done`")
-    from referee.games.culture_war.cards import resolve  # lazy: the card index, read only when a card is named
+    from referee.games.culture_war.table.cards import resolve  # lazy: the card index, read only when a card is named
 
     codes = [c for c in answer.split(",") if c]
     if len(codes) != count:
@@ -87,7 +87,7 @@ def _apply_discards(state: State, prompt: prompts.Prompt, want: Mapping[str, Any
 
 
 def _pay_or_destroy(state: State, want: Mapping[str, Any], answer: str) -> None:
-    from referee.games.culture_war.board import Board  # lazy: only an answer plays on the board
+    from referee.games.culture_war.table.board import Board  # lazy: only an answer plays on the board
 
     board = Board(state)
     name, amount = want["player"], int(want["amount"])
@@ -101,9 +101,9 @@ def _pay_or_destroy(state: State, want: Mapping[str, Any], answer: str) -> None:
 
 
 def _apply_pay_or_destroy(state: State, prompt: prompts.Prompt, want: Mapping[str, Any], answer: str) -> State:
-    from referee.games.culture_war import handlers as fx  # lazy: as above
-    from referee.games.culture_war.board import Board  # lazy: as above
-    from referee.games.culture_war.effects import freeze  # lazy: as above
+    from referee.games.culture_war.effects import handlers as fx  # lazy: as above
+    from referee.games.culture_war.table.board import Board  # lazy: as above
+    from referee.games.culture_war.effects.static import freeze  # lazy: as above
 
     _pay_or_destroy(state, want, answer)
     board = Board(state)

@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
-from referee.games.culture_war.board import Board
-from referee.games.culture_war.effects import card_type, shielded, trace
+from referee.games.culture_war.table.board import Board
+from referee.games.culture_war.effects.static import card_type, shielded, trace
 
 Dice = Callable[[], int]
 

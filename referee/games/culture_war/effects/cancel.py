@@ -19,8 +19,8 @@ from dataclasses import replace
 from typing import Any, Mapping
 
 from referee.errors import RuleViolation
-from referee.games.culture_war.board import Board
-from referee.games.culture_war.effects import shielded
+from referee.games.culture_war.table.board import Board
+from referee.games.culture_war.effects.static import shielded
 
 KEY = "cancellable"
 WHAT = {"happening": ("happening",), "happening-or-operation": ("happening", "operation")}

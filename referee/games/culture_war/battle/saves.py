@@ -14,8 +14,8 @@ from dataclasses import replace
 from typing import Any
 
 from referee.rules import prompts
-from referee.games.culture_war.board import Board
-from referee.games.culture_war.handlers import save_key, save_sources
+from referee.games.culture_war.table.board import Board
+from referee.games.culture_war.effects.handlers import save_key, save_sources
 from referee.model import State
 
 KIND = "save-first"

@@ -21,13 +21,13 @@ import re
 from typing import Any, Callable, Mapping
 
 from referee.errors import RuleViolation
-from referee.games.culture_war.board import Board, coins_total
-from referee.games.culture_war.effect_context import Ctx, Dice, guarded
-from referee.games.culture_war.effects import live_effects, read, trace, when_of
-from referee.games.culture_war.life_and_capital import (_discard, _draw, _gain, _gain_per, _lose, _no_income,
+from referee.games.culture_war.table.board import Board, coins_total
+from referee.games.culture_war.effects.context import Ctx, Dice, guarded
+from referee.games.culture_war.effects.static import live_effects, read, trace, when_of
+from referee.games.culture_war.effects.life_and_capital import (_discard, _draw, _gain, _gain_per, _lose, _no_income,
                                                          _pay_or_destroy, _pay_or_discard, _prompt, _refund, _steal,
                                                          _take_control, _truce, _win, change_control)
-from referee.games.culture_war.stat_changes import _attack_fails, _bounce, _static, _stats, _timed_unit
+from referee.games.culture_war.effects.stat_changes import _attack_fails, _bounce, _static, _stats, _timed_unit
 
 __all__ = ["Ctx", "Dice", "HANDLERS", "change_control", "run", "dies", "saved", "after_death", "on_piece",
            "on_mods", "on_side", "of_dead", "rolls_in", "save_key", "save_sources"]

@@ -14,9 +14,9 @@ from typing import Any
 from referee.rules import dice as dicelib
 from referee.errors import DiceError
 from referee.rules.facts import Fact, Kind, Outcome
-from referee.games.culture_war.attacks import names_a_unit
-from referee.games.culture_war.board import Board
-from referee.games.culture_war.effects import freeze
+from referee.games.culture_war.battle.attacks import names_a_unit
+from referee.games.culture_war.table.board import Board
+from referee.games.culture_war.effects.static import freeze
 from referee.model import Action, State
 
 
