@@ -35,7 +35,8 @@ class Options:
     rng: random.Random
     allow: Callable[[Action], bool] = lambda action: True
     memo: dict[str, Any] = field(default_factory=dict)  # kept by the agent for the turn under way
-    world: Callable[[], State] | None = None  # the view made whole (hidden cards sampled), for lookahead
+    world: Callable[[], State] | None = None
+    hand: tuple[str, ...] = ()  # the player's own cards  # the view made whole (hidden cards sampled), for lookahead
     sticky: frozenset[str] = frozenset({"play", "battle", "window"})  # a refusal that lasts the turn
     _verdicts: dict[int, bool] = field(default_factory=dict)
 

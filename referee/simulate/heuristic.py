@@ -99,9 +99,11 @@ class HeuristicAgent:
         seen = view()
         memo = self.memo(state)
         world = _world(rules, seen, player, hands, rng)
-        chosen = decide(Options(rules, state, seen, player, found, rng, allow, memo, world), self.quick)
+        hand = tuple((hands or {}).get(player, ()))
+        chosen = decide(Options(rules, state, seen, player, found, rng, allow, memo, world, hand), self.quick)
         if chosen is None:  # the guard left nothing: every move is offered again
-            chosen = decide(Options(rules, state, seen, player, found, rng, memo=memo, world=world), self.quick)
+            chosen = decide(Options(rules, state, seen, player, found, rng, memo=memo, world=world, hand=hand),
+                            self.quick)
         return chosen.make() if chosen is not None else None
 
     def choose(self, rules: Any, view: State, player: PlayerName, moves: Sequence[Move], hands: Hands | None,
@@ -110,7 +112,7 @@ class HeuristicAgent:
         module = policy_module(view.game)
         answer = getattr(module, "answer", None) if module is not None else None  # a module attribute
         options = Options(rules, view, view, player, as_candidates(moves), rng,
-                          world=_world(rules, view, player, hands, rng))
+                          world=_world(rules, view, player, hands, rng), hand=tuple((hands or {}).get(player, ())))
         chosen = answer(options) if answer is not None else None
         if chosen is None:
             chosen = lookahead(options)
