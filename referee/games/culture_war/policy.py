@@ -25,8 +25,9 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any, Mapping
 
-from referee.games.culture_war import effects, zones
-from referee.games.culture_war.board import Board
+from referee.games.culture_war.effects import static as effects
+from referee.games.culture_war.table import zones
+from referee.games.culture_war.table.board import Board
 from referee.errors import RefereeError
 from referee.model import Action, PlayerName, State
 from referee.rules import prompts
