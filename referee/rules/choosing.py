@@ -38,7 +38,7 @@ class Options:
     world: Callable[[], State] | None = None
     hand: tuple[str, ...] = ()  # the player's own cards  # the view made whole (hidden cards sampled), for lookahead
     sticky: frozenset[str] = frozenset({"play", "battle", "window"})  # a refusal that lasts the turn
-    _verdicts: dict[int, bool] = field(default_factory=dict)
+    _verdicts: dict[int, tuple[Candidate, bool]] = field(default_factory=dict)
 
     def each(self, *names: str) -> Iterator[Candidate]:
         """The candidates whose action is one of `names` (every one when none
@@ -65,17 +65,19 @@ class Options:
         """`check`'s verdict. A move refused once this turn is not asked about
         again in the same turn (`memo`): a Flash that waits for a battle, a
         unit that may not attack that target."""
-        key = id(c)
-        if key not in self._verdicts:
-            refused = self.memo.setdefault("refused", set())
-            named = _key(c.action) if c.check is not None and c.action.name in self.sticky else None
-            if named is not None and named in refused:
-                self._verdicts[key] = False
-            else:
-                self._verdicts[key] = c.legal(self.rules, self.state)
-                if not self._verdicts[key] and named is not None:
-                    refused.add(named)
-        return self._verdicts[key]
+        entry = self._verdicts.get(id(c))
+        if entry is not None and entry[0] is c:  # the candidate is kept with its verdict: its id is not reused
+            return entry[1]
+        refused = self.memo.setdefault("refused", set())
+        named = _key(c.action) if c.check is not None and c.action.name in self.sticky else None
+        if named is not None and named in refused:
+            verdict = False
+        else:
+            verdict = c.legal(self.rules, self.state)
+            if not verdict and named is not None:
+                refused.add(named)
+        self._verdicts[id(c)] = (c, verdict)
+        return verdict
 
     def legal_ones(self, *names: str) -> list[Candidate]:
         return [c for c in self.each(*names) if self.legal(c)]
