@@ -26,7 +26,7 @@ from referee.cli.common import FILE
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed of the first game; game i uses seed+i.")
 @click.option("--jobs", type=int, default=1, show_default=True, help="Worker processes (1: exact and reproducible order).")
 @click.option("--turn-cap", type=int, default=None,
-              help="A game still going at this turn counts as capped (default 200; Cold War 100 a round).")
+              help="A game still going at this turn counts as capped (default 200; Cold War 150 a round).")
 @click.option("--budget", type=int, default=24, show_default=True,
               help="The search and cheat agents' playouts per decision.")
 @click.option("--check", is_flag=True, help="Assert the table's invariants after every action; stop at the first violation.")

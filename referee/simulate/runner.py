@@ -128,10 +128,10 @@ def run(plan: Plan, stop: Callable[[], bool] = lambda: False) -> Iterator[GameRe
 
 def default_turn_cap(slug: GameSlug, house_rules: Sequence[tuple[str, str]] = ()) -> int:
     """The turn cap when none is given: 200 turns, and for Cold War 100 a
-    round (a four-player round with Fallen Leaders runs 30 to 90 turns)."""
+    round (a four-player round, Fallen Leaders flipping, runs 30 to 120 turns)."""
     if slug is GameSlug.COLD_WAR:
         rounds = dict(house_rules).get("rounds", "3")
-        return 100 * (int(rounds) if str(rounds).isdigit() else 3)
+        return 150 * (int(rounds) if str(rounds).isdigit() else 3)
     return 200
 
 

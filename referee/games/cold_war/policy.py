@@ -27,6 +27,7 @@ from referee.rules.choosing import Options
 from referee.rules.legal import Candidate
 
 IDLE = frozenset({"regroup"})
+MILITARY_SPOTS = 4  # a Military card is placed in defence only while the table has fewer spots
 
 
 def undoes(earlier: Action, later: Action) -> bool:
@@ -152,14 +153,17 @@ def _special(o: Options, f, me: str) -> Candidate | None:
 
 
 def _place(o: Options, f, me: str) -> Candidate | None:
+    """Defence: Science & Culture and Assistant Leaders freely; a Military card
+    (which could attack instead) only while the table has few spots."""
+    spots = len(list(D.spots(f["desks"][me])))
     scored = []
     for c in o.each("place"):
         cid = str(c.action.args["card"])
         card = D.card(f, cid)
         if card.get("type") == "special" or c.action.args.get("propaganda"):
             continue
-        if card.get("type") == "military" and card.get("triad"):
-            continue  # a leg of the Nuclear Triad is kept for the launch
+        if card.get("type") == "military" and (card.get("triad") or spots >= MILITARY_SPOTS):
+            continue  # kept to attack with (a leg of the Nuclear Triad for the launch)
         scored.append((_defence(f, me, cid) - 0.5 * int(card.get("attack", 0) or 0), c))
     return o.best(scored, floor=0.0)
 
