@@ -1,28 +1,22 @@
-"""The agents that decide for a seat: random, greedy and search.
+"""The agents that decide for a seat: heuristic (the default), search, cheat, random.
 
-An agent is given the rules, its own player's view of the table (hidden
-cards of the others masked), that player's legal moves and its own random
-generator, and returns one of the moves. It never sees another player's hand
-or a face-down card: the view it gets is `visible_state(state, [player])`.
+An agent picks its player's move from its own view of the table (the
+others' hidden cards masked: `visible_state(state, [player])`) and its own
+hand, within what the loop guard allows (referee/simulate/guard.py); the
+rules' `check` judges legality on the true table, as always.
 
-- random: uniform over the legal moves;
-- greedy: one-ply lookahead, each move applied to the view with sampled dice
-  and the result scored by the game's evaluation (`evaluate` in its
-  selfplay module, else the generic one below);
-- search: Monte Carlo tree search (UCT) from the view, rollouts by random
-  moves to a depth limit, leaves scored by the same evaluation.
+- heuristic: the game's policy from its rulebook (referee/simulate/heuristic.py,
+  referee/games/<game>/policy.py), else one move ahead on the game's evaluation;
+- search: the heuristic improved by playouts on determinised tables
+  (referee/simulate/search.py); cheat: the same on the true table;
+- random: uniform over the legal moves (fuzzing, --check).
 
 A game with hidden cards gives its selfplay module a
 `determinise(rules, view, player, hand, rng) -> (State, Physical)`: a whole
 table consistent with the view, the cards the player cannot see sampled
 from those they may still be (never read from the real table), with a
-dealer following its hands. Greedy applies its moves to one such table;
-search builds a tree on each of a few of them and adds up the visits, the
-dealer giving every seat its sampled hand in the playouts. Each seat's
-moves in a playout come from its own sampled hand alone (`mover_and_moves`),
-and the playouts leave the defenders' answers out (a Cold War attack in a
-playout is never blocked or redirected); only the real loop asks a defender
-(`answerer`).
+dealer following its hands. Only the real loop asks a defender for an
+answer (`answerer`); playouts leave answers out.
 """
 from __future__ import annotations
 
