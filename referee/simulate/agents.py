@@ -188,18 +188,6 @@ class RandomAgent:
         return moves[rng.randrange(len(moves))]
 
 
-def make_agent(kind: AgentKind, budget: int = 200) -> Agent:
-    if kind is AgentKind.RANDOM:
-        return RandomAgent()
-    if kind is AgentKind.HEURISTIC:
-        from referee.simulate.heuristic import HeuristicAgent  # lazy: the games' policies
-
-        return HeuristicAgent()
-    from referee.simulate.search import SearchAgent  # lazy: only a search seat needs it
-
-    return SearchAgent(budget=budget, cheat=kind is AgentKind.CHEAT)
-
-
 def dice_for(seed: int, position: int, faces: Sequence[int]) -> tuple[int, ...]:
     """The table's own dice (the seeded roller), so a kept game replays exactly."""
     return dicelib.draw(seed, position, faces)

@@ -21,14 +21,14 @@ from typing import Any, Callable, Sequence
 from referee.model import Action, PlayerName, State
 from referee.rules.choosing import Options, as_candidates
 from referee.rules.legal import Candidate, Hands, Move, candidates
+from referee.simulate.agents import determiniser
+from referee.simulate.agents import evaluation as own
 from referee.simulate.guard import policy_module
 
 PASSES = frozenset({"end-turn", "pass", "round-end"})  # moves that only hand the turn on
 
 
 def evaluation(game) -> Callable[[State, PlayerName], float]:
-    from referee.simulate.agents import evaluation as own  # lazy: agents imports this module
-
     module = policy_module(game)
     found = getattr(module, "evaluate", None) if module is not None else None  # a module attribute
     return found if found is not None else own(game)
@@ -122,8 +122,6 @@ class HeuristicAgent:
 def _world(rules: Any, view: State, player: PlayerName, hands: Hands | None,
            rng: random.Random) -> Callable[[], State] | None:
     """How to sample a whole table from the view (the game's `determinise`), or None (nothing hidden)."""
-    from referee.simulate.agents import determiniser  # lazy: agents imports this module
-
     sample = determiniser(view.game)
     if sample is None or not rules.has_hidden_cards:
         return None

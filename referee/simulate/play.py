@@ -28,8 +28,9 @@ from referee.errors import RefereeError
 from referee.rules import rules_for
 from referee.rules.legal import Hands, Move
 from referee.model import Action, GameSlug, PlayerName, Setup, State
-from referee.simulate.agents import AgentKind, answerer, drawing, make_agent, roller, selfplay_module
+from referee.simulate.agents import AgentKind, answerer, drawing, roller, selfplay_module
 from referee.simulate.guard import Guard
+from referee.simulate.seats import make_agent
 from referee.simulate.turns import concrete_moves, in_turn, own_hand
 from referee.rules.unseen import unseen
 

@@ -19,6 +19,7 @@ the true table.
 from __future__ import annotations
 
 import copy
+import math
 import random
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -68,9 +69,10 @@ class SearchAgent:
 
     def _world(self, rules, state, seen, player, hands, rng) -> tuple[State, Any]:
         if self.cheat:
-            if self.table is None:
+            true = self.table
+            if true is None:
                 return state, None
-            return state, self.table.clone() if hasattr(self.table, "clone") else copy.deepcopy(self.table)
+            return state, true.clone() if hasattr(true, "clone") else copy.deepcopy(true)
         sample = determiniser(seen.game)
         if sample is None or not rules.has_hidden_cards:
             return seen, None
@@ -141,6 +143,4 @@ def _key(action: Action) -> str:
 
 def _squash(value: float) -> float:
     """An evaluation as a score in 0..1, so a won game counts no more than a clear lead."""
-    import math
-
     return 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, value / 10.0))))

@@ -12,7 +12,8 @@ from referee.cli.main import cli
 from referee.errors import RefereeError
 from referee.model import Action, GameSlug, PlayerName
 from referee.rules import rules_for
-from referee.simulate.agents import AgentKind, make_agent
+from referee.simulate.agents import AgentKind
+from referee.simulate.seats import make_agent
 from referee.simulate.guard import IDLE_CAP, Guard
 from referee.simulate.play import Outcome, Seat, _decide, play_game
 from referee.simulate.runner import make_plan
