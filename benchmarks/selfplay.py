@@ -111,7 +111,7 @@ def heuristic_rows(n: int) -> list[str]:
 def _head_to_head(game: GameSlug, a: str, b: str, n: int) -> tuple[int, int, int, int, float, int]:
     """(a's wins, b's wins, draws, capped, CPU seconds, decisions) of n games, the agents swapping seats."""
     players = LADDER[game]
-    plan = make_plan(game.value, players, _factions(game, players), (a, b), n,
+    plan = make_plan(game.value, players, _factions(game, players), (a, b) * (players // 2), n,
                      seed=101, budget=SEARCH_BUDGET, house_rules=("rounds=1",) if game is GameSlug.COLD_WAR else ())
     wins = {a: 0, b: 0}
     draws = capped = decisions = 0
