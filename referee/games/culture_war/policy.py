@@ -169,7 +169,9 @@ def choose(o: Options) -> Candidate | None:
 def _card_play(o: Options, reader: Reader) -> Candidate | None:
     """Scored before judging: `best` asks `check` from the top down."""
     me, board = str(o.player), reader.board
-    early = len(board.owned(me, zones.ESTATE_KIND)) < ESTATES_EARLY
+    exposed = not board.owned(me, "unit") and any(p.get("kind") == "unit" and p.get("owner") != me
+                                                   for p in board.pieces.values())
+    early = len(board.owned(me, zones.ESTATE_KIND)) < ESTATES_EARLY and not exposed  # defenders first when bare
     rich = board.capital(me) >= effects.estate_cost(board, me) + 1
     scored: list[tuple[float, Candidate]] = []
     others: list[Candidate] = []
@@ -229,11 +231,18 @@ def _mod_worth(reader: Reader, me: str, c: Candidate) -> float:
     own = piece.get("owner") == me
     unit = piece.get("kind") == "unit"
     if unit and gain:
-        return (gain if own else -gain) + 0.1 * reader.worth(str(on))
-    if own and any(e.get("kind") in ("production", "trait") for e in printed):
-        return 1.0
-    if not own and any(e.get("kind") in ("disable", "pay-or-discard") for e in printed):
-        return 1.0 + (0.1 * reader.worth(str(on)) if unit else 0.0)
+        helps = gain > 0 if own else gain < 0  # a boost on one's own unit, a penalty on the enemy's
+        return abs(gain) + 0.1 * reader.worth(str(on)) if helps else 0.0
+    for e in printed:
+        kind = e.get("kind")
+        if kind == "production":  # more coins on one's own Real Estate, fewer on a rival's
+            if (int(e.get("amount") or 0) > 0) == own:
+                return 1.0
+        elif kind == "trait":  # cyber, protected on one's own; cannot-attack on a rival's
+            if (e.get("trait") == "cannot-attack") != own:
+                return 1.0 + (0.1 * reader.worth(str(on)) if unit else 0.0)
+        elif kind in ("disable", "pay-or-discard") and not own:
+            return 1.0 + (0.1 * reader.worth(str(on)) if unit else 0.0)
     return 0.0
 
 
