@@ -38,6 +38,7 @@ class SearchAgent:
     cheat: bool = False
     width: int = 4  # moves weighed at a decision
     depth: int = 6  # heuristic decisions a playout plays after the move
+    margin: float = 0.03  # how much better (on the 0..1 score) another move must do to overrule the heuristic
     table: Any = None  # the cheat's eyes: the true dealer, set by the loop before each pick
     _heuristic: HeuristicAgent = field(default_factory=HeuristicAgent)
 
@@ -65,6 +66,8 @@ class SearchAgent:
                 counts[k] += 1
         means = [totals[k] / counts[k] if counts[k] else float("-inf") for k in range(len(choices))]
         best = max(range(len(choices)), key=lambda k: (means[k], k == 0))
+        if means[best] < means[0] + self.margin:  # too little evidence to overrule the heuristic
+            return base
         return choices[best]
 
     def _world(self, rules, state, seen, player, hands, rng) -> tuple[State, Any]:
@@ -93,10 +96,10 @@ class SearchAgent:
         for _ in range(self.depth):
             if current.finished:
                 break
-            known = table.hands() if table is not None else None
+            known = table.hands() if table is not None else {player: tuple((hands or {}).get(player, ()))}
             moved = None
             for name in in_turn(current):
-                own = None if known is None else {name: known.get(name, ())}
+                own = {name: known[name]} if name in known else None
                 snapshot = current
                 move = agent.pick(rules, current, lambda s=snapshot: s, name, own, rng, guard.allow(current, name))
                 if move is not None:
