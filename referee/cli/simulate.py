@@ -22,11 +22,14 @@ from referee.cli.common import FILE
 @click.option("--faction", "factions", multiple=True, metavar="NAME",
               help="A faction (country, POTUS, colour) to rotate through the seats; repeat it. Default: all of them.")
 @click.option("--agent", "agents", multiple=True, metavar="KIND",
-              help="random, greedy or search: once for every seat, or once per seat in turn order.")
+              help="heuristic (default), search, cheat or random: once for every seat, or once per seat in turn "
+                   "order (different agents also swap seats game by game).")
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed of the first game; game i uses seed+i.")
 @click.option("--jobs", type=int, default=1, show_default=True, help="Worker processes (1: exact and reproducible order).")
-@click.option("--turn-cap", type=int, default=200, show_default=True, help="A game still going at this turn counts as capped.")
-@click.option("--budget", type=int, default=200, show_default=True, help="The search agent's playouts per decision.")
+@click.option("--turn-cap", type=int, default=None,
+              help="A game still going at this turn counts as capped (default 200; Cold War 150 a round).")
+@click.option("--budget", type=int, default=24, show_default=True,
+              help="The search and cheat agents' playouts per decision.")
 @click.option("--check", is_flag=True, help="Assert the table's invariants after every action; stop at the first violation.")
 @click.option("--keep", type=(int, str), metavar="N DIR", default=None,
               help="Write the first N games as table exports into DIR (referee replay loads them).")
@@ -51,7 +54,7 @@ def simulate(game, count, players, factions, agents, seed, jobs, turn_cap, budge
     \b
     Examples:
       referee simulate petri-dish --games 1000 --jobs 2 --out balance.pdf
-      referee simulate culture-war --players 3 --agent greedy --json games.json
+      referee simulate culture-war --players 2 --agent search --agent heuristic --games 40
       referee simulate culture-war --games 2000 --jobs 2 --against HEAD --out ab.pdf
       referee simulate culture-war --games 4000 --jobs 2 --against HEAD --until-decided
     """

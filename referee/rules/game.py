@@ -32,6 +32,7 @@ class Part(str, Enum):
     REPORT = "report"  # its part of the match report (`REPORT`)
     LEGAL = "legal"  # its move generator (`legal_moves`, maybe `candidates`)
     SELFPLAY = "selfplay"  # its dealer, evaluation and movers for self-play
+    POLICY = "policy"  # how a sensible player plays it (self-play's heuristic agent)
 
 
 @dataclass(frozen=True)

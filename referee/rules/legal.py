@@ -150,15 +150,17 @@ def candidates(rules: Any, state: State, player: PlayerName,
 
 
 def random_legal(rules: Any, state: State, player: PlayerName, hands: Hands | None,
-                 rng: random.Random) -> Candidate | None:
+                 rng: random.Random, allow: Callable[[Action], bool] | None = None) -> Candidate | None:
     """One of `player`'s concrete legal moves, each equally likely, or None
     when there is none: candidates are drawn at random and judged as drawn,
     a refused one put aside (rejection sampling gives every legal move the
-    same chance, and only the drawn ones are checked)."""
-    return draw(rules, state, candidates(rules, state, player, hands), rng)
+    same chance, and only the drawn ones are checked). `allow`: a narrower
+    choice (self-play's loop guard), its refusals put aside the same way."""
+    return draw(rules, state, candidates(rules, state, player, hands), rng, allow)
 
 
-def draw(rules: Any, state: State, found: Sequence[Candidate | CandidateRun], rng: random.Random) -> Candidate | None:
+def draw(rules: Any, state: State, found: Sequence[Candidate | CandidateRun], rng: random.Random,
+         allow: Callable[[Action], bool] | None = None) -> Candidate | None:
     """`random_legal` over candidates already found."""
     groups = [g for g in found if g.size]
     ends = list(itertools.accumulate(g.size for g in groups))
@@ -170,7 +172,7 @@ def draw(rules: Any, state: State, found: Sequence[Candidate | CandidateRun], rn
             continue
         g = bisect.bisect_right(ends, k)
         chosen = groups[g].at(k - (ends[g - 1] if g else 0))
-        if chosen.action is not None and chosen.legal(rules, state):
+        if chosen.action is not None and (allow is None or allow(chosen.action)) and chosen.legal(rules, state):
             return chosen
         refused.add(k)
     return None

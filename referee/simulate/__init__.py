@@ -7,7 +7,8 @@ generates. Nothing here touches SQLite or words an action on the hot path;
 `--keep` writes chosen games as table exports that `referee replay` loads.
 
     stats.py    Wilson intervals and the two-proportion test (A/B)
-    agents.py   random, greedy (one-ply) and search (MCTS) agents
+    agents.py   the agent kinds and the random agent; heuristic.py the games' policies,
+                search.py search and cheat (PIMC), guard.py the loop guard
     play.py     one game: GameConfig in, GameRecord out
     runner.py   many games over a process pool, streamed
     summary.py  the running tally a report is drawn from

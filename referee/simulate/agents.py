@@ -1,16 +1,15 @@
-"""The agents that decide for a seat: random, greedy and search.
+"""The agents that decide for a seat: heuristic (the default), search, cheat, random.
 
-An agent is given the rules, its own player's view of the table (hidden
-cards of the others masked), that player's legal moves and its own random
-generator, and returns one of the moves. It never sees another player's hand
-or a face-down card: the view it gets is `visible_state(state, [player])`.
+An agent picks its player's move from its own view of the table (the
+others' hidden cards masked: `visible_state(state, [player])`) and its own
+hand, within what the loop guard allows (referee/simulate/guard.py); the
+rules' `check` judges legality on the true table, as always.
 
-- random: uniform over the legal moves;
-- greedy: one-ply lookahead, each move applied to the view with sampled dice
-  and the result scored by the game's evaluation (`evaluate` in its
-  selfplay module, else the generic one below);
-- search: Monte Carlo tree search (UCT) from the view, rollouts by random
-  moves to a depth limit, leaves scored by the same evaluation.
+- heuristic: the game's policy from its rulebook (referee/simulate/heuristic.py,
+  referee/games/<game>/policy.py), else one move ahead on the game's evaluation;
+- search: the heuristic improved by playouts on determinised tables
+  (referee/simulate/search.py); cheat: the same on the true table;
+- random: uniform over the legal moves (fuzzing, --check).
 
 A game with hidden cards gives its selfplay module a
 `determinise(rules, view, player, hand, rng) -> (State, Physical)`: a whole
@@ -26,7 +25,6 @@ Only a table started before the window asks a defender through `answerer`.
 """
 from __future__ import annotations
 
-import math
 import random
 from dataclasses import dataclass
 from enum import Enum
@@ -37,18 +35,18 @@ from referee.rules import dice as dicelib
 from referee.rules.game import game_of
 from referee.errors import RefereeError
 from referee.rules import legal
-from referee.rules.legal import Hands, Move
+from referee.rules.legal import Hands, Move, random_legal
 from referee.model import Action, GameSlug, PlayerName, State
-from referee.simulate.turns import mover_and_draw, mover_and_moves
 from referee.words.view import view_for
 
 WIN_SCORE = 1_000_000.0
 
 
 class AgentKind(str, Enum):
-    RANDOM = "random"
-    GREEDY = "greedy"
-    SEARCH = "search"
+    HEURISTIC = "heuristic"  # the default: the game's policy, from its rulebook
+    SEARCH = "search"  # rollouts of the heuristic over determinisations of the hidden cards
+    CHEAT = "cheat"  # the same search seeing every hand (an upper bound)
+    RANDOM = "random"  # uniform over the legal moves (fuzzing, --check)
 
     @classmethod
     def parse(cls, text: str) -> "AgentKind":
@@ -60,8 +58,16 @@ class AgentKind(str, Enum):
 
 
 class Agent(Protocol):
+    def pick(self, rules: Any, state: State, view: Callable[[], State], player: PlayerName, hands: Hands | None,
+             rng: random.Random, allow: Callable[[Action], bool]) -> Move | None:
+        """The move `player` makes now, or None when they have none. `state`
+        is for the rules' `check` (and the cheat's eyes) only; what the agent
+        reads is `view()`, `hands` holds only the player's own hand, and
+        `allow` is the loop guard (referee/simulate/guard.py)."""
+
     def choose(self, rules: Any, view: State, player: PlayerName, moves: Sequence[Move],
-               hands: Hands | None, rng: random.Random) -> Move: ...
+               hands: Hands | None, rng: random.Random) -> Move:
+        """One of `moves`, all legal (a defender's answers to a chosen move)."""
 
 
 Evaluate = Callable[[State, PlayerName], float]
@@ -175,145 +181,17 @@ def outcome_rolled(rules: Any, state: State, move: Move, rng: random.Random) -> 
 
 @dataclass
 class RandomAgent:
+    """Uniform over the legal moves (fuzzing, --check): one candidate drawn
+    and judged at a time (`random_legal`)."""
+
+    def pick(self, rules, state, view, player, hands, rng, allow):
+        drawn = random_legal(rules, state, player, hands, rng, allow)
+        if drawn is None:  # the guard left nothing: every move is offered again
+            drawn = random_legal(rules, state, player, hands, rng)
+        return drawn.make() if drawn is not None else None
+
     def choose(self, rules, view, player, moves, hands, rng):
         return moves[rng.randrange(len(moves))]
-
-
-@dataclass
-class GreedyAgent:
-    samples: int = 2
-
-    def choose(self, rules, view, player, moves, hands, rng):
-        if len(moves) == 1:
-            return moves[0]
-        score = evaluation(view.game)
-        view, _ = _sampled(rules, view, player, hands, rng)
-        best: list[Move] = []
-        best_value = -math.inf
-        for move in moves:
-            after, dice = outcome_rolled(rules, view, move, rng)
-            total, count = (score(after, player) if after is not None else -WIN_SCORE / 2), 1
-            while dice and count < self.samples:  # the dice decide: sample again
-                again, _ = outcome_rolled(rules, view, move, rng)
-                total += score(again, player) if again is not None else -WIN_SCORE / 2
-                count += 1
-            value = total / count
-            if value > best_value:
-                best, best_value = [move], value
-            elif value == best_value:
-                best.append(move)
-        return best[rng.randrange(len(best))]
-
-
-@dataclass
-class _Node:
-    state: State
-    mover: PlayerName | None
-    moves: list[Move] | None = None
-    children: dict[int, "_Node"] | None = None
-    visits: int = 0
-    value: float = 0.0  # summed reward of `mover`'s parent decision, in 0..1
-    physical: Any = None  # the sampled table's dealer (its hands) at this node, or None
-
-
-@dataclass
-class SearchAgent:
-    """UCT from the agent's view. Rewards are 0..1 for the player who chose
-    the move leading to a node (max^n style), leaves scored by the
-    evaluation squashed through a logistic curve."""
-
-    budget: int = 200  # playouts per decision
-    depth: int = 6  # random moves per playout before the leaf is scored
-    explore: float = 1.4
-    samples: int = 4  # determinisations of the hidden cards (games that sample them)
-
-    def choose(self, rules, view, player, moves, hands, rng):
-        if len(moves) == 1:
-            return moves[0]
-        score = evaluation(view.game)
-        trees = self.samples if determiniser(view.game) is not None else 1
-        if trees == 1:
-            root = _Node(view, player, list(moves), {})
-            for _ in range(self.budget):
-                self._playout(rules, root, hands, rng, score)
-            best = max(root.children.items(), key=lambda kv: kv[1].visits, default=None)
-            return root.moves[best[0]] if best else moves[rng.randrange(len(moves))]
-        visits = [0] * len(moves)
-        for t in range(trees):
-            state, physical = _sampled(rules, view, player, hands, rng)
-            root = _Node(state, player, list(moves), {}, physical=physical)
-            budget = self.budget // trees + (1 if t < self.budget % trees else 0)
-            for _ in range(budget):
-                self._playout(rules, root, hands, rng, score)
-            for i, child in root.children.items():
-                visits[i] += child.visits
-        best = max(range(len(moves)), key=lambda i: visits[i])
-        return moves[best] if visits[best] else moves[rng.randrange(len(moves))]
-
-    def _playout(self, rules, root, hands, rng, score) -> None:
-        path: list[tuple[_Node, PlayerName]] = []
-        node = root
-        while True:  # selection and expansion
-            if node.state.finished or not node.moves:
-                break
-            untried = [i for i in range(len(node.moves)) if i not in node.children]
-            if untried:
-                i = untried[rng.randrange(len(untried))]
-                after = outcome(rules, node.state, node.moves[i], rng)
-                physical = _follow(node.physical, node.state, node.moves[i], after)
-                known = physical.hands() if physical is not None else hands
-                mover, moves = (None, []) if after is None else mover_and_moves(rules, after, known)
-                child = _Node(after if after is not None else node.state, mover, moves, {}, physical=physical)
-                if after is None:
-                    child.moves = []
-                node.children[i] = child
-                path.append((child, node.mover))
-                node = child
-                break
-            log_n = math.log(node.visits + 1)
-            i, child = max(node.children.items(), key=lambda kv: (
-                kv[1].value / (kv[1].visits or 1) + self.explore * math.sqrt(log_n / (kv[1].visits or 1))))
-            path.append((child, node.mover))
-            node = child
-        state, physical = node.state, node.physical
-        for _ in range(self.depth):  # rollout
-            if state.finished:
-                break
-            mover, drawn = mover_and_draw(rules, state, physical.hands() if physical is not None else hands,
-                                          lambda _: rng)
-            if drawn is None:
-                break
-            chosen = drawn.make()
-            after = outcome(rules, state, chosen, rng)
-            if after is None:
-                break
-            physical = _follow(physical, state, chosen, after)
-            state = after
-        root.visits += 1
-        for child, chooser in path:
-            child.visits += 1
-            child.value += _reward(score(state, chooser)) if chooser is not None else 0.5
-
-
-def _follow(physical: Any, before: State, move: Move, after: State | None) -> Any:
-    """The sampled table's dealer after `move` (a copy: the node before keeps its own)."""
-    if physical is None or after is None or move.action is None:
-        return physical
-    following = physical.clone()
-    following.after(before, move.action, after)
-    return following
-
-
-def _reward(value: float) -> float:
-    return 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, value / 10.0))))
-
-
-def make_agent(kind: AgentKind, budget: int = 200) -> Agent:
-    if kind is AgentKind.RANDOM:
-        return RandomAgent()
-    if kind is AgentKind.GREEDY:
-        return GreedyAgent()
-    return SearchAgent(budget=budget)
 
 
 def dice_for(seed: int, position: int, faces: Sequence[int]) -> tuple[int, ...]:

@@ -26,9 +26,11 @@ from typing import Any, Mapping, Protocol, Sequence
 from referee.rules import dice as dicelib
 from referee.errors import RefereeError
 from referee.rules import rules_for
-from referee.rules.legal import Hands, Move, random_legal
+from referee.rules.legal import Hands, Move
 from referee.model import Action, GameSlug, PlayerName, Setup, State
-from referee.simulate.agents import AgentKind, answerer, drawing, make_agent, roller, selfplay_module
+from referee.simulate.agents import AgentKind, answerer, drawing, roller, selfplay_module
+from referee.simulate.guard import Guard
+from referee.simulate.seats import make_agent
 from referee.simulate.turns import concrete_moves, in_turn, own_hand
 from referee.rules.unseen import unseen
 
@@ -54,7 +56,7 @@ class GameConfig:
     seed: int
     turn_cap: int = 200
     house_rules: Mapping[str, str] = field(default_factory=dict)
-    budget: int = 200  # the search agent's playouts per decision
+    budget: int = 24  # the search agent's playouts per decision
     check: bool = False  # assert the table's invariants after every action
     keep: bool = False  # keep the actions and dice, to write the game as an export
     project: str | None = None  # the project whose cards are read (A/B's side B), else the usual one
@@ -188,6 +190,7 @@ def _play_game(config: GameConfig) -> GameRecord:
 
 def _play(config, rules, state, seats, index, agents, rngs, physical, first, position, setup_dice, audit):
     check_rng = random.Random(f"check:{config.seed}")
+    guard = Guard(config.game)
     played: list[list[str]] = [[] for _ in seats]
     steps: list[Step] = []
     actions = 0
@@ -201,7 +204,7 @@ def _play(config, rules, state, seats, index, agents, rngs, physical, first, pos
             outcome = Outcome.CAPPED
             break
         hands = physical.hands()
-        player, move, moves = _decide(rules, state, hands, seats, index, agents, rngs)
+        player, move, moves = _decide(rules, state, hands, seats, index, agents, rngs, guard, physical)
         if player is None:
             if config.check:
                 raise Violation(config.game, config.seed, "no player has a legal move, yet the game is not over", steps)
@@ -252,22 +255,22 @@ def _play(config, rules, state, seats, index, agents, rngs, physical, first, pos
 
 
 def _decide(rules: Any, state: State, hands: Hands | None, seats: Sequence[Seat], index: Mapping[str, int],
-            agents: Sequence[Any], rngs: Sequence[random.Random]) -> tuple[PlayerName | None, Any, list[Move] | None]:
-    """(player, move, their legal moves or None): who acts and what they
-    play. A random seat draws one legal move (judging only the candidates it
-    draws); any other agent chooses from all of them, seeing its own view."""
+            agents: Sequence[Any], rngs: Sequence[random.Random],
+            guard: Guard, physical: Any = None) -> tuple[PlayerName | None, Any, list[Move] | None]:
+    """(player, move, None): who acts and what they play. Each agent picks
+    from its player's own hand and view (a random seat draws one legal move,
+    judging only the candidates it draws), within what the loop guard
+    allows (no move undoing one made earlier this turn, few idle ones)."""
     for player in in_turn(state):
         seat = index[player]
         own = own_hand(hands, player)  # a player's moves are made from their own hand only
-        if seats[seat].agent is AgentKind.RANDOM:
-            drawn = random_legal(rules, state, player, own, rngs[seat])
-            if drawn is not None:
-                return player, drawn.make(), None
-            continue
-        moves = concrete_moves(rules, state, player, hands)
-        if moves:
-            view = _view(rules, state, player)
-            return player, agents[seat].choose(rules, view, player, moves, own, rngs[seat]), moves
+        if getattr(agents[seat], "cheat", False):  # the cheat sees the true dealer (every hand)
+            agents[seat].table = physical
+        move = agents[seat].pick(rules, state, lambda: _view(rules, state, player), player, own, rngs[seat],
+                                 guard.allow(state, player))
+        if move is not None:
+            guard.record(state, player, move.action)
+            return player, move, None
     return None, None, None
 
 

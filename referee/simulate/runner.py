@@ -40,7 +40,7 @@ class Plan:
     seed: int = 1
     jobs: int = 1
     turn_cap: int = 200
-    budget: int = 200
+    budget: int = 24
     check: bool = False
     keep: int = 0
     house_rules: tuple[tuple[str, str], ...] = ()
@@ -53,10 +53,15 @@ class Plan:
         return self.config(0).seats
 
     def config(self, index: int) -> GameConfig:
+        """Game `index`'s seats. Where the seats' agents differ (a ladder:
+        `--agent search --agent heuristic`), the agents also rotate through
+        the seats, once every full turn of the factions, so every agent plays
+        every seat order and meets every faction in each."""
         seats = []
+        shift = index // max(1, len(self.factions)) if len(set(self.agents)) > 1 else 0
         for j in range(self.players):
             faction = self.factions[(index + j) % len(self.factions)] if self.factions else None
-            seats.append(Seat(f"P{j + 1}", faction, self.agents[j]))
+            seats.append(Seat(f"P{j + 1}", faction, self.agents[(j + shift) % len(self.agents)]))
         return GameConfig(self.game, tuple(seats), self.seed + index, self.turn_cap, dict(self.house_rules),
                           self.budget, self.check, index < self.keep, self.project)
 
@@ -123,8 +128,17 @@ def run(plan: Plan, stop: Callable[[], bool] = lambda: False) -> Iterator[GameRe
         pool.shutdown(wait=False, cancel_futures=True)
 
 
+def default_turn_cap(slug: GameSlug, house_rules: Sequence[tuple[str, str]] = ()) -> int:
+    """The turn cap when none is given: 200 turns, and for Cold War 100 a
+    round (a four-player round, Fallen Leaders flipping, runs 30 to 120 turns)."""
+    if slug is GameSlug.COLD_WAR:
+        rounds = dict(house_rules).get("rounds", "3")
+        return 150 * (int(rounds) if str(rounds).isdigit() else 3)
+    return 200
+
+
 def make_plan(game: str, players: int | None, factions: Sequence[str], agents: Sequence[str], games: int,
-              seed: int = 1, jobs: int = 1, turn_cap: int = 200, budget: int = 200, check: bool = False,
+              seed: int = 1, jobs: int = 1, turn_cap: int | None = None, budget: int = 24, check: bool = False,
               keep: int = 0, house_rules: Sequence[str] = ()) -> Plan:
     """A Plan from what a person typed, every part checked against the game."""
     from referee.rules import rules_for  # lazy: only the simulated game's rules
@@ -137,7 +151,7 @@ def make_plan(game: str, players: int | None, factions: Sequence[str], agents: S
         span = f"{rules.min_players} to {rules.max_players}" if rules.min_players != rules.max_players \
             else f"exactly {rules.min_players}"
         raise RefereeError(f"{slug.value} is played by {span} players, not {players}")
-    kinds = tuple(AgentKind.parse(a) for a in agents) or (AgentKind.RANDOM,)
+    kinds = tuple(AgentKind.parse(a) for a in agents) or (AgentKind.HEURISTIC,)
     if len(kinds) == 1:
         kinds = kinds * players
     rules_given: list[tuple[str, str]] = []
@@ -146,6 +160,8 @@ def make_plan(game: str, players: int | None, factions: Sequence[str], agents: S
         if not sep:
             raise RefereeError(f"a house rule is KEY=VALUE, not {text!r}")
         rules_given.append((key.strip(), value.strip()))
+    if turn_cap is None:
+        turn_cap = default_turn_cap(slug, rules_given)
     plan = Plan(slug, players, chosen, kinds, games, seed, jobs, turn_cap, budget, check, keep, tuple(rules_given))
     check_plan(plan)
     rules._house_rules(_setup(plan))  # refuse an unknown house rule or value now

@@ -15,6 +15,14 @@ from typing import Any
 from referee.simulate.play import GameRecord, Outcome
 from referee.simulate.stats import Rate, difference, wilson
 
+# How long the rulebook says a game runs (referee/games' rulebooks, in our words).
+RULEBOOK_LENGTH = {
+    "culture-war": "about an hour, longer with more players",
+    "cold-war": "15 minutes a round, three rounds",
+    "debate": "three to four rounds",
+    "divide-and-conquer": "until the last card of the deck is drawn",
+    "petri-dish": "no length given (a draw by threefold repetition or two passes)",
+}
 RARE_SHARE = 0.01  # a card played in fewer than 1% of the games it could be is "almost never played"
 
 
@@ -36,6 +44,9 @@ class Tally:
     card_wins: Counter = field(default_factory=Counter)  # ... that that seat won
     card_plays: Counter = field(default_factory=Counter)  # total plays
     faction_cards: dict = field(default_factory=lambda: defaultdict(set))  # faction -> cards seen played
+    agent_games: Counter = field(default_factory=Counter)  # agent -> decided games it held a seat in
+    agent_wins: Counter = field(default_factory=Counter)  # ... that one of its seats won
+    agent_seats: Counter = field(default_factory=Counter)  # agent -> seat-games in decided games (its fair share)
 
     def add(self, record: GameRecord) -> None:
         self.games += 1
@@ -64,6 +75,11 @@ class Tally:
         if decided:
             self.first_games += 1
             self.first_wins += record.winner == record.first
+            kinds = [seat.agent.value for seat in record.seats]
+            for kind in set(kinds):
+                self.agent_games[kind] += 1
+                self.agent_wins[kind] += record.winner is not None and kinds[record.winner] == kind
+                self.agent_seats[kind] += kinds.count(kind)
 
     # ---- figures ---------------------------------------------------------------
 
@@ -83,7 +99,15 @@ class Tally:
                            "not_played": wilson(max(0, without[0]), max(0, without[1])),
                            "test": difference(max(0, without[0]), max(0, without[1]),
                                               self.card_wins[card], self.card_games[card])}
-        return {"fair": fair, "seats": seats, "factions": factions, "first": first, "cards": cards}
+        agents = {a: wilson(self.agent_wins[a], self.agent_games[a]) for a in sorted(self.agent_games)}
+        return {"fair": fair, "seats": seats, "factions": factions, "first": first, "cards": cards, "agents": agents}
+
+    def agent_fair(self, agent: str) -> float:
+        """The share of decided games an agent would win if every seat were as strong as every other."""
+        seats = self.seats_total / self.first_games if self.first_games else 0.0
+        wins = self.outcomes["win"] / self.first_games if self.first_games else 0.0
+        return wins * self.agent_seats[agent] / (self.agent_games[agent] * seats) \
+            if self.agent_games[agent] and seats else 0.0
 
     def _fair(self) -> float:
         """The win rate every seat would have in a balanced game."""
@@ -111,6 +135,8 @@ class Tally:
             "win_rate_by_seat": {k: v.to_json() for k, v in f["seats"].items()},
             "win_rate_by_faction": {k: v.to_json() for k, v in f["factions"].items()},
             "first_player": f["first"].to_json(),
+            "win_rate_by_agent": {a: {**r.to_json(), "fair_share": round(self.agent_fair(a), 4)}
+                                  for a, r in f["agents"].items()},
             "turns": _distribution(self.turns),
             "actions": _distribution(self.actions),
             "cards": {c: {"plays": d["plays"], "win_when_played": d["played"].to_json(),
@@ -143,6 +169,13 @@ def verdict(tally: Tally) -> list[str]:
     if capped:
         lines.append(f"{capped} of {tally.games} games did not finish ({tally.outcomes['capped']} capped, "
                      f"{tally.outcomes['jam']} jammed)")
+    if len(f["agents"]) > 1:
+        for name, rate in f["agents"].items():
+            lines.append(f"agent {name} wins {_pct(rate)} of the decided games it sat in "
+                         f"(fair {tally.agent_fair(name):.0%})")
+    turns = _distribution(tally.turns)
+    lines.append(f"length: median {turns['median']} turns (90% within {turns['p90']}); the rulebook: "
+                 f"{RULEBOOK_LENGTH.get(tally.game, 'not said')}")
     from referee.simulate.findings import findings  # lazy: loaded with the verdict
     lines += findings(tally.games, tally.outcomes, f)
     return lines

@@ -80,7 +80,7 @@ def test_the_view_an_agent_gets_hides_the_opponents_face_down_cards_and_determin
     assert sampled.violations(whole) == []
 
 
-@pytest.mark.parametrize("agent,cap", [("random", 4), ("greedy", 2)])
+@pytest.mark.parametrize("agent,cap", [("random", 4), ("heuristic", 2)])
 def test_a_short_seeded_game_per_agent(agent, cap):
     plan = make_plan("cold-war", 2, (), (agent,), 1, seed=2, turn_cap=cap)
     record = play_game(plan.config(0))
@@ -89,7 +89,7 @@ def test_a_short_seeded_game_per_agent(agent, cap):
 
 
 def test_the_search_agent_decides_from_sampled_tables():
-    from referee.simulate.agents import SearchAgent  # the agent the `search` setting makes
+    from referee.simulate.search import SearchAgent  # the agent the `search` setting makes
 
     state, table = _dealt(7)
     rng = random.Random(0)
@@ -100,8 +100,9 @@ def test_the_search_agent_decides_from_sampled_tables():
         table.after(before, act, state)
     player, moves = mover_and_moves(RULES, state, table.hands())
     view = RULES.visible_state(state, (player,))
-    chosen = SearchAgent(budget=8).choose(RULES, view, player, moves, {player: table.hands()[player]}, rng)
-    assert chosen in moves
+    chosen = SearchAgent(budget=8, depth=2).pick(RULES, state, lambda: view, player, {player: table.hands()[player]},
+                                                rng, lambda action: True)
+    assert chosen.action in [m.action for m in moves]
 
 
 @pytest.mark.slow

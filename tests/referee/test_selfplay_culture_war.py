@@ -145,7 +145,7 @@ def test_the_evaluation_prefers_life_and_board():
     assert selfplay.evaluate(won, PlayerName("P2")) == -selfplay.WIN
 
 
-@pytest.mark.parametrize("agent,cap", [("random", 8), ("greedy", 2), ("search", 2)])
+@pytest.mark.parametrize("agent,cap", [("random", 8), ("heuristic", 2), ("search", 2)])
 def test_a_short_seeded_game_per_agent(agent, cap):
     plan = make_plan("culture-war", 3, (), (agent,), 1, seed=3, turn_cap=cap, budget=3)
     first = play_game(plan.config(0))

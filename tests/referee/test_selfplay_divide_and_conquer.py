@@ -111,7 +111,7 @@ def test_copies_already_on_the_table_cannot_be_laid():
 # ---- a short seeded game per agent -----------------------------------------------------------
 
 
-@pytest.mark.parametrize("agent", ["random", "greedy", "search"])
+@pytest.mark.parametrize("agent", ["random", "heuristic", pytest.param("search", marks=pytest.mark.slow)])
 def test_a_seeded_game_per_agent_ends_in_a_win_or_a_draw(agent):
     small = "deck-size=30" if agent == "search" else "deck-size=40"  # a short game: the fast layer's time
     plan = make_plan("divide-and-conquer", 4, (), (agent,), 1, seed=5, budget=3, house_rules=(small,))

@@ -29,7 +29,7 @@ def test_the_switch_is_on_outside_and_off_inside_and_restored():
 
 @pytest.mark.parametrize("game,players,agent,seed,cap", [
     ("culture-war", 3, "random", 11, 200), ("culture-war", 4, "random", 12, 200),
-    ("culture-war", 3, "greedy", 13, 2), ("petri-dish", 2, "random", 3, 200)])
+    ("culture-war", 3, "heuristic", 13, 2), ("petri-dish", 2, "random", 3, 200)])
 def test_the_same_seeds_give_the_same_games_seen_and_unseen(game, players, agent, seed, cap):
     plan = make_plan(game, players, (), (agent,) + ("random",) * (players - 1), 2, seed=seed, turn_cap=cap)
     for index in range(2):

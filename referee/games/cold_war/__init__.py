@@ -18,6 +18,6 @@ from referee.games.cold_war.rules import RULES
 from referee.model import GameSlug
 from referee.rules.game import Game, Part
 
-GAME = Game(GameSlug.COLD_WAR, RULES, (Part.VIEW, Part.WORDS, Part.PHRASES, Part.COMMANDS, Part.CLI, Part.REPORT, Part.LEGAL, Part.SELFPLAY))
+GAME = Game(GameSlug.COLD_WAR, RULES, (Part.VIEW, Part.WORDS, Part.PHRASES, Part.COMMANDS, Part.CLI, Part.REPORT, Part.LEGAL, Part.SELFPLAY, Part.POLICY))
 
 __all__ = ["GAME", "RULES"]

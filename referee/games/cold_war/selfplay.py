@@ -1,5 +1,5 @@
 """Self-play's physical Cold War table: each country's printed deck dealt by
-copy, and how a position stands for one player (the greedy and search
+copy, and how a position stands for one player (the heuristic and search
 agents' evaluation).
 
 The referee keeps each player's hand and shuffled draw pile as counts and
@@ -185,7 +185,7 @@ def _visible(f: Mapping[str, Any], name: str) -> list[str]:
     return out + list(desk["discard"]) + list(desk["order"]) + list(desk["removed"]) + Z.in_play(f, name)
 
 
-# ---- a table sampled from one player's view (the greedy and search agents') ----------------
+# ---- a table sampled from one player's view (the heuristic and search agents') ----------------
 
 
 def determinise(rules: Any, view: State, player: PlayerName, hand: tuple[str, ...],

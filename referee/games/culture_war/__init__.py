@@ -18,6 +18,6 @@ from referee.games.culture_war.rules import LIFE_BY_PLAYERS, RULES, CultureWarRu
 from referee.model import GameSlug
 from referee.rules.game import Game, Part
 
-GAME = Game(GameSlug.CULTURE_WAR, RULES, (Part.VIEW, Part.WORDS, Part.PHRASES, Part.COMMANDS, Part.CLI, Part.REPORT, Part.LEGAL, Part.SELFPLAY))
+GAME = Game(GameSlug.CULTURE_WAR, RULES, (Part.VIEW, Part.WORDS, Part.PHRASES, Part.COMMANDS, Part.CLI, Part.REPORT, Part.LEGAL, Part.SELFPLAY, Part.POLICY))
 
 __all__ = ["GAME", "RULES", "LIFE_BY_PLAYERS", "CultureWarRules"]

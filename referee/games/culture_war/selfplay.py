@@ -217,7 +217,7 @@ def deal(rules: Any, state: State, rng: random.Random) -> Dealer:
     return Dealer(state, rng)
 
 
-# ---- the evaluation (greedy and search) ------------------------------------------------------
+# ---- the evaluation (heuristic lookahead and search) ------------------------------------------------------
 
 
 def evaluate(state: State, player: PlayerName) -> float:

@@ -1,5 +1,5 @@
 """Self-play's physical debate table: the two tactic decks dealt by copy,
-and how a position stands for one debater (the greedy and search agents'
+and how a position stands for one debater (the heuristic and search agents'
 evaluation).
 
 The referee knows each debater's pile only as counts (draw pile, hand), the

@@ -14,6 +14,6 @@ from referee.games.divide_and_conquer.rules import RULES
 from referee.model import GameSlug
 from referee.rules.game import Game, Part
 
-GAME = Game(GameSlug.DIVIDE_AND_CONQUER, RULES, (Part.VIEW, Part.WORDS, Part.PHRASES, Part.COMMANDS, Part.CLI, Part.REPORT, Part.LEGAL, Part.SELFPLAY))
+GAME = Game(GameSlug.DIVIDE_AND_CONQUER, RULES, (Part.VIEW, Part.WORDS, Part.PHRASES, Part.COMMANDS, Part.CLI, Part.REPORT, Part.LEGAL, Part.SELFPLAY, Part.POLICY))
 
 __all__ = ["GAME", "RULES"]

@@ -1,5 +1,5 @@
 """Self-play's physical Divide & Conquer table: the shared deck dealt by
-copy, and how a table stands for one player (the greedy and search agents'
+copy, and how a table stands for one player (the heuristic and search agents'
 evaluation).
 
 The referee sees what is face up (bases, the unaffiliated area, the attack

@@ -12,6 +12,6 @@ from referee.games.petri_dish.rules import RULES
 from referee.model import GameSlug
 from referee.rules.game import Game, Part
 
-GAME = Game(GameSlug.PETRI_DISH, RULES, (Part.VIEW, Part.WORDS, Part.PHRASES, Part.COMMANDS, Part.CLI, Part.REPORT, Part.LEGAL, Part.SELFPLAY))
+GAME = Game(GameSlug.PETRI_DISH, RULES, (Part.VIEW, Part.WORDS, Part.PHRASES, Part.COMMANDS, Part.CLI, Part.REPORT, Part.LEGAL, Part.SELFPLAY, Part.POLICY))
 
 __all__ = ["GAME", "RULES"]

@@ -1,5 +1,5 @@
 """Self-play's knowledge of the dish: no cards to deal, and how a position
-stands for one colour (the greedy and search agents' evaluation)."""
+stands for one colour (the heuristic and search agents' evaluation)."""
 from __future__ import annotations
 
 from referee.games.petri_dish import engine
