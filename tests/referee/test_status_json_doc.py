@@ -202,8 +202,8 @@ GAMES: dict[str, list[str]] = {
         "unaffiliate dc-right-oil-baron-club",
         "recruit dc-right-crypto-bros",
         "recruit dc-right-flat-tax-crusaders",
-        "event dc-event-market-crash --group g2",  # an event that waits for a pick
-        "resolve 1 g7",
+        "event dc-event-market-crash",  # Cy's pick waits (two right-wing groups); one-group owners are not asked
+        "resolve 1 g2",
         # a short deck, played to the end
         "new divide-and-conquer --player Ana --player Ben --player Cy --player Dee --seed 1 "
         "--house-rule deck-size=27 --force",
