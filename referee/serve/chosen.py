@@ -181,7 +181,7 @@ def _by_command(rules: Any, state: State, player: str, line: Any, hands: Any = N
 
 
 def _commands(rules: Any) -> set[str]:
-    return set(getattr(rules, "actions", ())) | {"end-turn", "next", "resolve"}
+    return set(rules.actions) | {"end-turn", "next", "resolve"}
 
 
 def _fill(template: Sequence[str], slots: Any, sent: Sequence[str]) -> list[tuple[str, int]] | None:
