@@ -33,10 +33,13 @@ from referee.cli.common import FILE
 @click.option("--against", metavar="REV-or-DIR",
               help="A/B: play the same games again on another project folder, or on this project's card sources "
                    "at a git revision (HEAD, a tag, a commit), and compare.")
+@click.option("--scheduler", metavar="ADDRESS",
+              help="Play the games on a Dask cluster: the address of its scheduler (tcp://HOST:8786). "
+                   "Needs the cluster extra.")
 @click.option("--json", "json_path", type=FILE, metavar="FILE", help="Write every game and the figures as JSON.")
 @click.option("--out", "pdf_path", type=FILE, metavar="FILE.pdf", help="Write the balance report as a PDF.")
 def simulate(game, count, players, factions, agents, seed, jobs, turn_cap, budget, check, keep, house_rules,
-             against, json_path, pdf_path) -> None:
+             against, scheduler, json_path, pdf_path) -> None:
     """Play GAME against itself in memory through the referee's own rules,
     and report the balance: win rates by faction and seat with 95%
     intervals, first-player advantage, game length and each card's effect.
@@ -53,7 +56,8 @@ def simulate(game, count, players, factions, agents, seed, jobs, turn_cap, budge
     from referee.simulate.ab import Workspace  # lazy: as above
 
     keep_n, keep_dir = (keep if keep else (0, None))
-    plan = make_plan(game, players, factions, agents, count, seed, jobs, turn_cap, budget, check, keep_n, house_rules)
+    plan = make_plan(game, players, factions, agents, count, seed, jobs, turn_cap, budget, check, keep_n, house_rules,
+                     scheduler)
     with Workspace() as space:
         side_b = space.resolve(against, _project_here()) if against else None
         bar = _Bar(sys.stderr)

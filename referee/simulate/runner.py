@@ -2,7 +2,8 @@
 
 `run` yields each GameRecord as it finishes, from a process pool over the
 given number of workers (`jobs=1` plays in this process, in seed order,
-exactly reproducible). Records arrive in completion order with several
+exactly reproducible), or from a Dask cluster's workers with a scheduler
+(cluster.py: records in seed order). Records arrive in completion order with several
 workers; each record carries its seed, so the figures do not depend on the
 order. Ctrl-C stops the workers and ends the stream: what finished counts.
 """
@@ -45,6 +46,7 @@ class Plan:
     keep: int = 0
     house_rules: tuple[tuple[str, str], ...] = ()
     project: str | None = None  # A/B's side B: its project folder, played in fresh processes
+    scheduler: str | None = None  # a Dask scheduler's address: the games are played on its workers (cluster.py)
 
     @property
     def seats(self) -> tuple[Seat, ...]:
@@ -86,6 +88,11 @@ def _play_chunk(configs: Sequence[GameConfig]) -> list[GameRecord]:
 def run(plan: Plan, stop: Callable[[], bool] = lambda: False) -> Iterator[GameRecord]:
     """Every game of the plan, each record as soon as it is played."""
     check_plan(plan)
+    if plan.scheduler is not None:
+        from referee.simulate import cluster  # lazy: Dask only with --scheduler
+        configs = [plan.config(i) for i in range(plan.games)]
+        yield from cluster.run_configs(plan.scheduler, configs, cluster.project_packet(plan.project), stop)
+        return
     if plan.jobs == 1 and plan.project is None:
         for i in range(plan.games):
             if stop():
@@ -123,7 +130,7 @@ def run(plan: Plan, stop: Callable[[], bool] = lambda: False) -> Iterator[GameRe
 
 def make_plan(game: str, players: int | None, factions: Sequence[str], agents: Sequence[str], games: int,
               seed: int = 1, jobs: int = 1, turn_cap: int = 200, budget: int = 200, check: bool = False,
-              keep: int = 0, house_rules: Sequence[str] = ()) -> Plan:
+              keep: int = 0, house_rules: Sequence[str] = (), scheduler: str | None = None) -> Plan:
     """A Plan from what a person typed, every part checked against the game."""
     from referee.rules import rules_for  # lazy: only the simulated game's rules
     slug = GameSlug.parse(game)
@@ -144,7 +151,8 @@ def make_plan(game: str, players: int | None, factions: Sequence[str], agents: S
         if not sep:
             raise RefereeError(f"a house rule is KEY=VALUE, not {text!r}")
         rules_given.append((key.strip(), value.strip()))
-    plan = Plan(slug, players, chosen, kinds, games, seed, jobs, turn_cap, budget, check, keep, tuple(rules_given))
+    plan = Plan(slug, players, chosen, kinds, games, seed, jobs, turn_cap, budget, check, keep, tuple(rules_given),
+                scheduler=scheduler)
     check_plan(plan)
     rules._house_rules(_setup(plan))  # refuse an unknown house rule or value now
     return plan
