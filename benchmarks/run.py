@@ -575,6 +575,10 @@ def main() -> None:
 
         for line in play_latency.main():
             add(line)
+        import table_trust  # benchmarks/table_trust.py: figure 10, what the checksummed table costs (issue 38)
+
+        for line in table_trust.main():
+            add(line)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     print(f"\nload average {os.getloadavg()[0]:.2f} at the end\n")

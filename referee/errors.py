@@ -46,3 +46,23 @@ class TableError(RefereeError):
 
 class NothingToDo(RefereeError):
     """Undo with nothing to undo, redo with nothing to redo."""
+
+
+class TableDamaged(TableError):
+    """A table whose log or saved state fails its checksums: where, and how.
+    `seq` is the first damaged event (0: the table's own header, its meta)."""
+
+    def __init__(self, seq: int, detail: str, path: object | None = None):
+        self.seq, self.detail, self.path = seq, detail, path
+        where = f" at event {seq}" if seq else ""
+        name = f"the table {path}" if path is not None else "this table"
+        hint = "; `referee check` lists the damage, `referee check --repair` keeps what is sound in a new file" \
+            if path is not None else ""
+        super().__init__(f"{name} is damaged{where} ({detail}){hint}")
+
+    def at(self, path: object) -> "TableDamaged":
+        return TableDamaged(self.seq, self.detail, path)
+
+
+class TableReadOnly(TableError):
+    """A table that can be read but not written (read-only folder, full disk, newer referee)."""

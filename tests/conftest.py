@@ -67,3 +67,20 @@ cards:
     text: "+2 {def}."
     effects: [{stat: def, amount: 2, target: attached}]
 """
+
+
+# The unit layer (`pytest -m unit`, docs: the tests' layers): tests of values built by
+# hand in memory, the rules, the model and pure functions. A test that asks for a
+# folder, a table file or a project (any fixture below), builds or draws a PDF, or is
+# slow belongs to the integration layers instead; `make test` runs them all.
+WRITES_FILES = frozenset({"tmp_path", "tmp_path_factory", "tmpdir", "tmpdir_factory", "table", "card_project",
+                          "mini_project", "capsys", "capfd"})
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if item.get_closest_marker("slow") or item.get_closest_marker("pdf"):
+            continue
+        if WRITES_FILES & set(getattr(item, "fixturenames", ())):
+            continue
+        item.add_marker(pytest.mark.unit)

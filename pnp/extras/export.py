@@ -48,7 +48,7 @@ from pnp.extras.shopdraw import (DPI, MM_PER_INCH, pdf_pages, png_images, safe_z
 from pnp.extras.shoporder import ORDER_COLUMNS, back_png, front_png, upload_words
 from pnp.extras.staging import ExportJob, ExportTarget, chunks, shop_folder
 from pnp.model import Card, Deck, Game, Shop, Size
-from pnp.pipeline.prepare import BAD_BACK, deck_size, prepare_back, prepare_card
+from pnp.pipeline.prepare import BAD_BACK, deck_size, prepare_back, prepare_card, refuse_per_card_backs
 from pnp.pipeline.stages import run_stages
 from pnp.pipeline.tasks import Task, Work
 from pnp.sources.qrpayload import format_payload
@@ -253,6 +253,7 @@ class ShopTarget(ExportTarget):
     # 3. layout: a DriveThruCards deck is one task; other shops draw chunks of cards, and the back once
     def plan(self, game: Game) -> tuple[dict[str, ShopPart], list[Task]]:
         decks = tuple(self.chosen(game))
+        refuse_per_card_backs(self.project, game, decks, "an export")
         units: list[Unit] = []
         for i, deck in enumerate(decks):
             if self.spec.output is Output.DECK_PDF:

@@ -9,7 +9,7 @@ import pypdfium2 as pdfium
 
 from pnp.pipeline.manifest import copy_payloads
 from pnp.pipeline.options import BuildOptions
-from pnp.pipeline.prepare import back_context, card_context, deck_size, prepare_decks
+from pnp.pipeline.prepare import back_context, back_reads_card, card_context, deck_size, prepare_decks
 from pnp.errors import PnpError, Problems, did_you_mean
 from pnp.faces.templates import TemplateProblem
 from pnp.faces.textfit import FitError
@@ -58,7 +58,8 @@ def preview_card(project: Path, code: str, dpi: int = 150):
         faces.append(tools.fit(tools.templates.render(game.card_types[card.type].template,
                                                       card_context(card, deck, game))))
         if deck.back:
-            faces.append(tools.fit(tools.templates.render(deck.back, back_context(deck, game))))
+            own = back_reads_card(project, game, deck)  # a per-card back: this card's own
+            faces.append(tools.fit(tools.templates.render(deck.back, back_context(deck, game, card=card if own else None))))
     except TemplateProblem as exc:
         problems.add(exc.path, exc.line, card.id, exc.message)
     except FitError as exc:
@@ -98,5 +99,6 @@ def preview_sheet(project: Path, game_slug: str, dpi: int = 150, options: BuildO
     problems.raise_if_any()
     plan = plan_deck(len(copies), size, options.paper, options.layout, options.flip, faces.back is not None)
     pdf = render_deck(f"{game.name} — {deck.name}", plan, size, [faces.fronts[c.id] for c in copies], faces.back,
-                      tools.context, qr_payloads=copy_payloads(copies))
+                      tools.context, qr_payloads=copy_payloads(copies),
+                      back_of=(lambda i: faces.backs[copies[i].id]) if faces.backs else None)
     return _rasterize(pdf, dpi)

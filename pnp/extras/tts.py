@@ -53,7 +53,7 @@ from pnp.extras.ttsobjects import (MAX_DPI, MAX_SIDE, MM_PER_INCH, _board_object
                                    _token_objects, _Urls, cell_pixels, check_url_base, grid_for, saved_object,
                                    sheet_chunks)
 from pnp.model import PAPERS, Deck, DocKind, Document, Game, Shop, Size
-from pnp.pipeline.prepare import BAD_BACK, deck_size, prepare_back, prepare_card
+from pnp.pipeline.prepare import BAD_BACK, deck_size, prepare_back, prepare_card, refuse_per_card_backs
 from pnp.pipeline.stages import run_stages
 from pnp.pipeline.tasks import Task, Work
 from pnp.render.canvas import draw_face, new_canvas
@@ -188,6 +188,7 @@ class TtsTarget(ExportTarget):
     # 3. layout: per deck its back and one sheet of at most 69 fronts (or chunks of tokens); each board
     def plan(self, game: Game) -> tuple[dict[str, TtsPart], list[Task]]:
         decks = tuple(self.chosen(game))
+        refuse_per_card_backs(self.project, game, decks, "a Tabletop Simulator export")
         boards = () if self.decks else tuple(d for d in game.documents if d.kind is DocKind.BOARD)
         keys = _SheetKeys(game.slug)
         units: list[Unit] = []

@@ -24,13 +24,14 @@ from reportlab.lib.rl_accel import fp_str
 
 from pnp.faces import artpaths, pdfops
 from pnp.faces.artpaths import FILL, FORMAT
+from pnp.faces.svgshapes import node_ops
 
 _HEX = re.compile(r"#[0-9a-fA-F]{6}")
 _PROBES = ("#010203", "#fdfcfb")  # stand-ins for currentColor while deriving (two: a clash with a real colour shows)
 
 
 @lru_cache(maxsize=512)
-def _drawing(path: str, data: bytes, color: str) -> tuple[float, float, str]:
+def svg_ops(path: str, data: bytes, color: str) -> tuple[float, float, str]:
     """The SVG `path`, whose bytes are `data`, its `currentColor` painted
     `color`, as (width, height, PDF operators in its own space): from the
     derived file when it holds this very SVG, else read by svglib."""
@@ -50,42 +51,13 @@ def svg_drawing(text: str, color: str, name: str = "SVG") -> tuple[float, float,
     (width, height, PDF operators in its own space). Written as plain path
     operators rather than through ReportLab's renderPDF, which sets a default
     (unembedded, standard) font on the page even when nothing is lettered."""
-    from reportlab.graphics.shapes import Group, Path as RLPath  # lazy: svglib's shapes, loaded with it
+    from reportlab.graphics import shapes  # lazy: svglib's shapes, loaded with it
     from svglib.svglib import svg2rlg  # lazy: only for an icon the derived file does not hold
 
     drawing = svg2rlg(io.StringIO(text.replace("currentColor", color)))
     if drawing is None:
         raise ValueError(f"{name}: not an SVG drawing")
-    return drawing.width, drawing.height, " ".join(_ops(drawing, Group, RLPath))
-
-
-_ARGS = (2, 2, 6, 0)          # moveTo, lineTo, curveTo, closePath
-_OPS = ("m", "l", "c", "h")
-
-
-def _ops(node, Group, RLPath) -> list[str]:
-    """PDF operators for an svglib node (svglib's Group and Path classes
-    given): groups as `cm` transforms, paths filled."""
-    out: list[str] = []
-    if isinstance(node, RLPath):
-        if node.fillColor is None:
-            return out
-        r, g, b = node.fillColor.red, node.fillColor.green, node.fillColor.blue
-        parts = [f"{fp_str(r, g, b)} rg"]
-        points, i = node.points, 0
-        for op in node.operators:
-            n = _ARGS[op]
-            parts.append(f"{fp_str(*points[i:i + n])} {_OPS[op]}" if n else _OPS[op])
-            i += n
-        parts.append("f" if node.fillMode == 1 else "f*")
-        return [" ".join(parts)]
-    if isinstance(node, Group) or hasattr(node, "contents"):
-        inner = [op for child in node.contents for op in _ops(child, Group, RLPath)]
-        transform = tuple(getattr(node, "transform", (1, 0, 0, 1, 0, 0)) or (1, 0, 0, 1, 0, 0))
-        if inner and transform != (1, 0, 0, 1, 0, 0):
-            return [f"q {fp_str(*transform)} cm {' '.join(inner)} Q"]
-        return inner
-    return out
+    return drawing.width, drawing.height, " ".join(op for op in node_ops(drawing, shapes) if op)
 
 
 _VIEWBOX = re.compile(r"""<svg\b[^>]*?\bviewBox\s*=\s*["']([^"']*)["']""", re.S)
@@ -182,7 +154,7 @@ def draw_art(canvas, path: str, x: float, y: float, w: float, h: float, color: s
     if is_raster(path):
         canvas.drawImage(path, x, y, w, h, preserveAspectRatio=True, anchor="c", mask="auto")
         return
-    width, height, ops = _drawing(path, Path(path).read_bytes(), color)
+    width, height, ops = svg_ops(path, Path(path).read_bytes(), color)
     side = min(w, h) * 0.84
     scale = side / max(width, height)
     place = fp_str(scale, 0, 0, scale, x + (w - width * scale) / 2, y + (h - height * scale) / 2)

@@ -11,6 +11,7 @@ import re
 import sys
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -19,9 +20,12 @@ from jinja2.sandbox import SandboxedEnvironment
 from markupsafe import Markup, escape
 
 from pnp.errors import PnpError, did_you_mean
+from pnp.faces.artpanel import svg_ops
 from pnp.faces.elements import QR, Art, Circle, Face, Icon, Line, Paint, Polygon, Rect, Text
 from pnp.project import TEMPLATES_DIR
+from pnp.sources.art import find_art
 from pnp.sources.colours import ColourError, colour
+from pnp.sources.sandbox import BoundedSandbox, why
 from pnp.sources.yamlio import YamlSyntaxError, load_marked
 from pnp.sources.yamlio import plain as _plain
 
@@ -80,6 +84,7 @@ class TemplateSet:
     style_files: tuple[Path, ...]
     _shown: dict[str, str] = field(default_factory=dict)  # template name -> its path as messages show it
     icon_names: frozenset[str] | None = None  # the game's icons, when known: an unknown one is the template's mistake
+    font_names: frozenset[str] | None = None  # the embedded fonts, when known (check_fonts): for <font name=...>
 
     @classmethod
     def load(cls, project: Path, game: str) -> "TemplateSet":
@@ -95,7 +100,7 @@ class TemplateSet:
                 _check_style_colours(path, data)
                 style = _deep_merge(style, _plain(data or {}))
                 files.append(path)
-        env = SandboxedEnvironment(
+        env = BoundedSandbox(
             loader=jinja2.FileSystemLoader([str(tdir / game), str(tdir / "common")]),
             undefined=jinja2.StrictUndefined,
             autoescape=True,
@@ -110,6 +115,23 @@ class TemplateSet:
         env.filters["tint"] = lambda color, amount: tint(str(color), float(amount))  # "#c0392b" | tint(0.3)
         style = _normalised_colours(style)
         return cls(tdir, game, env, style, tuple(files))
+
+    def check_fonts(self, fonts: tuple[str, ...] | list[str]) -> None:
+        """Every paragraph style names one of `fonts` (the embedded fonts); else
+        one error at the style's line listing the fonts there are."""
+        self.font_names = frozenset(fonts)
+        bad = {name: spec["font"] for name, spec in (self.style.get("paragraph_styles") or {}).items()
+               if isinstance(spec, dict) and spec.get("font") not in fonts}
+        if not bad:
+            return
+        name, font = next(iter(sorted(bad.items())))
+        where, line = _style_line(self.style_files, name)
+        others = f" (and {len(bad) - 1} more style{'s' if len(bad) > 2 else ''}: " \
+                 f"{', '.join(sorted(bad)[1:])})" if len(bad) > 1 else ""
+        raise PnpError(f"{_shown(where, self.root.parent)}:{line}: -: paragraph style {name!r}: unknown font {font!r}"
+                       f"{others}; the fonts there are: {', '.join(sorted(fonts))}"
+                       + did_you_mean(str(font), fonts)
+                       + f" (a font is a .ttf file in {TEMPLATES_DIR}/fonts/, named by its file name without .ttf)")
 
     def template_path(self, name: str) -> Path:
         for folder in (self.root / self.game, self.root / "common"):
@@ -135,10 +157,10 @@ class TemplateSet:
             raise TemplateProblem(*self._where(shown), f"unknown template variable: {exc.message}") from None
         except jinja2.TemplateError as exc:
             raise TemplateProblem(*self._where(shown), f"template error: {exc}") from None
-        except (TypeError, ValueError, ArithmeticError) as exc:
-            raise TemplateProblem(*self._where(shown), f"template error: {exc}") from None
+        except (TypeError, ValueError, ArithmeticError, MemoryError, RecursionError) as exc:
+            raise TemplateProblem(*self._where(shown), f"template error: {why(exc)}") from None
         try:
-            face = parse_face(xml, shown, context.get("payload", ""), self.style, self.icon_names)
+            face = parse_face(xml, shown, context.get("payload", ""), self.style, self.icon_names, self.font_names)
         except ElementProblem as exc:
             raise TemplateProblem(*self.locate(name, exc.needle), str(exc)) from None
         if any(isinstance(el, Art) for el in face.elements):
@@ -166,10 +188,27 @@ class TemplateSet:
 
     def _art(self, el: Art, shown: str) -> Art:
         """An illustration's path, from the project root, made absolute (it must exist)."""
-        path = (self.root.parent / el.src).resolve()
-        if not path.is_file():
-            raise TemplateProblem(shown, 1, f"<art>: no illustration {el.src}")
+        path = find_art(self.root.parent, el.src)
+        if path is None:
+            outside = not (self.root.parent.resolve() / el.src).resolve().is_relative_to(self.root.parent.resolve())
+            raise TemplateProblem(*self.locate_art(shown, el.src),
+                                  f'<art src="{el.src}">: ' + ("the picture is outside the project; pnp reads pictures "
+                                                               "only from the project (templates/art/) and its own icons"
+                                                               if outside else f"no illustration {el.src}"))
+        if path.suffix.lower() == ".svg":
+            st = path.stat()
+            why = _svg_problem(str(path), st.st_mtime_ns, st.st_size)  # read now, so a broken SVG is named here
+            if why is not None:
+                raise TemplateProblem(*self.locate_art(shown, el.src), f'<art src="{el.src}">: {why}')
         return replace(el, src=str(path))
+
+    def locate_art(self, shown: str, src: str) -> tuple[str, int]:
+        """Where the template writes an <art> whose src is `src` (line 1 when it comes from the card)."""
+        try:
+            lines = (self.root.parent / shown).read_text(encoding="utf-8").splitlines()
+        except OSError:
+            return shown, 1
+        return shown, next((n for n, line in enumerate(lines, start=1) if src in line), 1)
 
     def _shown_file(self, filename: str) -> str:
         return _shown(Path(filename), self.root.parent)
@@ -183,6 +222,27 @@ class TemplateSet:
             return shown, 0
         filename, line = found
         return self._shown_file(filename), line
+
+
+@lru_cache(maxsize=1024)
+def _svg_problem(path: str, mtime_ns: int, size: int) -> str | None:
+    """Why the SVG at `path` cannot be drawn (None: it can); once per version of the file."""
+    try:
+        svg_ops(path, Path(path).read_bytes(), "#000000")
+    except (ValueError, UnicodeDecodeError) as exc:
+        return str(exc)
+    return None
+
+
+def _style_line(files: tuple[Path, ...], name: str) -> tuple[Path, int]:
+    """The style file (the last that sets it: it wins) and line of paragraph style `name`'s font."""
+    for path in reversed(files):
+        data, _ = load_marked(path)
+        styles = data.get("paragraph_styles") if isinstance(data, dict) else None
+        if isinstance(styles, dict) and isinstance(styles.get(name), dict) and "font" in styles[name]:
+            spec = styles[name]
+            return path, spec.line_of("font") if hasattr(spec, "line_of") else styles.line_of(name)
+    return files[-1] if files else Path(STYLE_FILE), 0
 
 
 def _shown(path: Path, project: Path) -> str:
@@ -290,7 +350,7 @@ def _inner_markup(el: ET.Element) -> str:
     return str(Markup("").join(parts)).strip()
 
 
-def parse_face(xml: str, shown: str, payload: str, style: dict[str, Any], icons=None) -> Face:
+def parse_face(xml: str, shown: str, payload: str, style: dict[str, Any], icons=None, fonts=None) -> Face:
     """The face the template's output describes. Raises TemplateProblem for
     output that is not XML, ElementProblem for an element written wrong."""
     colors = style.get("colors", {})
@@ -312,6 +372,12 @@ def parse_face(xml: str, shown: str, payload: str, style: dict[str, Any], icons=
             name = el.get("style", "body")
             raise ElementProblem(f"unknown paragraph style {name!r} (style.yaml's paragraph_styles)"
                                  + did_you_mean(name, paragraph_styles), f'style="{name}"')
+        if el.tag == "text" and fonts is not None:
+            for inner in el.iter("font"):
+                name = inner.get("name") or inner.get("face")
+                if name is not None and name not in fonts:
+                    raise ElementProblem(f"<font name={name!r}>: unknown font; the fonts there are: "
+                                         f"{', '.join(sorted(fonts))}" + did_you_mean(name, fonts), f'"{name}"')
         if el.tag == "icon" and icons is not None and el.get("name", "") not in icons:
             name = el.get("name", "")
             raise ElementProblem(f"unknown icon {name!r} (icons.yaml)" + did_you_mean(name, icons), f'name="{name}"')

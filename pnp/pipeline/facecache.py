@@ -104,6 +104,8 @@ class FaceCache:
             face = decode(self.stored[key])
         except (KeyError, TypeError, ValueError):
             return None
+        if any(isinstance(el, Art) and not os.path.isfile(el.src) for el in face.elements):
+            return None  # a picture it drew is gone: drawn again, so the template names the missing file
         self.used[key] = self.stored[key]
         return face
 

@@ -10,6 +10,12 @@ Two levels:
   the templates it renders (with their includes), styles, icons, fonts,
   its cards' illustrations (each SVG, and what the derived file
   templates/art/paths.json holds for it), the build options and pnp's own code.
+
+Every picture an output drew (whoever named it: art.yaml, a card, a template's
+literal src, pnp's own icons; PNG, JPEG or SVG) is also recorded with the
+output in the build state (`picture_record`): the game's quick look checks
+their sizes and modification times, an output's freshness their bytes, so a
+replaced or deleted picture is never "up to date".
 """
 from __future__ import annotations
 
@@ -25,6 +31,7 @@ from pnp import __version__
 from pnp.faces import artpaths
 from pnp.model import Deck, DocKind, Document, Game
 from pnp.project import SOURCES_DIR, TEMPLATES_DIR, font_folder
+from pnp.sources.art import art_credit, find_art
 
 STATE_FILE = ".pnp-build.json"
 _code_digest: str | None = None
@@ -97,7 +104,8 @@ def effect_files(project: Path, game: str) -> list[Path]:
     return [path] if path.is_file() else []
 
 
-_ART_NAME = re.compile(r"^[ \t]+[^\s#][^:\n]*:[ \t]*[\"']?([a-z0-9]+(?:-[a-z0-9]+)*)", re.M)
+_ART_NAME = re.compile(r"^[ \t]+[^\s#][^:\n]*:[ \t]*[\"']?([a-z0-9]+(?:[-_][a-z0-9]+)*(?:\.(?:svg|png|jpe?g))?)",
+                       re.M | re.I)
 
 
 def art_stamps(project: Path, game: str) -> list:
@@ -110,7 +118,7 @@ def art_stamps(project: Path, game: str) -> list:
         return []
     art = str(project / TEMPLATES_DIR / "art")
     out: list = []
-    for name in sorted({f"{n}.svg" for n in _ART_NAME.findall(text)}) + [artpaths.DERIVED]:
+    for name in sorted({n if "." in n else f"{n}.svg" for n in _ART_NAME.findall(text)}) + [artpaths.DERIVED]:
         try:
             st = os.stat(f"{art}/{name}")
             out.append((name, st.st_size, st.st_mtime_ns))
@@ -213,7 +221,8 @@ def deck_key(project: Path, game: Game, deck: Deck, options: Any) -> str:
         "types": {t: [game.card_types[t].template, repr(game.card_types[t].fields)] for t in types},
         "cards": [[c.fields, c.revision] for c in deck.cards],
     }
-    art = sorted({project / c.fields["art"] for c in deck.cards if isinstance(c.fields.get("art"), str)})
+    art = sorted({find_art(project, c.fields["art"]) or project / c.fields["art"]  # pnp's own icon where it stands in
+                  for c in deck.cards if isinstance(c.fields.get("art"), str)})
     if art:  # the SVGs count as files; what the derived file holds for each, here
         content["art"] = [artpaths.weight(path) for path in art]
     names = [game.card_types[t].template for t in types] + ([deck.back] if deck.back else [])
@@ -228,11 +237,49 @@ def doc_key(project: Path, game: Game, doc: Document, options: Any) -> str:
     if doc.kind is not DocKind.RULES and template_variables(project, game.slug, [doc.template]) & {"decks", "*"}:
         content["decks"] = [(d.id, d.name, d.color, d.icon) for d in game.decks]  # only if the template reads them
     if doc.kind is DocKind.RULES:
+        content["credit"] = art_credit(project, game.cards)  # the credit line follows the art the cards use
         source = doc.path.parent / doc.template
         text = source.read_text(encoding="utf-8") if source.is_file() else ""
         diagrams = [line.split()[1] for line in text.splitlines() if line.strip().startswith("@diagram ") and len(line.split()) > 1]
         return output_key(project, game.slug, options, content, diagrams, [source])
     return output_key(project, game.slug, options, content, [doc.template])
+
+
+def picture_record(paths: Iterable[str]) -> dict[str, list]:
+    """What an output's pictures were when it was drawn (every file an <art>
+    element drew: from art.yaml, a card's own `art`, a template's literal
+    src, pnp's shipped icons): path -> [SHA-256, size, modification time].
+    Kept in the build state, so a picture replaced or deleted is noticed
+    however the output came to draw it (`pictures_unmoved`, `pictures_same`)."""
+    out: dict[str, list] = {}
+    for name in sorted(set(paths)):
+        digest = _file_hash(name)
+        if digest is None:
+            continue
+        st = os.stat(name)
+        out[name] = [digest.hex(), st.st_size, st.st_mtime_ns]
+    return out
+
+
+def pictures_unmoved(record: Any) -> bool:
+    """The quick look, for a game's digest: every picture still has its size and modification time."""
+    if not isinstance(record, dict):
+        return True  # a state written before pictures were recorded: their keys decide
+    for name, (_, size, mtime_ns) in record.items():
+        try:
+            st = os.stat(name)
+        except OSError:
+            return False
+        if (st.st_size, st.st_mtime_ns) != (size, mtime_ns):
+            return False
+    return True
+
+
+def pictures_same(record: Any) -> bool:
+    """The sure look, for one output's key: every picture still has its bytes."""
+    if not isinstance(record, dict):
+        return True
+    return all((d := _file_hash(name)) is not None and d.hex() == sha for name, (sha, _, _) in record.items())
 
 
 class BuildState:
@@ -253,11 +300,13 @@ class BuildState:
         return cls(path, data if isinstance(data, dict) else {})
 
     def up_to_date(self, digest: str, out_dir: Path) -> bool:
-        return bool(self.outputs) and digest == self.digest and all((out_dir / f).is_file() for f in self.outputs)
+        return (bool(self.outputs) and digest == self.digest and all((out_dir / f).is_file() for f in self.outputs)
+                and all(pictures_unmoved(entry.get("pictures")) for entry in self.outputs.values()))
 
     def fresh(self, name: str, key: str, out_dir: Path) -> bool:
         entry = self.outputs.get(name)
-        return entry is not None and entry.get("key") == key and (out_dir / name).is_file()
+        return (entry is not None and entry.get("key") == key and (out_dir / name).is_file()
+                and pictures_same(entry.get("pictures")))
 
     def card_ids(self) -> set[str] | None:
         """The ids of the cards this build wrote, or None if it recorded none."""

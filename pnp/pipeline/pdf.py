@@ -9,7 +9,7 @@ from typing import Any
 
 from pnp.errors import ValidationFailed
 from pnp.model import Backs, Game
-from pnp.pipeline.incremental import BuildState, deck_key, doc_key, game_digest
+from pnp.pipeline.incremental import BuildState, deck_key, doc_key, game_digest, picture_record
 from pnp.pipeline.options import BuildOptions, game_dir
 from pnp.pipeline.report import BuildReport, BuiltFile
 from pnp.pipeline.tasks import BuildJob, GamePart, Task
@@ -114,7 +114,7 @@ class PdfTarget:
             for d in game.documents:
                 names += [n for n in [*fresh, *old.outputs] if belongs(n, d)]
             for name in dict.fromkeys(names):
-                entry = fresh.get(name) or old.outputs.get(name)
+                entry = fresh.get(name) or restamped(old.outputs.get(name))
                 if entry:
                     state.outputs[name] = entry
             manifests[slug] = game_manifest(game, self.options, state.outputs)
@@ -129,6 +129,14 @@ def _deck_outputs(outputs: dict, main: str) -> list[str]:
     from pnp.pipeline.cutfiles import is_cutter_file  # lazy: as in `plan`
 
     return [main] + [n for n in outputs if is_cutter_file(n, main)]
+
+
+def restamped(entry: dict | None) -> dict | None:
+    """An output kept as it was, its pictures' record renewed (their bytes
+    were found unchanged, so a touched picture is not looked at again)."""
+    if not entry or not isinstance(entry.get("pictures"), dict):
+        return entry
+    return {**entry, "pictures": picture_record(entry["pictures"])}
 
 
 def _faces_remembered(project: Path) -> bool:

@@ -9,13 +9,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pnp.errors import Problems
+from pnp.errors import PnpError, Problems
 from pnp.faces.artpanel import MIN_DPI, is_raster, raster_dpi, raster_pixels
 from pnp.faces.elements import Art
 from pnp.faces.templates import TemplateProblem
 from pnp.faces.textfit import FitError, failing_field
 from pnp.model import PAPERS, Card, Deck, Game, Size, Sources
 from pnp.render.documents import PreparedDoc, prepare_documents
+from pnp.pipeline.incremental import template_variables
 from pnp.render.tools import Tools, load_tools
 from pnp.sources.loader import load_sources
 from pnp.sources.qrpayload import format_payload
@@ -28,20 +29,26 @@ BAD_BACK = object()  # prepare_back's answer when the back has a problem (None m
 class DeckFaces:
     deck: Deck
     fronts: dict[str, Any]    # card id -> Face
-    back: Any                 # Face, or None for a one-sided deck
+    back: Any                 # Face, or None for a one-sided deck (with per-card backs: the first card's)
+    backs: dict[str, Any] | None = None  # card id -> its own back, when the back template reads the card
 
 
 def deck_size(deck: Deck, game: Game) -> Size:
     return deck.size or game.card_size
 
 
+def card_fields(card: Card, deck: Deck) -> dict:
+    """What a template sees as `card`: its fields, id, revision and deck."""
+    fields = dict(card.fields)
+    fields.update(id=card.id, revision=card.revision, deck=deck.id)
+    return fields
+
+
 def card_context(card: Card, deck: Deck, game: Game) -> dict:
     payload = format_payload(card.id, card.revision)  # each printed copy adds its number when drawn
     size = deck_size(deck, game)
-    fields = dict(card.fields)
-    fields.update(id=card.id, revision=card.revision, deck=deck.id)
     return {
-        "card": fields,
+        "card": card_fields(card, deck),
         "deck": {"id": deck.id, "name": deck.name, "color": deck.color, "icon": deck.icon},
         "game": {"slug": game.slug, "name": game.name, "players": list(game.players)},
         "size": {"w": size.width, "h": size.height},
@@ -49,15 +56,28 @@ def card_context(card: Card, deck: Deck, game: Game) -> dict:
     }
 
 
-def back_context(deck: Deck, game: Game, common: bool = False) -> dict:
-    """The back's template context; `common`: one neutral back for every deck."""
+def back_context(deck: Deck, game: Game, common: bool = False, card: Card | None = None) -> dict:
+    """The back's template context; `common`: one neutral back for every deck;
+    `card`: the card this back is behind, for a back template that reads it
+    (a per-card or double-faced back: see `back_reads_card`)."""
     size = deck_size(deck, game)
-    return {
+    context = {
         "deck": dict(COMMON_BACK) if common else {"id": deck.id, "name": deck.name, "color": deck.color, "icon": deck.icon},
         "game": {"slug": game.slug, "name": game.name, "players": list(game.players)},
         "size": {"w": size.width, "h": size.height},
         "payload": "",
     }
+    if card is not None:
+        context["card"] = card_fields(card, deck)
+        context["payload"] = format_payload(card.id, card.revision)
+    return context
+
+
+def back_reads_card(project: Path, game: Game, deck: Deck) -> bool:
+    """Whether the deck's back template (or what it includes) reads `card`:
+    then every card gets its own back, drawn from its own context; otherwise
+    one back serves the whole deck."""
+    return deck.back is not None and "card" in template_variables(project, game.slug, [deck.back])
 
 
 def prepare_game(game: Game, tools: Tools, problems: Problems,
@@ -67,12 +87,27 @@ def prepare_game(game: Game, tools: Tools, problems: Problems,
     return prepare_decks(game, tools, problems), docs
 
 
+def refuse_per_card_backs(project: Path, game: Game, decks, what: str) -> None:
+    """Exports draw one back per deck: a deck whose back template reads the
+    card (per-card backs) is refused with one error, never printed with the
+    wrong backs."""
+    for deck in decks:
+        if back_reads_card(project, game, deck):
+            raise PnpError(f"{game.path.name}:{deck.line}: {deck.id}: its back template {deck.back!r} reads `card` "
+                           f"(a back per card); {what} draws one back per deck so far: build the PDFs with `pnp build`")
+
+
 def prepare_decks(game: Game, tools: Tools, problems: Problems, decks=None) -> list[DeckFaces]:
     """The faces of the game's decks (or of `decks`); a deck whose back has a problem is left out."""
     result = []
     for deck in game.decks if decks is None else decks:
         fronts = {card.id: face for card in deck.cards
                   if (face := prepare_card(card, deck, game, tools, problems)) is not None}
+        if back_reads_card(tools.templates.root.parent, game, deck):
+            backs = {card.id: prepare_back(deck, game, tools, problems, card=card) for card in deck.cards}
+            if deck.cards and BAD_BACK not in backs.values():
+                result.append(DeckFaces(deck, fronts, backs[deck.cards[0].id], backs))
+            continue
         back = prepare_back(deck, game, tools, problems)
         if back is not BAD_BACK:
             result.append(DeckFaces(deck, fronts, back))
@@ -117,21 +152,24 @@ def _holds(value: Any, char: str) -> bool:
     return False
 
 
-def prepare_back(deck: Deck, game: Game, tools: Tools, problems: Problems, cache=None, common: bool = False):
-    """The deck's back, None for a one-sided deck, or BAD_BACK (problems recorded)."""
+def prepare_back(deck: Deck, game: Game, tools: Tools, problems: Problems, cache=None, common: bool = False,
+                 card: Card | None = None):
+    """The deck's back (behind `card`, for a back template that reads it),
+    None for a one-sided deck, or BAD_BACK (problems recorded)."""
     if deck.back is None:
         return None
-    context = back_context(deck, game, common)
+    context = back_context(deck, game, common, card)
     key = cache.key(deck.back, context) if cache is not None else None
     if key is not None and (face := cache.get(key)) is not None:
         return face
     try:
         face = tools.fit(tools.templates.render(deck.back, context))
     except TemplateProblem as exc:
-        problems.add(exc.path, exc.line, f"{deck.id} (back)", exc.message)
+        problems.add(exc.path, exc.line, f"{card.id} (back)" if card else f"{deck.id} (back)", exc.message)
         return BAD_BACK
     except FitError as exc:
-        problems.add(*tools.templates.locate(deck.back, exc.needle()), f"{deck.id} (back)", str(exc))
+        problems.add(*tools.templates.locate(deck.back, exc.needle()), f"{card.id} (back)" if card else f"{deck.id} (back)",
+                     str(exc))
         return BAD_BACK
     if key is not None:
         cache.put(key, face)
@@ -156,7 +194,8 @@ def art_resolution_warnings(project: Path, decks: list[DeckFaces]) -> list[str]:
     somewhere (at its largest printed size), naming a card that shows it."""
     worst: dict[str, tuple[float, str, float, float]] = {}
     for faces in decks:
-        for card_id, face in [*faces.fronts.items(), (f"{faces.deck.id} back", faces.back)]:
+        backs = [(f"{card_id} (back)", face) for card_id, face in (faces.backs or {}).items()]
+        for card_id, face in [*faces.fronts.items(), *backs, (f"{faces.deck.id} back", faces.back)]:
             for el in getattr(face, "elements", ()):
                 if isinstance(el, Art) and is_raster(el.src):
                     dpi = raster_dpi(el.src, el.w, el.h)

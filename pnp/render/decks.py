@@ -32,36 +32,43 @@ def render_deck(
     face_of: Callable[[Any], Face] | None = None,
     qr_payloads: Sequence[str] | None = None,  # one per printed copy: its own QR code
     furniture: Callable[[Canvas, Sheet, str], None] | None = None,  # draws a sheet's marks and notes instead
+    back_of: Callable[[int], Hashable] | None = None,  # per-card backs: a copy's back, a Face or a key for face_of
 ) -> bytes:
     """The deck's sheets as PDF bytes. Each distinct front (by key) becomes one
     form, drawn when first placed; `face_of(key)` is asked for it then, once.
     With `qr_payloads`, the forms leave out their QR codes and each copy's
-    code is drawn over its form with that copy's payload."""
+    code is drawn over its form with that copy's payload. With `back_of`,
+    each copy has its own back (a back template that reads the card: a
+    double-faced card), drawn like the fronts, one form per distinct back,
+    which keeps its own QR code."""
     buffer = io.BytesIO()
-    flip = plan.flip if plan.layout is Layout.DUPLEX and back is not None else None
+    two_sided = back is not None or back_of is not None
+    flip = plan.flip if plan.layout is Layout.DUPLEX and two_sided else None
     canvas = new_canvas(buffer, plan.paper, ctx, title, flip)
     forms: dict[Any, str] = {}
     codes: dict[Any, list[QR]] = {}  # the QR elements each form left out
     back_key = object()
     own_codes = qr_payloads is not None
+    backs: set[Any] = set()  # the keys of per-card backs
 
     def form_for(key) -> str:
         if key not in forms:
             name = f"face{len(forms)}"
+            is_back = key is back_key or key in backs
             face = back if key is back_key else (face_of(key) if face_of else key)
             b = pt(ctx.bleed)
             canvas.beginForm(name, -b, -b, pt(card.width) + b, pt(card.height) + b)
-            draw_face(canvas, face, card, ctx, qr=not own_codes or key is back_key)
+            draw_face(canvas, face, card, ctx, qr=not own_codes or is_back)
             end_form(canvas)
             forms[key] = name
-            codes[key] = [el for el in face.elements if isinstance(el, QR)] if own_codes and key is not back_key else []
+            codes[key] = [el for el in face.elements if isinstance(el, QR)] if own_codes and not is_back else []
         return forms[key]
 
     def copy_form(key, placement: Placement) -> str:
         """The form one printed copy is drawn with: its face's shared form,
         then, when the copy carries its own QR code, that code over it."""
         face_form = form_for(key)
-        if not own_codes or key is back_key or not codes[key]:
+        if not own_codes or key is back_key or key in backs or not codes[key]:
             return face_form
         name = f"copy{placement.copy}"
         b = pt(ctx.bleed)
@@ -76,7 +83,10 @@ def render_deck(
     for p in plan.fronts:
         by_page.setdefault(p.page, []).append((p, fronts[p.copy]))
     for p in plan.backs:
-        by_page.setdefault(p.page, []).append((p, back_key))
+        key = back_key if back_of is None else back_of(p.copy)
+        if back_of is not None:
+            backs.add(key)
+        by_page.setdefault(p.page, []).append((p, key))
     total = plan.pages
     for sheet in plan.sheets:
         placed = by_page.get(sheet.page, [])

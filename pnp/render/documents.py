@@ -7,7 +7,6 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
-from jinja2.sandbox import SandboxedEnvironment
 
 from pnp.errors import PnpError, Problems
 from pnp.faces.elements import Face
@@ -20,8 +19,9 @@ from pnp.model import GAME_SLUGS, PAPERS, DocKind, Document, Game, Size
 from pnp.render.boards import render_board
 from pnp.render.canvas import RenderContext
 from pnp.render.rulesheet import TINTS, DiagramFlowable, Fonts, render_rules
+from pnp.sources.art import art_credit
+from pnp.sources.sandbox import BoundedSandbox, why as _why
 
-ART_CREDIT = "card illustrations: game-icons.net (Lorc, Delapouite and others), CC BY 3.0"
 BIG_PAPER = {"a4": "a3", "a3": "a3", "letter": "tabloid", "tabloid": "tabloid"}
 
 
@@ -72,7 +72,7 @@ def prepare_documents(game: Game, templates: TemplateSet, paper: Size, fit_face,
 
 def _prepare_rules(doc: Document, game: Game, templates: TemplateSet, fit_face) -> PreparedDoc:
     source = doc.path.parent / doc.template
-    env = SandboxedEnvironment(undefined=jinja2.StrictUndefined, autoescape=False, keep_trailing_newline=True)
+    env = BoundedSandbox(undefined=jinja2.StrictUndefined, autoescape=False, keep_trailing_newline=True)
     try:
         text = env.from_string(source.read_text(encoding="utf-8")).render(
             game={"slug": game.slug, "name": game.name, "players": list(game.players)},
@@ -81,6 +81,8 @@ def _prepare_rules(doc: Document, game: Game, templates: TemplateSet, fit_face) 
         raise PnpError(f"{source}:{exc.lineno}: template syntax error: {exc.message}") from None
     except jinja2.UndefinedError as exc:
         raise PnpError(f"unknown template variable in {source.name}: {exc.message}") from None
+    except (jinja2.TemplateError, TypeError, ValueError, ArithmeticError, MemoryError) as exc:
+        raise PnpError(f"{source}: template error: {_why(exc)}") from None
     try:
         font_runs(text, Fonts.body)
     except MissingGlyph as exc:  # located in the source when the character is written there, as it mostly is
@@ -118,8 +120,8 @@ def render_documents(prepared: list[PreparedDoc], game: Game, paper: Size, ctx: 
                 return DiagramFlowable(p.diagrams[(name, w, h)], Size(w, h, "diagram"), ctx)
             try:
                 parts = ["track the game with the referee command"] if game.slug in GAME_SLUGS else []
-                if any("art" in card.fields for card in game.cards):
-                    parts.append(ART_CREDIT)
+                if (credit := art_credit(game.path.parent.parent.parent, game.cards)) is not None:
+                    parts.append(credit)  # only for art that needs it: the game-icons.net icons pnp ships
                 note = " · ".join(parts)
                 data = render_rules(title, p.markdown, paper, ctx, accent, diagram, rule_tints or TINTS, note)
             except Exception as exc:  # platypus layout failures (a table wider than a column, ...)

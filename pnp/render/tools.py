@@ -42,9 +42,10 @@ class Tools:
 def load_tools(project: Path, game: str, compiled: str | None = None) -> Tools:
     """The drawing tools of `game`. With `compiled`, templates are compiled
     into (and loaded from) that folder, which the workers of a build share."""
-    register_fonts(project / TEMPLATES_DIR)
+    fonts = register_fonts(project / TEMPLATES_DIR)
     icons = IconSet.load(*icon_files(project, game))
     templates = TemplateSet.load(project, game)
+    templates.check_fonts(fonts)
     templates.icon_names = frozenset(icons.shapes)
     if compiled is not None:
         templates.env.bytecode_cache = FileSystemBytecodeCache(compiled)

@@ -10,6 +10,9 @@
 A `where` value matches a field equal to it, or a list field containing it;
 a list of values matches any of them. A list of effects (`effects:` in a game
 with effects.yaml) matches by its effects' kinds: `where: {effects: [draw]}`.
+The rules are checked only once every card of the game has been read without
+a problem of its own (pnp.sources.loader): a card left out would make a count
+fall short and add a false line beside the card's real error.
 """
 from __future__ import annotations
 

@@ -46,6 +46,8 @@ def convert_deck(project: Path, game_slug: str, deck_id: str, fmt: str, force: b
         raise PnpError(f"{_shown(new, project)} already exists; use --force to replace it")
     schemas = {name: {**COMMON_FIELDS, **ctype.fields} for name, ctype in game.card_types.items()}
     cards = _raw_cards(old, schemas, project)
+    if fmt != "yaml":
+        _check_trimmed(cards, old, project)
     data = write_deck(cards, fmt)
     _check_round_trip(cards, data, new, schemas, project)
     write_atomic(new, data)
@@ -61,6 +63,18 @@ def _raw_cards(path: Path, schemas, project: Path) -> list[dict[str, Any]]:
     else:
         data, _ = load_marked(path)
     return [plain(card) for card in data["cards"]]
+
+
+def _check_trimmed(cards, path: Path, project: Path) -> None:
+    """A spreadsheet's text cells are trimmed when read: text with spaces or
+    line breaks at its ends would come back changed (another revision, another
+    QR code), so it is named instead of converted."""
+    for card in cards:
+        for key, value in card.items():
+            if isinstance(value, str) and value != value.strip():
+                raise PnpError(f"{_shown(path, project)}: {card.get('id', '?')}: {key} {value[:30]!r} has spaces or "
+                               "line breaks at its ends, which a spreadsheet cell drops; remove them first (the "
+                               "card's revision changes with them); nothing was written")
 
 
 def _check_round_trip(cards, data: bytes, new: Path, schemas, project: Path) -> None:

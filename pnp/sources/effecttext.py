@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from jinja2 import StrictUndefined, TemplateSyntaxError, meta
-from jinja2.sandbox import SandboxedEnvironment
+from pnp.sources.sandbox import BoundedSandbox
 
 from pnp.errors import Problems
 from pnp.model import Coverage, FieldType
@@ -94,7 +94,7 @@ class Vocabulary:
         self.triggers = triggers
         self.kinds = kinds
         self.kind_lines = lines
-        self.env = SandboxedEnvironment(undefined=StrictUndefined, autoescape=False)
+        self.env = BoundedSandbox(undefined=StrictUndefined, autoescape=False)
         self.env.globals.update(phrase=self.phrase, outcome_text=self.outcome_text)
         self.env.filters["signed"] = lambda n: f"+{n}" if isinstance(n, int) and n >= 0 else str(n)
         self.templates: dict[str, Any] = {}

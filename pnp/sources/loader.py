@@ -30,12 +30,13 @@ from pnp.model import (
     Sources,
 )
 from pnp.project import GAME_FILE, SOURCES_DIR, TEMPLATES_DIR, available_games
-from pnp.sources.art import check_art, load_art
+from pnp.sources.art import UNREAD, check_art, load_art, with_art
 from pnp.sources.codes import CODE, hashed_code
 from pnp.sources.colours import ColourError, colour
 from pnp.sources.composition import check_composition
 from pnp.sources.effectcheck import check_effects, generate_text, load_vocabulary, vocabulary_file, would_print
 from pnp.sources.effecttext import Vocabulary
+from pnp.sources.markup import unclosed_markup
 from pnp.sources.qrpayload import longest_payload
 from pnp.sources.schema import SchemaError, check_value, parse_type, quote_hint
 from pnp.sources.spreadsheet import is_spreadsheet, read_deck
@@ -57,6 +58,7 @@ COMMON_FIELDS: dict[str, FieldType] = {
     "text": parse_type("str?"),
     "flavor": parse_type("str?"),
     "code": parse_type("str?"),  # the short code (pnp.sources.codes); computed from the id unless given
+    "art": parse_type("str?"),   # the card's picture by name (pnp.sources.art); or in art.yaml; unset: none
 }
 GAME_KEYS = {"name", "players", "card_size", "card_types", "decks", "composition", "notes", "documents"}
 GAME_REQUIRED = ("name", "players", "card_size", "card_types", "decks")
@@ -64,6 +66,7 @@ DECK_KEYS = {"id", "name", "file", "back", "color", "icon", "notes", "card_size"
 DOC_KEYS = {"id", "kind", "name", "template", "source", "size", "data", "notes"}
 DECK_REQUIRED = ("id", "name", "file", "back")
 TEXT_FIELDS = ("text", "flavor")
+NO_ID = "?"  # in the ids seen: a card written without an id (no id can be "?")
 
 
 def card_revision(fields: dict[str, Any]) -> str:
@@ -168,20 +171,22 @@ def _load_game(folder: Path, slug: str, icons: set[str] | None, problems: Proble
     effects_file = vocabulary_file(folder)
     vocabulary = load_vocabulary(effects_file, problems) if effects_file else None
     decks = []
+    seen: set[str] = set()  # every card id read, also of cards left out for a problem of their own
     raw_decks = data["decks"]
     if not isinstance(raw_decks, list) or not raw_decks:
         problems.add(path, data.line_of("decks"), None, "decks must be a non-empty list")
         raw_decks = []
     for i, raw in enumerate(raw_decks):
         at = raw_decks.item_lines[i] if hasattr(raw_decks, "item_lines") else data.line_of("decks")
-        deck = _load_deck(folder, slug, raw, path, card_types, icons, problems, vocabulary, has_template, at)
+        deck = _load_deck(folder, slug, raw, path, card_types, icons, problems, vocabulary, has_template, at, seen)
         if deck is not None:
             decks.append(deck)
     decks = _with_codes(decks, problems)
     art = load_art(folder, folder.parent.parent, problems)
+    decks = [dataclasses.replace(d, cards=tuple(c for c in (with_art(c, art or {}, folder, problems) for c in d.cards)
+                                                if c is not None)) for d in decks]
     if art is not None:
-        check_art(folder, art, decks, problems)
-        decks = [dataclasses.replace(d, cards=tuple(_with_art(c, art) for c in d.cards)) for d in decks]
+        check_art(folder, art, decks, problems, seen)
     # the revision covers everything printed, the code and the illustration included
     decks = [dataclasses.replace(d, cards=tuple(dataclasses.replace(c, revision=card_revision(c.fields)) for c in d.cards))
              for d in decks]
@@ -197,8 +202,10 @@ def _load_game(folder: Path, slug: str, icons: set[str] | None, problems: Proble
                 effects_file)
     rules = data.get("composition")
     rule_lines = getattr(rules, "item_lines", [])
-    check_composition(game, rules, problems,
-                      lambda i: rule_lines[i] if i is not None and i < len(rule_lines) else data.line_of("composition"))
+    left_out = bool(seen - {card.id for deck in decks for card in deck.cards})  # UNREAD and NO_ID count too
+    if not left_out:  # with a card left out for its own error, a count would only add a false line
+        check_composition(game, rules, problems,
+                          lambda i: rule_lines[i] if i is not None and i < len(rule_lines) else data.line_of("composition"))
     return game
 
 
@@ -225,13 +232,6 @@ def _with_codes(decks: list[Deck], problems: Problems) -> list[Deck]:
             cards.append(dataclasses.replace(card, fields={**card.fields, "code": code}))
         out.append(dataclasses.replace(deck, cards=tuple(cards)))
     return out
-
-
-def _with_art(card: Card, art: dict[str, tuple[str, int]]) -> Card:
-    """The card with its illustration as the field `art`."""
-    if card.id not in art:
-        return card
-    return dataclasses.replace(card, fields={**card.fields, "art": art[card.id][0]})
 
 
 def _documents(raw: Any, folder: Path, path: Path, line: int, problems: Problems,
@@ -268,6 +268,10 @@ def _documents(raw: Any, folder: Path, path: Path, line: int, problems: Problems
                 continue
         if kind is DocKind.RULES:
             template = str(item.get("source", ""))
+            if not _inside(folder / template, folder.parent.parent):
+                problems.add(path, item.line_of("source"), doc_id, f"rule sheet source {template!r} is outside the "
+                                                                   "project; keep it next to the game file")
+                continue
             if not (folder / template).is_file():
                 problems.add(path, item.line_of("source"), doc_id, f"rule sheet source {template!r} not found next to the game file")
                 continue
@@ -287,6 +291,11 @@ def _documents(raw: Any, folder: Path, path: Path, line: int, problems: Problems
             continue
         out.append(Document(doc_id, kind, str(item["name"]), template, size, _plain(data), path, iline))
     return tuple(out)
+
+
+def _inside(path: Path, project: Path) -> bool:
+    """Whether `path` (links followed) lies inside the project folder."""
+    return path.resolve().is_relative_to(project.resolve())
 
 
 def _players(data: MarkedDict, path: Path, problems: Problems) -> tuple[int, int] | None:
@@ -362,7 +371,18 @@ def _card_types(raw: Any, path: Path, line: int, problems: Problems,
 
 
 def _load_deck(folder, slug, raw, game_path, card_types, icons, problems, vocabulary=None,
-               missing_template: Callable[[str], str | None] = lambda name: None, at: int = 1) -> Deck | None:
+               missing_template: Callable[[str], str | None] = lambda name: None, at: int = 1,
+               seen: set[str] | None = None) -> Deck | None:
+    seen = set() if seen is None else seen
+    first = len(seen)
+    deck = _read_deck(folder, slug, raw, game_path, card_types, icons, problems, vocabulary, missing_template, at, seen)
+    if deck is None and len(seen) == first:
+        seen.add(UNREAD)  # its cards were never read: art.yaml's ids cannot be checked against them
+    return deck
+
+
+def _read_deck(folder, slug, raw, game_path, card_types, icons, problems, vocabulary, missing_template, at,
+               seen: set[str]) -> Deck | None:
     line = getattr(raw, "line", at)
     if not isinstance(raw, dict):
         problems.add(game_path, line, None, "each deck must be a mapping (id, name, file, back)")
@@ -392,6 +412,11 @@ def _load_deck(folder, slug, raw, game_path, card_types, icons, problems, vocabu
         problems.add(game_path, raw.line_of("icon"), None, f"deck {deck_id!r}: unknown icon {icon!r} (icons.yaml)"
                      + did_you_mean(icon, icons))
     deck_path = folder / str(raw["file"])
+    if not _inside(deck_path, folder.parent.parent):
+        problems.add(game_path, raw.line_of("file"), None,
+                     f"deck {deck_id!r}: file {str(raw['file'])!r} is outside the project; pnp reads deck files "
+                     f"only from {SOURCES_DIR}/{slug}/")
+        return None
     if not deck_path.is_file():
         problems.add(game_path, raw.line_of("file"), None,
                      f"deck {deck_id!r}: file {str(raw['file'])!r} not found next to {game_path.name}"
@@ -423,6 +448,7 @@ def _load_deck(folder, slug, raw, game_path, card_types, icons, problems, vocabu
     cards = []
     card_lines = getattr(data["cards"], "item_lines", [])
     for i, raw_card in enumerate(data["cards"]):
+        seen.add(raw_card["id"] if isinstance(raw_card, dict) and isinstance(raw_card.get("id"), str) else NO_ID)
         card = _load_card(raw_card, deck_path, slug, DeckId(raw["id"]), card_types, icons, problems, vocabulary,
                           card_lines[i] if i < len(card_lines) else data.line_of("cards"))
         if card is not None:
@@ -487,6 +513,8 @@ def _load_card(raw, path, game, deck, card_types, icons, problems, vocabulary: V
             bad(None, f"missing field {key!r}")
     for key in TEXT_FIELDS:
         text = raw.get(key)
+        if isinstance(text, str) and (why := unclosed_markup(text)) is not None:
+            bad(key, f"{key}: {why}")
         if isinstance(text, str) and icons is not None:
             for token in TOKEN_PATTERN.findall(text):
                 if token not in icons:
@@ -495,7 +523,7 @@ def _load_card(raw, path, game, deck, card_types, icons, problems, vocabulary: V
         bad("id", "id too long for a version-3 QR code with its copy number; shorten it")
     if len(problems.items) > before:
         return None
-    fields = {key: raw.get(key, ftype.default()) for key, ftype in schema.items()}
+    fields = {key: raw.get(key, ftype.default()) for key, ftype in schema.items() if key != "art" or key in raw}
     fields["quantity"] = raw.get("quantity", 1)
     fields = {k: _plain(v) for k, v in fields.items()}
     coverage = Coverage.UNCHECKED if fields.get("text") else Coverage.NONE

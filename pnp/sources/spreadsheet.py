@@ -31,7 +31,7 @@ import yaml
 
 from pnp.errors import Problems, did_you_mean
 from pnp.model import FieldType
-from pnp.sources.yamlio import MarkedDict, MarkedList
+from pnp.sources.yamlio import MarkedDict, MarkedList, YamlSyntaxError, safe_scalar_yaml
 
 SPREADSHEET_SUFFIXES = (".csv", ".xlsx")
 FORMATS = ("yaml", "csv", "xlsx")
@@ -127,6 +127,11 @@ def _cards_sheet(book) -> str:
         return with_id[0]
     listed = ", ".join(repr(n) for n in names)
     if not with_id:
+        lower = [name for name in names
+                 if any(_text(v).strip() == "id" for row in book[name].iter_rows(max_row=HEADER_SEARCH, values_only=True)
+                        for v in row)]
+        if len(lower) == 1:
+            return lower[0]  # its header row is further down: read_deck says so, once
         raise SheetProblem(1, f"no sheet holds the cards: none is named {CARDS_SHEET!r} and none has an `id` column "
                               f"in its first row (sheets: {listed})")
     raise SheetProblem(1, f"several sheets have an `id` column ({', '.join(repr(n) for n in with_id)}); "
@@ -159,6 +164,9 @@ def read_deck(path: Path, schemas: Mapping[str, Mapping[str, FieldType]], proble
     if not rows:
         return deck
     header = [_text(h).strip() for h in rows[0]]
+    if "id" not in header:
+        problems.add(path, 1, None, _no_header(rows))
+        return None
     seen: dict[str, int] = {}
     twice = False
     for i, name in enumerate(header):
@@ -189,7 +197,7 @@ def read_deck(path: Path, schemas: Mapping[str, Mapping[str, FieldType]], proble
             continue
         for i in stray:
             problems.add(path, number, card_id, f"a value in column {i + 1}, which has no field name in row 1")
-        schema = schemas.get(_text(cells.get("type", "")).strip(), {})
+        schema = schemas.get(_text(cells.get("type", "")).strip()) or _any_type(schemas)  # unknown type: reported once
         for name, value in cells.items():
             try:
                 card[name] = _typed(value, schema.get(name), name)
@@ -204,6 +212,32 @@ def read_deck(path: Path, schemas: Mapping[str, Mapping[str, FieldType]], proble
         cards.append(card)
         cards.item_lines.append(number)
     return deck
+
+
+HEADER_SEARCH = 20  # rows looked through for a header row that is not the first
+
+
+def _no_header(rows: list[list[Any]]) -> str:
+    """Why row 1 is no header row: the header is further down (a title row
+    above it, merged cells), or there is none."""
+    for number, row in enumerate(rows[1:HEADER_SEARCH], start=2):
+        if any(_text(v).strip() == "id" for v in row):
+            above = "row 1 is" if number == 2 else f"rows 1 to {number - 1} are"
+            return (f"the header row (the row naming id, name, type, ...) is row {number}, but it must be row 1: "
+                    f"{above} above it (a title? merged cells?); delete {'it' if number == 2 else 'them'} "
+                    "and keep any title elsewhere")
+    return "row 1 must name the fields (id, name, type, ...), and it has no `id` column"
+
+
+def _any_type(schemas: Mapping[str, Mapping[str, FieldType]]) -> dict[str, FieldType]:
+    """Every field of every card type, for a row whose type is unknown (that is
+    reported once, by the card check): its cells are still read by type, so a
+    quantity of 1 is a number, not the text '1'."""
+    out: dict[str, FieldType] = {}
+    for schema in schemas.values():
+        for name, ftype in schema.items():
+            out.setdefault(name, ftype)
+    return out
 
 
 def _empty(value: Any) -> bool:
@@ -240,7 +274,7 @@ def _typed(value: Any, ftype: FieldType | None, name: str) -> Any:
         if isinstance(value, bool):
             return value
         return {"true": True, "yes": True, "false": False, "no": False}.get(text.strip().lower(), text)
-    return text
+    return text.strip()  # " Kiln Master " is Kiln Master: a stray space must not change the card (its revision, its QR)
 
 
 def _scalar(value: Any) -> Any:
@@ -250,8 +284,11 @@ def _scalar(value: Any) -> Any:
 
 
 def _plain_yaml(text: str) -> Any:
-    """A cell of inline YAML (safe_load gives plain dicts and lists)."""
-    return yaml.safe_load(text)
+    """A cell of inline YAML (plain dicts and lists), refused if its aliases would explode."""
+    try:
+        return safe_scalar_yaml(text)
+    except YamlSyntaxError as exc:
+        raise CellProblem(exc.message) from None
 
 
 # ---------------------------------------------------------------------------- writing

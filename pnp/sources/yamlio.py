@@ -1,6 +1,7 @@
 """YAML reading with `safe_load` semantics that remembers where each key stood."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -35,15 +36,20 @@ class _MarkedLoader(_Base):
 
 
 def _construct_mapping(loader: _MarkedLoader, node: yaml.MappingNode) -> MarkedDict:
+    written = sum(1 for key_node, _ in node.value if key_node.tag != "tag:yaml.org,2002:merge")
     loader.flatten_mapping(node)
+    merged = len(node.value) - written  # `<<: *base` pairs come first; the mapping's own keys may override them
     result = MarkedDict()
     result.line = node.start_mark.line + 1
     result.key_lines = {}
-    for key_node, value_node in node.value:
+    own: set = set()
+    for index, (key_node, value_node) in enumerate(node.value):
         key = loader.construct_object(key_node, deep=True)
         line = key_node.start_mark.line + 1
-        if key in result:
-            loader.duplicate_keys.append((line, key))
+        if index >= merged:
+            if key in own:
+                loader.duplicate_keys.append((line, key))
+            own.add(key)
         result[key] = loader.construct_object(value_node, deep=True)
         result.key_lines[key] = line
     return result
@@ -143,7 +149,10 @@ def _parse(text: str) -> tuple[Any, list[tuple[int, Any]]]:
     loader = _MarkedLoader(text)
     loader.duplicate_keys = []
     try:
-        data = loader.get_single_data()
+        node = loader.get_single_node()
+        if node is not None and _ANCHOR.search(text):  # no anchor, no alias: nothing can expand
+            check_expansion(node)
+        data = loader.construct_document(node) if node is not None else None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else 0
@@ -160,6 +169,65 @@ def _parse(text: str) -> tuple[Any, list[tuple[int, Any]]]:
     finally:
         loader.dispose()
     return data, loader.duplicate_keys
+
+
+_ANCHOR = re.compile(r"(?:^|[\s\[{,])&[^\s]")  # an anchor (`&name` after a space, `[`, `{` or `,`)
+MAX_EXPANSION = 1_000_000  # values aliases may add beyond what is written: far more than any card file
+
+
+def check_expansion(root: yaml.Node) -> None:
+    """Refuse a document whose aliases (`&a` ... `*a`) expand to far more
+    values than it writes (a "billion laughs" bomb), or refer to themselves,
+    before anything is built from it: both would otherwise hang or exhaust
+    whatever walks the data. Counts each node once (memoised), so it costs
+    as much as the document's own size."""
+    size: dict[int, int] = {}
+    written = 0
+    stack: list[tuple[yaml.Node, bool]] = [(root, False)]
+    open_nodes: set[int] = set()
+    while stack:
+        node, done = stack.pop()
+        key = id(node)
+        if done:
+            open_nodes.discard(key)
+            total = 1 + sum(size[id(c)] for c in _children(node))
+            size[key] = total
+            if total > written + MAX_EXPANSION:
+                raise YamlSyntaxError(node.start_mark.line + 1,
+                                      f"YAML aliases here expand to more than {MAX_EXPANSION:,} values "
+                                      "(an alias bomb?); write the values out, or use fewer nested aliases")
+            continue
+        if key in size:
+            continue
+        if key in open_nodes:
+            raise YamlSyntaxError(node.start_mark.line + 1, "a YAML alias refers to the value it is in; "
+                                                            "a card file cannot hold itself")
+        written += 1
+        open_nodes.add(key)
+        stack.append((node, True))
+        stack.extend((c, False) for c in _children(node) if id(c) not in size)
+
+
+def _children(node: yaml.Node) -> list[yaml.Node]:
+    if isinstance(node, yaml.MappingNode):
+        return [n for pair in node.value for n in pair]
+    if isinstance(node, yaml.SequenceNode):
+        return list(node.value)
+    return []
+
+
+def safe_scalar_yaml(text: str) -> Any:
+    """`yaml.safe_load` of a small piece of inline YAML (a spreadsheet cell),
+    with the same guard against alias bombs. Raises yaml.YAMLError or YamlSyntaxError."""
+    loader = _Base(text)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        check_expansion(node)
+        return loader.construct_document(node)
+    finally:
+        loader.dispose()
 
 
 def plain(value: Any) -> Any:

@@ -15,6 +15,7 @@ from referee import __version__
 from referee.cli import more as cli_more
 from referee.words import render
 from referee.table import operations as table
+from referee.table.store.notices import collecting
 from referee.cli.common import AMOUNT, db_option, db_path, emit, project_option, warn
 from referee.errors import RefereeError
 from referee.rules.game import game_of
@@ -105,6 +106,13 @@ class RefereeGroup(click.Group):
                 formatter.write_dl([(n, c.get_short_help_str(60)) for n, c in sorted(extra.items())])
 
     def invoke(self, ctx: click.Context):
+        with collecting() as notes:  # what the core warns of (a snapshot rebuilt, an upgrade) is said, never lost
+            try:
+                return self._invoke(ctx)
+            finally:
+                warn(notes)
+
+    def _invoke(self, ctx: click.Context):
         try:
             project = (ctx.find_object(dict) or {}).get("project")
             with table.one_open():  # the command opens its table once, however many steps read it

@@ -19,7 +19,7 @@ from typing import Any, Iterable, Mapping
 
 from referee.words import render
 from referee.cards.index import load_index, project_root
-from referee.errors import CardError, TableError
+from referee.errors import CardError, TableDamaged, TableError
 from referee.rules import GameRules, rules_for, visible_state
 from referee.model import VIA, Event, GameSlug, State, actor_label
 from referee.table.public import public_event
@@ -104,6 +104,8 @@ def read(path: Path, last: int = LOG_LINES) -> TableNow:
                 texts.append(render.log_line(shown, shown_target, rules, before, after))
         finally:
             conn.execute("COMMIT")
+    except TableDamaged as exc:  # named with the file, as the command line names it
+        raise (exc.at(path) if exc.path is None else exc) from None
     except sqlite3.Error as exc:
         raise TableError(f"cannot read the table {path}: {exc}") from None
     finally:

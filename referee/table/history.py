@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from referee.errors import RefereeError
 from referee.rules import visible_state
 from referee.model import Event, EventKind, Setup, State
 from referee.table.public import public_event
@@ -61,9 +62,15 @@ def history(path: Path, last: int | None = None) -> LogView:
     action row carries the table before and after it (hidden cards masked),
     so the log can say what the action did."""
     with opened(path) as (conn, rules), db.read(conn):
-        events = log.all_events(conn)
+        newer = getattr(conn, "newer", None) is not None
+        if newer:  # a newer referee's table: the rows this referee can read, as far as it can apply them
+            from referee.table.known import known_events  # lazy: only a newer referee's table needs it
+
+            events = known_events(conn)
+        else:
+            events = log.all_events(conn)
         live = log.in_effect(conn, events[-1].head)
-    states = _states(rules, events)
+    states = _states(rules, events, newer)
     public = [public_event(rules, e) for e in events]  # hidden cards stay hidden
     by_seq = {e.seq: e for e in public}
     entries = []
@@ -82,13 +89,19 @@ def history(path: Path, last: int | None = None) -> LogView:
     return LogView(tuple(entries), len(events))
 
 
-def _states(rules, events: list[Event]) -> dict[int, State]:
+def _states(rules, events: list[Event], newer: bool = False) -> dict[int, State]:
     """The state at every setup and action node, folded in log order (a
-    node's parent always comes before it)."""
+    node's parent always comes before it). A newer referee's table is
+    folded up to the first action this referee cannot apply."""
     states: dict[int, State] = {}
     for e in events:
-        if e.kind is EventKind.SETUP:
-            states[e.seq] = rules.setup(Setup.from_dict(e.args), e.dice)
-        elif e.kind is EventKind.ACTION and e.parent in states:
-            states[e.seq] = rules.apply(states[e.parent], e.to_action(), e.dice)
+        try:
+            if e.kind is EventKind.SETUP:
+                states[e.seq] = rules.setup(Setup.from_dict(e.args), e.dice)
+            elif e.kind is EventKind.ACTION and e.parent in states:
+                states[e.seq] = rules.apply(states[e.parent], e.to_action(), e.dice)
+        except RefereeError:
+            if not newer:
+                raise
+            break
     return states

@@ -66,7 +66,7 @@ def start(conn: sqlite3.Connection, rules: GameRules, setup: Setup,
             Seq(1), stamp.time or now(), None, EventKind.SETUP, "new", setup.to_dict(), rolled, {},
             None, Seq(1), None, None, None, 0, rng, state.turn, state.active_player.name,
         )
-        log.insert(conn, event)
+        log.insert(conn, event, rules)
         log.save_snapshot(conn, rules, 1, state)
     return Outcome(event, state, state)
 
@@ -76,7 +76,16 @@ def _current(conn: sqlite3.Connection, rules: GameRules) -> tuple[Event, State]:
     state, steps = log.state_at(conn, rules, last.head)
     if steps >= log.SNAPSHOT_EVERY:  # snapshots were missing or stale: heal them here
         log.save_snapshot(conn, rules, last.head, state)
+    heal(conn, rules)
     return last, state
+
+
+def heal(conn: sqlite3.Connection, rules: GameRules) -> None:
+    """Save again the snapshots `state_at` found damaged (inside a write transaction)."""
+    for node, state in getattr(conn, "heal", ()):
+        log.save_snapshot(conn, rules, node, state)
+    if getattr(conn, "heal", None):
+        conn.heal.clear()  # type: ignore[attr-defined]
 
 
 def _seed(conn: sqlite3.Connection) -> int:
@@ -132,7 +141,7 @@ def perform(conn: sqlite3.Connection, rules: GameRules, action: Action,
             seq, stamp.time or now(), action.actor, EventKind.ACTION, action.name, logged,
             rolled, dict(action.cards), last.head, seq, None, None, None, last.depth + 1, rng,
             after.turn, after.active_player.name,
-        ))
+        ), rules)
         log.save_snapshot(conn, rules, seq, after)  # the head's state: the next command reads it, replays nothing
         if last.depth % log.SNAPSHOT_EVERY and last.head != seq:  # the old head's, unless a periodic one
             log.drop_snapshot(conn, last.head)
@@ -156,7 +165,7 @@ def roll(conn: sqlite3.Connection, rules: GameRules, expr: dicelib.DiceExpr,
             last, seq=Seq(last.seq + 1), time=stamp.time or now(), actor=name, kind=EventKind.ROLL,
             action="roll", args=args, dice=rolled, cards={}, parent=None, target=None,
             redo_below=None, rng=rng,
-        ))
+        ), rules)
     return Outcome(event, state, state)
 
 
@@ -174,7 +183,7 @@ def undo(conn: sqlite3.Connection, rules: GameRules, actor: str | None = None,
             seq, stamp.time or now(), _actor(before, actor), EventKind.UNDO, "undo", {}, (), {},
             None, target.parent, target.seq, seq, last.redo, target.depth - 1, last.rng,  # type: ignore[arg-type]
             after.turn, after.active_player.name,
-        ))
+        ), rules)
         log.save_snapshot(conn, rules, target.parent, after)  # type: ignore[arg-type]  # the new head's
     return Outcome(event, before, after)
 
@@ -194,7 +203,7 @@ def redo(conn: sqlite3.Connection, rules: GameRules, actor: str | None = None,
             seq, stamp.time or now(), _actor(before, actor), EventKind.REDO, "redo", {}, (), {},
             None, target.seq, target.seq, undone_by.redo_below, None, target.depth, last.rng,
             after.turn, after.active_player.name,
-        ))
+        ), rules)
         log.save_snapshot(conn, rules, target.seq, after)  # the new head's
     return Outcome(event, before, after)
 

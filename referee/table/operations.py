@@ -13,15 +13,15 @@ import threading
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import replace
-from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterator, Sequence
 
+from referee import __version__
 from referee.errors import RefereeError, TableError
 from referee.rules import GameRules, rules_for
 from referee.model import Action, GameSlug, PlayerName, Setup
 from referee.table.public import public_event
-from referee.table.store import db
+from referee.table.store import db, notices
 from referee.table.store import events as log
 from referee.table.views import StatusView
 
@@ -62,7 +62,10 @@ def one_open() -> Iterator[None]:
 
 @contextmanager
 def opened(path: Path) -> Iterator[tuple[sqlite3.Connection, GameRules]]:
-    """An open table and its game's rules; SQLite failures become TableErrors."""
+    """An open table and its game's rules; SQLite failures become TableErrors
+    and damage names the file. Snapshots found damaged while reading are
+    saved again when the work is done (if the table may be written).
+    Inside `one_open` the file's connection is shared by every step of the command."""
     shared = _OPEN.get()
     shared = shared[1] if shared is not None and shared[0] == threading.get_ident() else None
     key = str(path.resolve()) if shared is not None else ""
@@ -78,14 +81,25 @@ def opened(path: Path) -> Iterator[tuple[sqlite3.Connection, GameRules]]:
     keep = False
     try:
         with db.translate(path):
-            game = log.meta(conn).get("game", "")
+            game = conn.meta.get("game", "")
             try:
                 rules = rules_for(GameSlug(game))
             except ValueError:
                 raise TableError(f"{path} is a table for {game!r}, a game this referee does not know") from None
+            if conn.newer is not None:
+                notices.note(f"the table {path} was written by {conn.newer}, this is referee {__version__}: "
+                             "it is read as far as this referee understands it; upgrade to play on")
             if shared is not None:
                 shared[key], keep = (_inode(path), conn, rules), True
             yield conn, rules
+            if conn.heal and conn.refusal is None:
+                from referee.table import ledger  # lazy: only a table whose snapshot failed heals it
+
+                try:  # best effort: what was read is right either way, and the next read heals it
+                    with db.write(conn):
+                        ledger.heal(conn, rules)
+                except (TableError, sqlite3.Error):
+                    pass
     finally:
         if not keep:
             conn.close()
@@ -106,13 +120,24 @@ def game_at(path: Path) -> str | None:
     try:
         with opened(path) as (_, rules):
             return rules.slug.value
-    except RefereeError:
-        return None
+    except RefereeError:  # damaged or not ours: the command itself says so; route by the file's word alone
+        return db.peek_game(path)
 
 
 def status_of(conn: sqlite3.Connection, rules: GameRules, path: Path) -> StatusView:
     last = log.last_event(conn)
-    state, _ = log.state_at(conn, rules, last.head)
+    try:
+        state, steps = log.state_at(conn, rules, last.head)
+    except RefereeError:
+        if getattr(conn, "newer", None) is None:
+            raise
+        from referee.table.known import known_state  # lazy: only a newer referee's table needs it
+
+        state, upto = known_state(conn, rules)
+        notices.note(f"the table {path} is shown up to event {upto}, the last this referee can read")
+        return StatusView(state, rules.title, last.seq, path, int(log.meta(conn)["seed"]))
+    if steps and getattr(conn, "heal", None) is not None and not any(n == last.head for n, _ in conn.heal):
+        conn.heal.append((last.head, state))  # type: ignore[attr-defined]  # a missing head snapshot: save one
     return StatusView(state, rules.title, last.seq, path, int(log.meta(conn)["seed"]))
 
 
@@ -163,64 +188,19 @@ def new_table(path: Path, game: str, players: Sequence[str], seed: int | None = 
     def build(conn: sqlite3.Connection) -> None:
         ledger.start(conn, rules, setup, rolled, ledger.Stamp(rng=rng))
 
+    from referee.table.files import build_then_swap  # lazy: only `new` writes a whole table (and it loads datetime)
+
     archived = build_then_swap(path, build)
     view = status(path)
+    _backed_up(path, view.log_length, "new")
     return replace(view, archived=archived)
 
 
-def build_then_swap(path: Path, build: Callable[[sqlite3.Connection], None]) -> Path | None:
-    """Write a new table beside `path` and move it into place when complete,
-    so a refusal or a crash part-way never leaves a half-made table or loses
-    the old one. A file already at `path` is kept, renamed beside it
-    (`archive_name`); its new path is returned."""
-    if not path.parent.is_dir():
-        raise TableError(f"cannot create {path}: folder {path.parent} does not exist")
-    building = path.with_name(f".{path.name}.new-{os.getpid()}")
-    db.remove_table(building)
-    try:
-        conn = db.create_table(building)
-        try:
-            with db.translate(building):
-                build(conn)
-                conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        finally:
-            conn.close()
-        archived = archive_table(path) if path.exists() else None
-        os.replace(building, path)
-    except OSError as exc:
-        raise TableError(f"cannot write the table {path}: {exc.strerror}") from None
-    finally:
-        db.remove_table(building)
-    return archived
+def _backed_up(path: Path, seq: int, reason: str | None = None) -> None:
+    """A rolling backup, if one is due after writing event `seq` (table/backups.py)."""
+    from referee.table import backups  # lazy: only a command that wrote takes a backup
 
-
-def archive_name(path: Path, when: datetime | None = None) -> Path:
-    """`table.db` -> `table.2026-11-23T14-05.db` beside it (then -2, -3 ... if taken)."""
-    stamp = (when or datetime.now()).strftime("%Y-%m-%dT%H-%M")
-    candidate = path.with_name(f"{path.stem}.{stamp}{path.suffix}")
-    n = 2
-    while candidate.exists():
-        candidate = path.with_name(f"{path.stem}.{stamp}-{n}{path.suffix}")
-        n += 1
-    return candidate
-
-
-def archive_table(path: Path) -> Path:
-    """Rename an old table (with its WAL, folded in first) out of the way; never delete it."""
-    target = archive_name(path)
-    try:
-        conn = sqlite3.connect(str(path))
-        try:
-            conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        finally:
-            conn.close()
-    except sqlite3.Error:
-        pass  # not a SQLite file: it is kept as it is
-    os.replace(path, target)
-    for side in ("-wal", "-shm"):
-        if os.path.exists(f"{path}{side}"):
-            os.replace(f"{path}{side}", f"{target}{side}")
-    return target
+    backups.after_write(path, seq, reason)
 
 
 def ensure_replaceable(path: Path, force: bool) -> None:
@@ -306,6 +286,7 @@ def act(path: Path, name: str, args: dict[str, object], actor: str | None = None
         if _PLANNING.get():
             raise Planned(path, action, entered, tuple(u.warning for u in uses if u.warning), drawn)
         outcome = ledger.perform(conn, rules, action, entered, drawn=drawn)
+    _backed_up(path, outcome.event.seq)
     warnings = tuple(u.warning for u in uses if u.warning)
     return results.ActResult(public_event(rules, outcome.event), outcome.before, outcome.after, warnings,
                              facts=outcome.facts)
@@ -322,6 +303,7 @@ def perform(path: Path, action: Action, entered: Sequence[int] | None = None,
     from referee.table import results  # lazy: the ledger and results are not needed to read a table
     with opened(path) as (conn, rules):
         outcome = ledger.perform(conn, rules, action, entered, guard=guard, drawn=drawn)
+    _backed_up(path, outcome.event.seq)
     shown = results.ActResult(public_event(rules, outcome.event), outcome.before, outcome.after, tuple(warnings),
                               facts=outcome.facts)
     return shown, replace(shown, event=outcome.event)
@@ -371,6 +353,7 @@ def roll(path: Path, expr_text: str, dice_text: str | None = None, actor: str | 
     entered = dicelib.parse_entered(dice_text) if dice_text is not None else None
     with opened(path) as (conn, rules):
         outcome = ledger.roll(conn, rules, expr, entered, actor, reason)
+    _backed_up(path, outcome.event.seq)
     return results.RollResult(outcome.event)
 
 
@@ -380,6 +363,7 @@ def undo(path: Path, actor: str | None = None) -> ActResult:
     with opened(path) as (conn, rules):
         outcome = ledger.undo(conn, rules, actor)
         target = log.get_event(conn, outcome.event.target)  # type: ignore[arg-type]
+    _backed_up(path, outcome.event.seq, "undo" if outcome.before.turn != outcome.after.turn else None)
     return results.ActResult(outcome.event, outcome.before, outcome.after, undone=public_event(rules, target))
 
 
@@ -389,6 +373,7 @@ def redo(path: Path, actor: str | None = None) -> ActResult:
     with opened(path) as (conn, rules):
         outcome = ledger.redo(conn, rules, actor)
         target = log.get_event(conn, outcome.event.target)  # type: ignore[arg-type]
+    _backed_up(path, outcome.event.seq)
     return results.ActResult(outcome.event, outcome.before, outcome.after, undone=public_event(rules, target))
 
 

@@ -22,7 +22,8 @@ from referee.model import Action, Event, EventKind, GameSlug, PlayerName, Setup
 from referee.table.public import public_event
 from referee.table.store import db
 from referee.table.store import events as log
-from referee.table.operations import build_then_swap, ensure_replaceable, opened, status_of
+from referee.table.files import build_then_swap
+from referee.table.operations import ensure_replaceable, opened, status_of
 from referee.table.views import StatusView
 
 EXPORT_FORMAT = "referee-log"
@@ -136,6 +137,9 @@ def replay(source: Path, path: Path, step: bool = False, force: bool = False,
 
     archived = build_then_swap(path, build)
     status, steps = result
+    from referee.table import backups  # lazy: only a command that wrote takes a backup
+
+    backups.take(path, status.log_length, "import")
     return ReplayResult(status, status.log_length, tuple(steps), archived)
 
 

@@ -45,7 +45,7 @@ def test_drawing_from_the_derived_file_gives_svglibs_operators(svg):
     data = svg.read_bytes()
     assert artpaths.entry_for(svg, data) is not None
     for color in COLORS:
-        assert artpanel._drawing(str(svg), data, color) == artpanel.svg_drawing(svg.read_text(), color)
+        assert artpanel.svg_ops(str(svg), data, color) == artpanel.svg_drawing(svg.read_text(), color)
 
 
 def test_a_changed_or_new_icon_or_a_named_colour_is_read_by_svglib(tmp_path):
@@ -64,9 +64,9 @@ def test_a_changed_or_new_icon_or_a_named_colour_is_read_by_svglib(tmp_path):
     assert artpaths.entry_for(kept, kept.read_bytes()) is not None
     for svg in (changed, new, kept):
         for color in ("#336699", "navy"):
-            assert artpanel._drawing(str(svg), svg.read_bytes(), color) == artpanel.svg_drawing(svg.read_text(), color)
-    assert artpanel._drawing(str(changed), changed.read_bytes(), "#000000") != \
-        artpanel._drawing(str(kept), kept.read_bytes(), "#000000")
+            assert artpanel.svg_ops(str(svg), svg.read_bytes(), color) == artpanel.svg_drawing(svg.read_text(), color)
+    assert artpanel.svg_ops(str(changed), changed.read_bytes(), "#000000") != \
+        artpanel.svg_ops(str(kept), kept.read_bytes(), "#000000")
     # an icon with a colour of its own besides currentColor is derived too: only currentColor becomes @fill
     entry = artpanel.derive(new.read_bytes())
     assert entry is not None and entry["ops"].count(artpaths.FILL) == 1 and "1 0 0 rg" in entry["ops"]
@@ -79,7 +79,7 @@ def test_a_damaged_derived_file_is_ignored(tmp_path):
     svg.write_bytes(SAMPLE[0].read_bytes())
     (folder / artpaths.DERIVED).write_text('{"format": "pnp-art-paths-1", "icons": {"x": ')
     assert artpaths.entries(folder) == {}
-    assert artpanel._drawing(str(svg), svg.read_bytes(), "#123456") == artpanel.svg_drawing(svg.read_text(), "#123456")
+    assert artpanel.svg_ops(str(svg), svg.read_bytes(), "#123456") == artpanel.svg_drawing(svg.read_text(), "#123456")
 
 
 # ---------------------------------------------------------------- rebuild keys

@@ -177,3 +177,20 @@ def test_the_installed_referee_plays_a_card_outside_the_checkout(installed, tmp_
     bad = subprocess.run([referee, "--project", str(tmp_path / "nowhere"), "card", "anarchy-window-smasher"],
                          cwd=table, env=env, capture_output=True, text=True)
     assert bad.returncode != 0 and "not a project" in bad.stdout + bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_the_installed_package_draws_its_icons_by_name_in_a_new_game(installed, tmp_path):
+    """A designer's project names a shipped game-icons.net icon: the wheel's own copy is drawn."""
+    pnp = str(installed / "bin" / "pnp")
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    assert subprocess.run([pnp, "new-game", "tide-pool"], cwd=tmp_path, env=env, capture_output=True).returncode == 0
+    (tmp_path / "card_sources" / "tide-pool" / "art.yaml").write_text("cards:\n  tide-pool-scout: anchor\n")
+    result = subprocess.run([pnp, "list", "tide-pool", "--json"], cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert '"art": "templates/art/anchor.svg"' in result.stdout
+    result = subprocess.run([pnp, "validate"], cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+    typo = subprocess.run([pnp, "validate"], cwd=tmp_path, env=env, capture_output=True, text=True)
+    (tmp_path / "card_sources" / "tide-pool" / "art.yaml").write_text("cards:\n  tide-pool-scout: ancor\n")
+    typo = subprocess.run([pnp, "validate"], cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert typo.returncode == 1 and "did you mean anchor" in typo.stderr and "vendor_art" not in typo.stderr, typo.stderr

@@ -126,7 +126,9 @@ def test_tokens_live_beside_the_table_never_in_its_log(cold):
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
     assert json.loads(path.read_text()) == tokens.tokens
     assert len({*tokens.tokens.values()}) == 2 and all(len(t) >= 32 for t in tokens.tokens.values())
-    raw = b"".join(p.read_bytes() for p in db.parent.iterdir() if p.name.startswith("cold.db") and p != path)
+    beside = [p for p in db.parent.iterdir() if p.name.startswith("cold.db") and p != path]
+    files = [f for p in beside for f in ([p] if p.is_file() else sorted(p.rglob("*")))]  # the backups folder too
+    raw = b"".join(f.read_bytes() for f in files if f.is_file())
     assert not any(t.encode() in raw for t in tokens.tokens.values())
     assert TokenStore(db, ["Ann", "Bo"]).tokens == tokens.tokens  # the same links next time
 
