@@ -579,6 +579,10 @@ def main() -> None:
 
         for line in table_trust.main():
             add(line)
+        import cluster  # benchmarks/cluster.py: figure 11, self-play through a Dask cluster (issue 39)
+
+        for line in cluster.main():
+            add(line)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     print(f"\nload average {os.getloadavg()[0]:.2f} at the end\n")
