@@ -4,13 +4,13 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: pdfs test fuzz bench clean pictures browser printtools
+.PHONY: pdfs test fuzz bench clean pictures browser printtools docs
 
 $(STAMP): pyproject.toml
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "need $(PYTHON) on PATH"; exit 1; }
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test,cluster]'
+	$(BIN)/python -m pip install --quiet -e '.[test,docs,cluster]'
 	$(BIN)/python -m compileall -q pnp referee
 	@touch $(STAMP)
 
@@ -47,8 +47,12 @@ fuzz: $(STAMP)
 pictures: $(STAMP)
 	$(BIN)/python scripts/readme_pictures.py
 
+## Build the documentation site (mkdocs.yml, docs/) into site/; `mkdocs serve` shows it live
+docs: $(STAMP)
+	$(BIN)/mkdocs build --strict
+
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py
 
 clean:
-	rm -rf $(VENV) output/*/
+	rm -rf $(VENV) output/*/ site/

@@ -567,6 +567,10 @@ def main() -> None:
         add(row("10. pnp diff, five games, since the last build", secs(diffed), f"pnp list {secs(listed)}",
                 diffed.wall / listed.wall, "<= 1.5x", diffed.wall / listed.wall <= 1.5))
         notes.append(f"10. pnp diff {diffed.spread()}; pnp list {listed.spread()}")
+        import preflight_time  # benchmarks/preflight_time.py: figure 11, pnp preflight (issue 37)
+
+        for line in preflight_time.main():
+            add(line)
         import selfplay  # benchmarks/selfplay.py, beside this file: figure 8, self-play (issue 27)
 
         for line in selfplay.main():

@@ -197,6 +197,7 @@ def summary(report) -> str:
         lines.append(f"up to date: {len(report.up_to_date)} files" + (
             "" if len(report.up_to_date) > 6 else " (" + ", ".join(report.up_to_date) + ")"))
     lines.append(f"built {len(report.files)} files, {report.pages} pages, {report.cards} cards in {report.seconds:.2f} s")
+    lines += getattr(report, "warnings", [])
     if getattr(report, "ink", None) is not None:
         for game, saver in report.ink.saver.items():
             normal = report.ink.normal.get(game)
@@ -257,9 +258,10 @@ def watch_command(ctx, games, paper, layout, flip, printer, ink, out):
 @click.argument("card", required=False, shell_complete=complete_card)
 @click.option("--sheet", "sheet_game", metavar="GAME", shell_complete=complete_game, help="Preview the first sheet of GAME's first deck instead.")
 @click.option("--dpi", type=click.IntRange(30, 600), default=150, show_default=True)
+@click.option("--guides", is_flag=True, help="Draw each face with its bleed, and the bleed, trim and safe zone over it.")
 @click.option("--out", "out_file", type=click.Path(dir_okay=False), help="PNG file (default: output/<game>/preview-<id>.png).")
 @click.pass_context
-def preview(ctx, card, sheet_game, dpi, out_file):
+def preview(ctx, card, sheet_game, dpi, guides, out_file):
     """Render one CARD (id or QR text), face and back side by side, to PNG,
     without building its deck.
 
@@ -267,24 +269,29 @@ def preview(ctx, card, sheet_game, dpi, out_file):
     Examples:
       pnp preview anarchy-window-smasher
       pnp preview anarchy-window-smasher --dpi 300 --out /tmp/card.png
+      pnp preview anarchy-window-smasher --guides   # bleed, trim and safe zone drawn over it
       pnp preview --sheet culture-war
     """
-    from pnp.extras.preview import preview_card, preview_sheet  # lazy: loaded only when this command runs
+    from pnp.extras.preview import preview as preview_one, preview_sheet  # lazy: loaded only when this command runs
 
     project = _project(ctx)
     if bool(card) == bool(sheet_game):
         raise click.UsageError("give a CARD id, or --sheet GAME")
+    warnings: list[str] = []
     if sheet_game:
-        image = preview_sheet(project, sheet_game, dpi)
+        if guides:
+            raise click.UsageError("--guides is for one CARD, not --sheet")
+        image = preview_sheet(project, sheet_game, dpi, warnings=warnings)
         target = Path(out_file) if out_file else project / "output" / sheet_game / "preview-sheet.png"
     else:
-        image, found = preview_card(project, card, dpi)
+        shown = preview_one(project, card, dpi, guides)
+        image, found, warnings = shown.image, shown.card, list(shown.warnings)
         target = Path(out_file) if out_file else project / "output" / found.game / f"preview-{found.id}.png"
     target.parent.mkdir(parents=True, exist_ok=True)
     buffer = io.BytesIO()
     image.save(buffer, format="PNG")
     write_atomic(target, buffer.getvalue())
-    click.echo(f"{target}  ({image.width} x {image.height} px at {dpi} dpi)")
+    click.echo("\n".join([f"{target}  ({image.width} x {image.height} px at {dpi} dpi)", *warnings]))
 
 
 @main.command()
@@ -488,10 +495,10 @@ def export_command(ctx, game, shop, decks, out, url_base, per_copy):
         return
     if url_base:
         raise click.UsageError("--url-base is for --shop tts")
-    from pnp.extras.export import export  # lazy: loaded only when this command runs
+    from pnp.extras.preflight import export_checked  # lazy: loaded only when this command runs
 
-    report = export(project, game, Shop(shop), target, list(decks) or None, per_copy)
-    click.echo(export_summary(report))
+    report, checked = export_checked(project, game, Shop(shop), target, list(decks) or None, per_copy)
+    click.echo(export_summary(report) + "\n" + preflight_summary(checked))
 
 
 def export_summary(report) -> str:
@@ -500,10 +507,40 @@ def export_summary(report) -> str:
         lines.append(f"  {d.deck}: {d.cards} card{'' if d.cards == 1 else 's'}, {d.copies} copies, {d.size} -> {d.zip.name}")
     lines.append(f"  what to upload and how many to order: {report.csv.name}")
     lines.append(f"wrote {len(report.files)} files in {report.seconds:.2f} s")
-    if report.warnings:
-        lines.append(f"safe zone warnings ({len(report.warnings)}):")
-        lines += [f"  {w}" for w in report.warnings]
     return "\n".join(lines)
+
+
+def preflight_summary(report) -> str:
+    n = len(report.findings)
+    lines = [f"  {f}" for f in report.findings]
+    lines.append(f"preflight for {report.shop.name}: {report.files} files, "
+                 + (f"{n} finding{'' if n == 1 else 's'} (above)" if n else "every rule passed")
+                 + f", in {report.seconds:.2f} s")
+    return "\n".join(lines)
+
+
+@main.command("preflight")
+@click.argument("game", shell_complete=complete_game)
+@click.option("--shop", type=click.Choice([s.value for s in Shop if s is not Shop.TTS]), required=True)
+@click.option("--out", type=click.Path(file_okay=False), help="The export is in DIR/<game>/shop-<shop>/ (default: output/).")
+@click.pass_context
+def preflight_command(ctx, game, shop, out):
+    """Check GAME's export for SHOP against the shop's rules, one finding
+    per line (file, page, card, rule). Exits 1 when anything is found.
+    `pnp export` runs it too.
+
+    \b
+    Examples:
+      pnp preflight culture-war --shop drivethru
+      pnp preflight debate --shop tgc --out /tmp/shops
+    """
+    from pnp.extras.preflight import preflight  # lazy: loaded only when this command runs
+
+    project = _project(ctx)
+    report = preflight(project, game, Shop(shop), Path(out) if out else project / "output")
+    click.echo(preflight_summary(report))
+    if report.findings:
+        ctx.exit(1)
 
 
 @main.command("convert")

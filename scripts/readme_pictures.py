@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
-"""Regenerate the README's pictures from a real build (`make pictures`).
+"""Regenerate the pictures of the README and the docs from a real build (`make pictures`).
 
 Builds every game into a temporary folder, then renders into docs/images/:
 one card of every game (face, at 150 dpi, cut at its trim box as the
 manifest gives it), a fronts sheet, the Petri dish board and a rule-sheet
-page; then a self-play balance report's first page (`referee simulate`).
-The README shows exactly these files, so they never go stale.
+page, a card previewed with its print guides; then a self-play balance report's first page (`referee simulate`).
+The README and docs/*.md show exactly these files (tests/test_docs_site.py
+holds them to this list), so they never go stale.
 """
 from __future__ import annotations
 
@@ -32,6 +33,7 @@ PAGES = [  # (file, game, pdf, page, scale)
     ("rules-debate-1.png", "debate", "rules-rules.pdf", 1, 0.55),
 ]
 
+GUIDES = ("preview-guides.png", "cold-wm-supercarrier", 120)   # `pnp preview --guides` (docs/printing.md)
 SELFPLAY = ("selfplay-report-1.png", "culture-war", 3, 300, 0.55)  # (file, game, players, games, scale)
 
 
@@ -43,6 +45,14 @@ def render(pdf: Path, page: int, scale: float):
         return doc[page - 1].render(scale=scale).to_pil().convert("RGB"), doc[page - 1].get_height()
     finally:
         doc.close()
+
+
+def guides(images: Path) -> None:
+    from pnp.extras.preview import preview
+
+    name, card_id, dpi = GUIDES
+    preview(ROOT, card_id, dpi, guides=True).image.convert("RGB").save(images / name, optimize=True)
+    print(f"docs/images/{name}: pnp preview {card_id} --guides --dpi {dpi}")
 
 
 def main() -> int:
@@ -71,6 +81,7 @@ def main() -> int:
             image, _ = render(out / game / pdf, page, scale)
             image.save(images / name, optimize=True)
             print(f"docs/images/{name}: {game}/{pdf} page {page}")
+        guides(images)
         name, game, players, games, scale = SELFPLAY
         selfplay_report(out / "selfplay.pdf", game, players, games)
         image, _ = render(out / "selfplay.pdf", 1, scale)

@@ -22,8 +22,9 @@ Shops:
   plus 1/8 inch bleed, TrimBox and BleedBox set.
 
 Every face is drawn once, with its bleed: full-bleed backgrounds run on past
-the trim. The safe zone check lists text and QR codes closer than 1/8 inch
-(3.175 mm) to the trim as warnings.
+the trim. The faces' notes (text and QR codes closer than 1/8 inch to the
+trim, pictures under 300 dpi) go to the preflight that follows every export
+(pnp.extras.preflight).
 
 The export runs through the one pipeline (pnp.pipeline.stages) on every core:
 each task makes a chunk of a deck's faces (or a whole DriveThruCards deck,
@@ -43,8 +44,8 @@ from enum import Enum
 from pathlib import Path
 
 from pnp.errors import PnpError, Problems
-from pnp.extras.shopdraw import (DPI, MM_PER_INCH, pdf_pages, png_images, safe_zone_warnings, zip_files,
-                                 safe_zone_problems)
+from pnp.extras.facenotes import notes_of
+from pnp.extras.shopdraw import DPI, MM_PER_INCH, pdf_pages, png_images, zip_files
 from pnp.extras.shoporder import ORDER_COLUMNS, back_png, front_png, upload_words
 from pnp.extras.staging import ExportJob, ExportTarget, chunks, shop_folder
 from pnp.model import Card, Deck, Game, Shop, Size
@@ -107,8 +108,9 @@ class ExportReport:
     decks: list[DeckExport] = field(default_factory=list)
     files: list[Path] = field(default_factory=list)
     csv: Path | None = None
-    warnings: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    game: Game | None = None
+    notes: list = field(default_factory=list)   # the faces' notes for the preflight (pnp.extras.preflight.LayoutNote)
 
 
 # --------------------------------------------------------------------------- the export
@@ -183,7 +185,7 @@ class ShopJob(ExportJob):
     per_copy: bool = False   # image shops: one image per printed copy, each with its copy-numbered QR code
 
     def run(self, work: Work, task: Task):
-        """(problems, (names staged, [(face label, what, mm to the trim)] for the safe-zone check))."""
+        """(problems, (names staged, the faces' notes for the preflight: pnp.extras.facenotes))."""
         spec = SHOPS[self.shop]
         part: ShopPart = work.parts[task.game]
         unit = part.units[task.index]
@@ -197,10 +199,9 @@ class ShopJob(ExportJob):
             return problems.items, ([], [])
         bleed = max(spec.bleed_mm, spec.bleed_px / DPI * MM_PER_INCH)
         ctx = replace(tools.context, bleed=bleed + 0.5)
-        close = [(f"{card.id} front", what, d) for card, face in zip(cards, fronts)
-                 for what, d in safe_zone_problems(face, size, tools.style)]
+        notes = [n for card, face in zip(cards, fronts) for n in notes_of(deck, card.id, face, size, tools.style)]
         if back is not None and (unit.kind != "cards" or unit.start + unit.count == len(deck.cards)):
-            close += [(f"{deck.id} back", what, d) for what, d in safe_zone_problems(back, size, tools.style)]
+            notes += notes_of(deck, None, back, size, tools.style)
         title = f"{game.name} — {deck.name}"
         staged: list[str] = []
 
@@ -235,7 +236,7 @@ class ShopJob(ExportJob):
                                   f"{game.name} — {card.name}")
                 for n in range(1, card.quantity + 1):
                     stage(f"{card.id}-{n}.pdf", data)
-        return [], (staged, close)
+        return [], (staged, notes)
 
 
 class ShopTarget(ExportTarget):
@@ -271,7 +272,7 @@ class ShopTarget(ExportTarget):
     def write(self, sources, tasks: list[Task], results: list) -> ExportReport:
         self.problems(results)
         part, game, folder = self.part, self.part.game, self.folder
-        report = ExportReport(self.spec, folder)
+        report = ExportReport(self.spec, folder, game=game)
         staged: list[str] = []
         order: list[str] = []
         rows = []
@@ -287,7 +288,7 @@ class ShopTarget(ExportTarget):
             order += files
             report.decks.append(DeckExport(deck.id, len(deck.cards), deck.copies, size_words, folder / deck.id,
                                            folder / f"{deck.id}.zip"))
-            report.warnings += safe_zone_warnings(deck, [c for made in mine for c in made[1]])
+            report.notes += [n for made in mine for n in made[1]]
             for card in deck.cards:
                 fronts = [f"{deck.id}/{r}" for r in refs[card.id]["fronts"]]
                 backs = list(dict.fromkeys(f"{deck.id}/{r}" for r in refs[card.id]["backs"]))

@@ -13,6 +13,10 @@ The profile is Ghostscript's `default_cmyk.icc` ("Artifex CMYK SWOP Profile",
 Copyright Artifex Software 2011), shipped in Debian under Ghostscript's
 AGPL-3+ licence, which lets anyone copy and pass it on: we embed it unchanged
 in the PDF, read from the installed package (this repository holds no copy).
+
+SWOP separations of dark colours exceed the 240% total ink DriveThruCards
+takes, so every colour and picture is then held to it (pnp.extras.inklimit;
+rich black C60 M40 Y40 K100).
 """
 from __future__ import annotations
 
@@ -23,11 +27,13 @@ import tempfile
 from pathlib import Path
 
 from pnp.errors import PnpError
+from pnp.extras.inklimit import limit_ink
 
 PDFX_VERSION = "PDF/X-1a:2003"
 PROFILE_GLOB = "/usr/share/ghostscript/*/iccprofiles/default_cmyk.icc"
 PROFILE_NAME = "Artifex CMYK SWOP Profile"
 OUTPUT_CONDITION = "CGATS TR 001"    # SWOP coated, the condition the profile describes
+INK_LIMIT = 2.4                      # 240% total ink, DriveThruCards' maximum
 INSTALL = "install Ghostscript (Debian: apt-get install ghostscript; `make test` does it)"
 
 
@@ -73,7 +79,7 @@ def _pdfmarks(profile: Path, title: str) -> str:
 
 
 def to_pdfx(pdf: bytes, title: str) -> bytes:
-    """The PDF as PDF/X-1a:2003: CMYK, fonts embedded, the SWOP output intent."""
+    """The PDF as PDF/X-1a:2003: CMYK within 240% total ink, fonts embedded, the SWOP output intent."""
     gs, profile = ghostscript(), cmyk_profile()
     with tempfile.TemporaryDirectory(prefix="pnp-pdfx-") as tmp:
         folder = Path(tmp)
@@ -81,7 +87,7 @@ def to_pdfx(pdf: bytes, title: str) -> bytes:
         (folder / "pdfx.ps").write_text(_pdfmarks(profile, title), encoding="ascii")
         command = [gs, "-q", "-dBATCH", "-dNOPAUSE", "-dPDFX", "-sDEVICE=pdfwrite",
                    "-sColorConversionStrategy=CMYK", "-sProcessColorModel=DeviceCMYK",
-                   "-dHaveTransparency=false", "-dEmbedAllFonts=true", "-dSubsetFonts=true",
+                   "-dHaveTransparency=false", "-dMaxInlineImageSize=0", "-dEmbedAllFonts=true", "-dSubsetFonts=true",
                    f"--permit-file-read={profile}", f"-sOutputICCProfile={profile}",
                    f"-sOutputFile={folder / 'out.pdf'}", str(folder / "pdfx.ps"), str(folder / "in.pdf")]
         done = subprocess.run(command, capture_output=True, text=True, check=False)
@@ -90,4 +96,4 @@ def to_pdfx(pdf: bytes, title: str) -> bytes:
             said = (done.stderr or done.stdout).strip().splitlines()
             raise PnpError(f"Ghostscript could not make the PDF/X-1a file for {title}: "
                            f"{said[-1] if said else f'exit {done.returncode}'}")
-        return out.read_bytes()
+        return limit_ink(out.read_bytes(), profile, INK_LIMIT)

@@ -1,7 +1,6 @@
 """Drawing a print shop's files: a face with its bleed on a page of its own,
 PDF pages (each distinct face one form) with TrimBox and BleedBox, PNGs of
-an exact pixel size, a deck's zip; and the safe-zone check (text and QR
-codes closer than 1/8 inch to the trim). Used by pnp.extras.export's tasks."""
+an exact pixel size, a deck's zip. Used by pnp.extras.export's tasks."""
 from __future__ import annotations
 
 import io
@@ -11,68 +10,14 @@ from pathlib import Path
 import pypdfium2 as pdfium
 
 from pnp.errors import PnpError
-from pnp.faces.elements import QR, Text
-from pnp.faces.textfit import setting, wrapped
-from pnp.model import Deck, Size
+from pnp.faces.elements import QR
+from pnp.model import Size
 from pnp.render.canvas import draw_face, draw_qr_element, new_canvas
-from pnp.units import mm, pt
+from pnp.units import pt
 
 MM_PER_INCH = 25.4
 DPI = 300
-SAFE_ZONE_MM = MM_PER_INCH / 8
 _ZIP_DATE = (1980, 1, 1, 0, 0, 0)
-
-
-# --------------------------------------------------------------------------- safe zone
-
-def _text_box(el, style: dict) -> tuple[float, float, float, float] | None:
-    """Where a fitted text's lines really are (card mm, y down): x0, top, x1, bottom."""
-    if not el.markup:
-        return None
-    own = setting(el, style, el.size)
-    if own is not None:
-        h, w = mm(own.height), mm(own.width)
-    else:
-        para, hp = wrapped(el, style, el.size)
-        h = mm(hp)
-        widths = getattr(para, "getActualLineWidths0", lambda: [])() or [el.w]
-        w = min(el.w, mm(max(widths)) if widths else el.w)
-    top = el.y + {"top": 0.0, "middle": (el.h - h) / 2, "bottom": el.h - h}.get(el.valign, 0.0)
-    left = el.x + {"center": (el.w - w) / 2, "right": el.w - w}.get(el.align, 0.0)
-    return (left, top, left + w, top + h)
-
-
-def safe_zone_problems(face, size: Size, style: dict) -> list[tuple[str, float]]:
-    """(what, distance to the trim in mm) for text and QR codes inside the safe zone."""
-    out = []
-    for el in face.elements:
-        if isinstance(el, QR):
-            box, what = (el.x, el.y, el.x + el.size, el.y + el.size), "QR code"
-        elif isinstance(el, Text):
-            box = _text_box(el, style)
-            what = f"text '{el.field}'" if el.field else "text"
-        else:
-            continue
-        if box is None:
-            continue
-        x0, y0, x1, y1 = box
-        d = min(x0, y0, size.width - x1, size.height - y1)
-        if d < SAFE_ZONE_MM - 0.005:
-            out.append((what, d))
-    return out
-
-
-def safe_zone_warnings(deck: Deck, close: list[tuple[str, str, float]]) -> list[str]:
-    """The warnings for one deck, from (face label, what, distance) in the order the faces come."""
-    found: dict[tuple[str, float], list[str]] = {}
-    for label, what, d in close:
-        found.setdefault((what, round(d, 1)), []).append(label)
-    out = []
-    for (what, d), labels in sorted(found.items()):
-        where = labels[0] if len(labels) == 1 else f"{len(labels)} faces, e.g. {labels[0]}"
-        out.append(f"{deck.id}: {what} is {d:.1f} mm from the trim, inside the {SAFE_ZONE_MM:.3f} mm "
-                   f"(1/8 in) safe zone ({where})")
-    return out
 
 
 # --------------------------------------------------------------------------- drawing

@@ -13,8 +13,8 @@ import re
 from functools import lru_cache
 
 from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.ttfonts import TTFont
 
+from pnp.faces.subsettags import TaggedTTFont
 from pnp.project import PACKAGE_FONTS
 
 FALLBACK_FOLDER = PACKAGE_FONTS / "fallback"
@@ -47,7 +47,7 @@ def describe(char: str) -> str:
 def _fallback(name: str):
     """The fallback font `name`, registered on first use."""
     if name not in pdfmetrics.getRegisteredFontNames():
-        pdfmetrics.registerFont(TTFont(name, str(FALLBACK_FOLDER / f"{name}.ttf")))
+        pdfmetrics.registerFont(TaggedTTFont(name, str(FALLBACK_FOLDER / f"{name}.ttf")))
     return pdfmetrics.getFont(name)
 
 

@@ -2,7 +2,7 @@
 
 Templates live in templates/<game>/<name>.xml.j2 (falling back to
 templates/common/). Jinja runs sandboxed with StrictUndefined and XML
-autoescaping; its output is a small XML language (see docs/templates.md)
+autoescaping; its output is a small XML language (see docs/templates.md and docs/card-sources.md)
 whose coordinates are millimetres from the card's top-left corner.
 """
 from __future__ import annotations

@@ -11,10 +11,12 @@ from pathlib import Path
 from pnp.pipeline import manifest
 from pnp.pipeline.incremental import picture_record
 from pnp.pipeline.facecache import MAX_CARDS, FaceCache
+from pnp.pipeline.facewarnings import KindNotes
 from pnp.pipeline.prepare import BAD_BACK, back_reads_card, deck_size, prepare_back, prepare_card
 from pnp.pipeline.tasks import BuildJob, Task, Work
 from pnp.errors import Problem, Problems
 from pnp.faces.elements import Art
+from pnp.faces.facecheck import face_notes
 from pnp.layout.cutters import GAP, OUTER_BLEED, plan_cutter_deck
 from pnp.layout.sheets import plan_deck
 from pnp.model import Backs, Ink
@@ -56,6 +58,9 @@ def _deck_task(job: BuildJob, work: Work, task: Task) -> tuple[list[Problem], li
     common = options.backs is Backs.COMMON
     per_card = back_reads_card(project, game, deck)  # each card its own back (a double-faced card)
     back = None if per_card else prepare_back(deck, game, tools, problems, cache, common=common)
+    notes = KindNotes()
+    if back not in (None, BAD_BACK):
+        notes.add(f"{deck.id} back", f"{deck.id} back", face_notes(back, size, tools.style))
     if saver and back not in (None, BAD_BACK):
         back = saver_face(back, size)
     copies = [card for card in deck.cards for _ in range(card.quantity)]
@@ -72,12 +77,14 @@ def _deck_task(job: BuildJob, work: Work, task: Task) -> tuple[list[Problem], li
             if face is BAD_BACK:
                 raise _Invalid
             pictures.update(pictures_of(face))
+            notes.add(f"{deck.id} back", f"{card_id[1]} back", face_notes(face, size, tools.style))
             return saver_face(face, size) if saver else face
         done.add(card_id)
         face = prepare_card(cards[card_id], deck, game, tools, problems, cache)
         if face is None:
             raise _Invalid
         pictures.update(pictures_of(face))
+        notes.add(cards[card_id].type, card_id, face_notes(face, size, tools.style))
         return saver_face(face, size) if saver else face
 
     cutter = None
@@ -113,7 +120,8 @@ def _deck_task(job: BuildJob, work: Work, task: Task) -> tuple[list[Problem], li
     entry = {"key": key, "file": manifest.file_entry(path, deck, plan, options),
              "cards": manifest.card_entries(path, copies, plan, game, shift),
              "snapshot": {card.id: snapshot(card, project) for card in deck.cards},  # for `pnp diff`
-             "pictures": picture_record(pictures)}
+             "pictures": picture_record(pictures),
+             "notes": notes.entries()}   # the faces' warnings (pnp.pipeline.facewarnings)
     out = [(path.name, data, {"kind": "deck", "pages": plan.pages, "cards": len(copies)}, entry)]
     if cutter is not None:
         entry["file"]["cutter"] = cutter_entry(cutter)

@@ -9,6 +9,7 @@ from typing import Any
 
 from pnp.errors import ValidationFailed
 from pnp.model import Backs, Game
+from pnp.pipeline.facewarnings import warning_lines
 from pnp.pipeline.incremental import BuildState, deck_key, doc_key, game_digest, picture_record
 from pnp.pipeline.options import BuildOptions, game_dir
 from pnp.pipeline.report import BuildReport, BuiltFile
@@ -78,12 +79,21 @@ class PdfTarget:
                 (self.dirs[slug] / stale).unlink(missing_ok=True)
             write_atomic(new_states[slug].path, new_states[slug].dump())
         self.report.files += written
+        self._warn(new_states)
         self.report.up_to_date += [f"{slug}/{n}" for slug in new_states for n in new_states[slug].outputs
                                    if n not in {b.path.name for b in written if b.game == slug}]
         return self.report
 
     def nothing(self) -> BuildReport:
+        self._warn({slug: self.states[slug] for slug in self.wanted})
         return self.report
+
+    def _warn(self, states: dict[str, BuildState]) -> None:
+        """The faces' warnings of every game asked for, from its decks' entries in the build state."""
+        for slug in self.wanted:
+            state = states.get(slug) or self.states[slug]
+            entries = [n for entry in state.outputs.values() for n in entry.get("notes", [])]
+            self.report.warnings += warning_lines(slug, entries)
 
     def _collect(self, sources, tasks, results):
         """The rendered files, manifests and build states, once every task has

@@ -22,6 +22,7 @@ class BuildReport:
     seconds: float = 0.0
     up_to_date: list[str] = field(default_factory=list)  # "game/file" left as they were
     ink: Any = None          # an ink-saver build: pnp.pipeline.inkcoverage.InkReport
+    warnings: list[str] = field(default_factory=list)  # faces' warnings, once per kind of card (pnp.pipeline.facewarnings)
     settings: list[str] = field(default_factory=list)  # a cutter build: what to set in the machine's software
 
     @property

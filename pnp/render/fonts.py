@@ -5,10 +5,11 @@ from pathlib import Path
 
 from reportlab.lib.fonts import addMapping
 from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.ttfonts import TTFError, TTFont
+from reportlab.pdfbase.ttfonts import TTFError
 
 from pnp.errors import PnpError
 from pnp.project import font_folder
+from pnp.faces.subsettags import TaggedTTFont
 
 _registered: dict[Path, tuple[str, ...]] = {}
 _VARIANTS = {"Regular": (0, 0), "Bold": (1, 0), "Italic": (0, 1), "BoldItalic": (1, 1)}
@@ -27,7 +28,7 @@ def register_fonts(templates: Path) -> tuple[str, ...]:
         name = path.stem
         if name not in pdfmetrics.getRegisteredFontNames():
             try:
-                pdfmetrics.registerFont(TTFont(name, str(path)))
+                pdfmetrics.registerFont(TaggedTTFont(name, str(path)))
             except TTFError as exc:
                 raise PnpError(f"{path}: not a usable TrueType font ({exc})") from None
         names.append(name)

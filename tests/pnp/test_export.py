@@ -303,13 +303,16 @@ def test_single_pdfs_are_front_then_back(exports):
 
 # --------------------------------------------------------------------------- the safe zone and the report
 
-def test_safe_zone_warnings_name_what_is_too_close(exports):
+def test_safe_zone_findings_name_what_is_too_close(exports):
+    """The export's preflight names the file, page, card and rule of each face too near the trim."""
     _, outputs = exports
     for shop, output in outputs.items():
-        lines = [l for l in output.splitlines() if "safe zone" in l and l.startswith("  ")]
-        assert any("edge:" in l and "text 'name'" in l for l in lines), output
-        assert any("edge:" in l and "QR code" in l and "1.0 mm" in l for l in lines), output
-        assert not any(l.strip().startswith(("poker:", "bridge:", "tarot:")) for l in lines), output
+        lines = [l for l in output.splitlines() if ": safe-zone: " in l and l.startswith("  ")]
+        assert any(f"sizes/shop-{shop}/edge/" in l and ": edge-one front: " in l and "text 'name'" in l
+                   for l in lines), output
+        assert any("/edge/" in l and "QR code" in l and "1.0 mm" in l for l in lines), output
+        assert all("/edge/" in l for l in lines), output
+        assert "page " in lines[0]
 
 
 def test_summary_names_the_folder_sizes_and_zips(exports):

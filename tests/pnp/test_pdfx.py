@@ -176,7 +176,7 @@ def _gs_page(path: Path, page: int, out: Path) -> Image.Image:
     return Image.open(out).convert("RGB")
 
 
-MAX_DELTA_E = 10.0      # CIE76; README, "Colours at DriveThruCards"
+MAX_DELTA_E = 10.0      # CIE76; docs/printing.md, "Colours at DriveThruCards"
 MAX_MEDIAN_DELTA_E = 2.0
 
 

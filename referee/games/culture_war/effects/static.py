@@ -121,7 +121,7 @@ def pieces(board: Board) -> Iterator[tuple[str, dict[str, Any]]]:
 
 def statics(board: Board, kind: str) -> Iterator[tuple[str, dict[str, Any], dict[str, Any]]]:
     """(handle, piece, effect) for every static effect of `kind` on a card in play (Mods excluded)."""
-    memo = _FROZEN_STATICS.get(id(board))
+    memo = board.steady_statics
     if memo is None:
         return _statics(board, kind)
     if kind not in memo:
@@ -129,24 +129,20 @@ def statics(board: Board, kind: str) -> Iterator[tuple[str, dict[str, Any], dict
     return iter(memo[kind])
 
 
-# Boards that nothing changes on for a while (`steady`), by id: the static
-# effects of each kind found on them so far.
-_FROZEN_STATICS: dict[int, dict[str, list[tuple[str, dict[str, Any], dict[str, Any]]]]] = {}
-
-
 @contextmanager
 def steady(board: Board) -> Iterator[None]:
     """While the caller changes nothing on `board` but what `statics` never
     reads (a piece's `now`): each kind's static effects are found once
-    (`freeze` reading every piece's stats; the legal-move generator)."""
-    if id(board) in _FROZEN_STATICS:
+    (`freeze` reading every piece's stats; the legal-move generator), kept
+    on the board itself (`Board.steady_statics`) while it stands still."""
+    if board.steady_statics is not None:
         yield
         return
-    _FROZEN_STATICS[id(board)] = {}
+    board.steady_statics = {}
     try:
         yield
     finally:
-        del _FROZEN_STATICS[id(board)]
+        board.steady_statics = None
 
 
 def _statics(board: Board, kind: str) -> Iterator[tuple[str, dict[str, Any], dict[str, Any]]]:

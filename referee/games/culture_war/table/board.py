@@ -126,6 +126,8 @@ class Board:
         self.asks: list[dict[str, Any]] = []  # prompts card effects raised (effects.yaml kinds not applied)
         self._keys: tuple[str, ...] = ()  # the handles `in_order` last sorted, and their order
         self._sorted: list[str] = []
+        # while nothing changes on it (effects.static.steady): each kind's static effects found so far
+        self.steady_statics: dict[str, list[tuple[str, dict[str, Any], dict[str, Any]]]] | None = None
 
     @classmethod
     def reading(cls, state: State) -> "Board":
