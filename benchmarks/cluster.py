@@ -40,7 +40,7 @@ def main() -> list[str]:
     try:
         import distributed
     except ImportError:
-        return ["| 11. self-play on a Dask cluster | not measured: the cluster extra is not installed | | | | |"]
+        return ["| 12. self-play on a Dask cluster | not measured: the cluster extra is not installed | | | | |"]
     plan = make_plan("culture-war", 3, (), (), GAMES, seed=1)
     rows = []
     for workers in (1, 2):
@@ -58,10 +58,10 @@ def main() -> list[str]:
                 remote.append(timed(on_cluster))
         lw, rw = statistics.median(local), statistics.median(remote)
         per_game = (rw - lw) / GAMES * 1000
-        rows.append(f"| 11. self-play culture-war (3 players) on a local Dask cluster of {workers} worker"
+        rows.append(f"| 12. self-play culture-war (3 players) on a local Dask cluster of {workers} worker"
                     f"{'s' if workers > 1 else ''} | {GAMES / rw:.1f} games/s ({per_game:+.1f} ms a game) | "
                     f"--jobs {workers}: {GAMES / lw:.1f} games/s | {rw / lw:.2f}x | none (what the scheduler costs) | - |")
-        rows.append(f"| 11. ... cluster of {workers}: start {up:.1f} s, first {8 * workers} games (unpack, card index) "
+        rows.append(f"| 12. ... cluster of {workers}: start {up:.1f} s, first {8 * workers} games (unpack, card index) "
                     f"{warm:.1f} s | | | | | - |")
     return rows
 
