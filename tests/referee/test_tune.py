@@ -106,3 +106,34 @@ def test_a_small_search_reports_its_path_and_resumes_without_playing(project, tm
     assert resumed["games_played"] == played  # nothing played again
     assert resumed["evaluations"] == report["evaluations"]
     assert resumed["verification"] == report["verification"]
+
+
+@pytest.mark.slow
+def test_ctrl_c_keeps_every_evaluation_and_resume_goes_on(project, tmp_path, monkeypatch):
+    from referee.simulate.tune import engine as engine_module
+    from referee.simulate.tune.run import tune
+    from referee.simulate.tune.setup import make_spec
+
+    spec, base = make_spec("culture-war", "faction=fair", 2.0, [f"{SMASHER}.atk=1..3"], 8, 4, 8, 12, 1, 2,
+                           ("anarchy", "community"), (), 3, 12)
+    out = tmp_path / "t.json"
+    real_play = engine_module.Engine.play
+    calls = []
+
+    def play_then_stop(self, configs, packet):  # Ctrl-C as the third batch starts
+        calls.append(len(configs))
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real_play(self, configs, packet)
+
+    monkeypatch.setattr(engine_module.Engine, "play", play_then_stop)
+    stopped = tune(spec, base, out)
+    assert stopped.partial
+    kept = json.loads(out.read_text())
+    assert kept["partial"] and kept["games_played"] == 8  # the two batches done
+    monkeypatch.setattr(engine_module.Engine, "play", real_play)
+    done = tune(spec, base, out, resume=out)
+    assert not done.partial and "verification" in done.report
+    whole = tune(spec, base, tmp_path / "whole.json")  # the same search without a stop
+    assert done.report["evaluations"] == whole.report["evaluations"]
+    assert done.report["games_played"] == whole.report["games_played"]
