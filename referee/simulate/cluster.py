@@ -20,6 +20,7 @@ Dask is imported only here, and this module only when `--scheduler` is given.
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from collections import deque
 from pathlib import Path
 from typing import Callable, Iterator, Sequence
@@ -35,8 +36,6 @@ CONNECT_TIMEOUT = "10s"
 
 def _play_batch(configs: Sequence[GameConfig], packet: Packet) -> list[GameRecord]:
     """On a worker: play the batch from the packet's project."""
-    from dataclasses import replace
-
     with playing_from(packet) as folder:
         return [play_game(replace(c, project=str(folder))) for c in configs]
 

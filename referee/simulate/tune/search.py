@@ -25,7 +25,7 @@ import json
 import os
 import tempfile
 import time
-from dataclasses import dataclass, field
+from dataclasses import replace, dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
@@ -130,8 +130,6 @@ class Search:
         return entry
 
     def _config(self, seed: int, i: int, rules: dict):
-        from dataclasses import replace  # plain: only the seed and house rules differ
-
         config = self.spec.plan.config(i)
         return replace(config, seed=seed + i, house_rules=rules)
 

@@ -1,6 +1,7 @@
 """A tune Spec from what a person typed, every part checked first."""
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Sequence
 
@@ -34,7 +35,6 @@ def make_spec(game: str, target: str, tolerance: float, vary: Sequence[str], gam
         if knob.kind == "house-rule":
             from referee.rules import rules_for  # lazy: as above
             from referee.simulate.play import setup_of  # lazy: as above
-            from dataclasses import replace  # plain
 
             rules = rules_for(plan.game)
             for value in knob.values:
