@@ -72,6 +72,19 @@ def test_each_batch_reads_the_sources_sent_with_it(cluster, tmp_path):
 
 
 @pytest.mark.slow
+def test_tune_on_the_cluster_evaluates_as_on_local_cores(cluster, tmp_path):
+    from referee.simulate.tune.run import tune
+    from referee.simulate.tune.setup import make_spec
+
+    spec, base = make_spec("culture-war", "faction=fair", 2.0, ["anarchy-window-smasher.atk=1..3"], 8, 8, 8, 12, 1,
+                           2, ("anarchy", "community"), (), 3, 12)
+    local = tune(spec, base, tmp_path / "local.json")
+    remote = tune(spec, base, tmp_path / "remote.json", scheduler=cluster.scheduler_address)
+    assert remote.report["evaluations"] == local.report["evaluations"]
+    assert remote.report["verification"] == local.report["verification"]
+
+
+@pytest.mark.slow
 def test_a_killed_worker_loses_no_game(cluster):
     """Last in the module: the cluster's nanny starts a new worker after the kill."""
     plan = make_plan("petri-dish", None, (), (), 32, seed=21)
