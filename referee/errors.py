@@ -3,8 +3,17 @@
 Every failure a person can cause is a RefereeError whose message names the
 player, card, rule or file involved. cli.py turns it into a click error in
 one place; nothing else in the package prints or exits.
+
+Warnings the core raises without printing them (a damaged snapshot rebuilt,
+a table upgraded, a newer referee's table) go through `note`: the command
+line collects them (`collecting`) and says them; a caller that collects
+nothing gets them as Python warnings, so none is lost.
 """
 from __future__ import annotations
+
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Iterator
 
 
 class RefereeError(Exception):
@@ -66,3 +75,33 @@ class TableDamaged(TableError):
 
 class TableReadOnly(TableError):
     """A table that can be read but not written (read-only folder, full disk, newer referee)."""
+
+
+# ---- notices: the core's warnings -------------------------------------------
+
+_NOTES: ContextVar[list[str] | None] = ContextVar("referee_notices", default=None)
+
+
+class TableWarning(UserWarning):
+    """A warning about a table file (damage repaired, an upgrade, a read-only fallback)."""
+
+
+def note(text: str) -> None:
+    notes = _NOTES.get()
+    if notes is None:
+        import warnings  # lazy: only a caller that collects nothing needs it
+
+        warnings.warn(text, TableWarning, stacklevel=3)
+    elif text not in notes:
+        notes.append(text)
+
+
+@contextmanager
+def collecting() -> Iterator[list[str]]:
+    """Collect the notices raised inside; the list fills as they come."""
+    notes: list[str] = []
+    token = _NOTES.set(notes)
+    try:
+        yield notes
+    finally:
+        _NOTES.reset(token)

@@ -15,7 +15,7 @@ from referee import __version__
 from referee.cli import more as cli_more
 from referee.words import render
 from referee.table import operations as table
-from referee.table.store.notices import collecting
+from referee.errors import collecting
 from referee.cli.common import AMOUNT, db_option, db_path, emit, project_option, warn
 from referee.errors import RefereeError
 from referee.rules.game import game_of

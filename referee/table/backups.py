@@ -18,7 +18,7 @@ from datetime import datetime
 from pathlib import Path
 
 from referee.errors import RefereeError, TableError
-from referee.table.store.notices import note
+from referee.errors import note
 
 EVERY = 50  # events between two routine backups
 KEEP = 10

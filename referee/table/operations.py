@@ -17,11 +17,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterator, Sequence
 
 from referee import __version__
-from referee.errors import RefereeError, TableError
+from referee.errors import RefereeError, TableError, note
 from referee.rules import GameRules, rules_for
 from referee.model import Action, GameSlug, PlayerName, Setup
 from referee.table.public import public_event
-from referee.table.store import db, notices
+from referee.table.store import db
 from referee.table.store import events as log
 from referee.table.views import StatusView
 
@@ -87,7 +87,7 @@ def opened(path: Path) -> Iterator[tuple[sqlite3.Connection, GameRules]]:
             except ValueError:
                 raise TableError(f"{path} is a table for {game!r}, a game this referee does not know") from None
             if conn.newer is not None:
-                notices.note(f"the table {path} was written by {conn.newer}, this is referee {__version__}: "
+                note(f"the table {path} was written by {conn.newer}, this is referee {__version__}: "
                              "it is read as far as this referee understands it; upgrade to play on")
             if shared is not None:
                 shared[key], keep = (_inode(path), conn, rules), True
@@ -134,7 +134,7 @@ def status_of(conn: sqlite3.Connection, rules: GameRules, path: Path) -> StatusV
         from referee.table.known import known_state  # lazy: only a newer referee's table needs it
 
         state, upto = known_state(conn, rules)
-        notices.note(f"the table {path} is shown up to event {upto}, the last this referee can read")
+        note(f"the table {path} is shown up to event {upto}, the last this referee can read")
         return StatusView(state, rules.title, last.seq, path, int(log.meta(conn)["seed"]))
     if steps and getattr(conn, "heal", None) is not None and not any(n == last.head for n, _ in conn.heal):
         conn.heal.append((last.head, state))  # type: ignore[attr-defined]  # a missing head snapshot: save one

@@ -26,7 +26,7 @@ from referee.table.check import check_table
 from referee.table.history import history
 from referee.table.known import known_state
 from referee.table.store import db
-from referee.table.store.notices import collecting
+from referee.errors import collecting
 
 FULL = int(os.environ.get("FUZZ_GAMES", "0")) >= 100
 KILLS = 300 if FULL else 24

@@ -27,8 +27,8 @@ from typing import Iterator
 from referee import __version__
 from referee.errors import TableDamaged, TableError
 from referee.table.store import chain
-from referee.table.store.notices import note
-from referee.table.store.schema import (  # noqa: F401  (the schema's names, as store.db has always given them)
+from referee.errors import note
+from referee.table.store.chain import (  # noqa: F401  (the schema's names, as store.db has always given them)
     BUSY_TIMEOUT_S, EVENT_COLUMNS, FORMAT, SCHEMA, SCHEMA_VERSION, TRIGGERS, TableConn, meta_of, settle as _settle,
 )
 
@@ -330,6 +330,7 @@ def write(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
     refusal = getattr(conn, "refusal", None)
     if refusal is not None:
         raise refusal
+    _forget(conn)
     conn.execute("BEGIN IMMEDIATE")
     try:
         yield conn
@@ -346,12 +347,20 @@ def write(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
 @contextmanager
 def read(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
     """One consistent read: every query inside sees the same snapshot."""
+    _forget(conn)
     conn.execute("BEGIN")
     try:
         yield conn
     finally:
         if conn.in_transaction:
             conn.execute("COMMIT")
+
+
+def _forget(conn: sqlite3.Connection) -> None:
+    """A new transaction may see new rows: what the last one checked is not taken on trust."""
+    seen = getattr(conn, "seen", None)
+    if seen:
+        seen.clear()
 
 
 def peek_game(path: Path) -> str | None:

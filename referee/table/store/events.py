@@ -26,7 +26,7 @@ from referee.errors import TableDamaged
 from referee.rules import GameRules
 from referee.model import Event, EventKind, Seq, Setup, State
 from referee.table.store import chain
-from referee.table.store.notices import note
+from referee.errors import note
 
 SNAPSHOT_EVERY = 32
 STATE_FORMAT = "state-1"
@@ -64,9 +64,11 @@ def _head_mark(conn: sqlite3.Connection) -> str | None:
     return row[0] if row else None
 
 
-def _check_end(conn: sqlite3.Connection, last: tuple) -> None:
-    """The last row is the one the header says ends the log (no row lost from the end)."""
-    mark = _head_mark(conn)
+def _check_end(conn: sqlite3.Connection, last: tuple, mark: str | None = "?") -> None:
+    """The last row is the one the header says ends the log (no row lost from the end).
+    `mark`: the header's head mark, if the caller read it already."""
+    if mark == "?":
+        mark = _head_mark(conn)
     if mark == chain.head_mark(last[0], last[-1]):
         return
     seq, _, _ = (mark or "").partition(":")
@@ -96,13 +98,25 @@ def _verified(conn: sqlite3.Connection, seq: int) -> tuple[Event, str]:
         prev = rows[0][-1]
     else:
         raise TableDamaged(seq - 1, "the row is missing from the log")
-    return _event(rows[-1]), chain.verify_rows(rows[-1:], prev, seq)
+    hashed = chain.verify_rows(rows[-1:], prev, seq)
+    _remember(conn, seq, hashed)
+    return _event(rows[-1]), hashed
+
+
+def _remember(conn: sqlite3.Connection, seq: int, hashed: str) -> None:
+    """Note a row checked in this read (`_seen`: kept only by a TableConn, cleared by db.read)."""
+    seen = getattr(conn, "seen", None)
+    if seen is not None:
+        seen[seq] = hashed
 
 
 def last_event(conn: sqlite3.Connection) -> Event:
-    rows = conn.execute(f"SELECT {ALL} FROM events ORDER BY seq DESC LIMIT 2").fetchall()
+    rows = conn.execute(f"SELECT {ALL}, (SELECT value FROM meta WHERE key = 'head') FROM events "
+                        "ORDER BY seq DESC LIMIT 2").fetchall()
     if not rows:  # init_schema and the setup row share one transaction
         raise TableDamaged(1, "the log has no setup event")
+    mark = rows[0][-1]
+    rows = [r[:-1] for r in rows]
     last = rows[0]
     if not isinstance(last[0], int) or last[0] < 1:
         raise TableDamaged(0, f"a row numbered {last[0]!r} ends the log")
@@ -113,7 +127,8 @@ def last_event(conn: sqlite3.Connection) -> Event:
     else:
         raise TableDamaged(last[0] - 1, "the row is missing from the log")
     chain.verify_rows([last], prev, last[0])
-    _check_end(conn, last)
+    _check_end(conn, last, mark)
+    _remember(conn, last[0], last[-1])
     return _event(last)
 
 
@@ -221,7 +236,8 @@ def _snapshot(conn: sqlite3.Connection, key: str, node: int) -> tuple[State | No
     text, event_hash, summed = row
     if not isinstance(text, str) or summed != chain.snapshot_sum(node, key, text, event_hash):
         return None, "its checksum fails"
-    if event_hash != _verified(conn, node)[1]:
+    seen = getattr(conn, "seen", None) or {}
+    if event_hash != (seen.get(node) or _verified(conn, node)[1]):
         return None, "it was made for another version of that event"
     try:
         return State.from_dict(json.loads(text)), None

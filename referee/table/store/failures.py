@@ -10,7 +10,7 @@ import sqlite3
 from pathlib import Path
 
 from referee.errors import TableDamaged, TableError, TableReadOnly
-from referee.table.store.schema import BUSY_TIMEOUT_S
+from referee.table.store.chain import BUSY_TIMEOUT_S
 
 # primary result codes (sqlite3.h)
 PERM, BUSY, LOCKED, NOMEM, READONLY, IOERR, CORRUPT, FULL, CANTOPEN, PROTOCOL, NOTADB = 3, 5, 6, 7, 8, 10, 11, 13, 14, 15, 26

@@ -13,8 +13,8 @@ import sqlite3
 from pathlib import Path
 
 from referee.errors import TableError
-from referee.table.store import chain, failures, schema
-from referee.table.store.notices import note
+from referee.table.store import chain, failures
+from referee.errors import note
 
 NEW_COLUMNS = (
     "ALTER TABLE events ADD COLUMN referee TEXT NOT NULL DEFAULT ''",
@@ -32,7 +32,7 @@ def kept_name(path: Path) -> Path:
     return candidate
 
 
-def bring_up(conn: schema.TableConn, path: Path) -> schema.TableConn:
+def bring_up(conn: chain.TableConn, path: Path) -> chain.TableConn:
     """The table at schema 2: upgraded in place, or (read-only) in memory."""
     if conn.refusal is not None:
         return _in_memory(conn, path)
@@ -45,28 +45,28 @@ def bring_up(conn: schema.TableConn, path: Path) -> schema.TableConn:
             copy.close()
         conn.execute("BEGIN IMMEDIATE")
         try:
-            if schema.meta_of(conn).get("schema") == "1":  # not upgraded meanwhile by another referee
+            if chain.meta_of(conn).get("schema") == "1":  # not upgraded meanwhile by another referee
                 upgrade(conn)
             conn.execute("COMMIT")
         except BaseException:
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
             raise
-        schema.settle(conn)
+        chain.settle(conn)
     except sqlite3.Error as exc:
         conn.close()
         raise failures.explain(exc, path) from None
     except OSError as exc:
         conn.close()
         raise TableError(f"cannot upgrade the table {path}: {exc.strerror}") from None
-    conn.meta = schema.meta_of(conn)
+    conn.meta = chain.meta_of(conn)
     note(f"the table {path} was upgraded to table schema 2 (every event checksummed); "
          f"the file as it was is kept as {keep}")
     return conn
 
 
-def _in_memory(conn: schema.TableConn, path: Path) -> schema.TableConn:
-    mem = sqlite3.connect(":memory:", isolation_level=None, factory=schema.TableConn)
+def _in_memory(conn: chain.TableConn, path: Path) -> chain.TableConn:
+    mem = sqlite3.connect(":memory:", isolation_level=None, factory=chain.TableConn)
     try:
         conn.backup(mem)
     except sqlite3.Error as exc:
@@ -77,7 +77,7 @@ def _in_memory(conn: schema.TableConn, path: Path) -> schema.TableConn:
     mem.execute("BEGIN")
     upgrade(mem)
     mem.execute("COMMIT")
-    mem.meta = schema.meta_of(mem)
+    mem.meta = chain.meta_of(mem)
     note(f"the table {path} is an old one (table schema 1) that cannot be written here, so it is read "
          "as it is, without checksums to check it against")
     return mem
@@ -96,9 +96,9 @@ def upgrade(conn: sqlite3.Connection) -> None:
         prev, last = chain.row_hash(prev, row), row[0]
         conn.execute("UPDATE events SET hash = ? WHERE seq = ?", (prev, last))
     conn.execute("DELETE FROM snapshots")
-    for trigger in schema.TRIGGERS:
+    for trigger in chain.TRIGGERS:
         conn.execute(trigger)
-    meta = {**schema.meta_of(conn), "schema": schema.SCHEMA_VERSION}
+    meta = {**chain.meta_of(conn), "schema": chain.SCHEMA_VERSION}
     meta.pop("sum", None)
     meta["sum"] = chain.meta_sum(meta)
     rows = [*meta.items()] + ([("head", chain.head_mark(last, prev))] if last is not None else [])
