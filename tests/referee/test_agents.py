@@ -91,10 +91,10 @@ def test_the_heuristic_plays_culture_war_as_a_person_would():
 @pytest.mark.parametrize("kind", ["heuristic", "search"])
 def test_an_agent_s_choice_does_not_depend_on_another_player_s_hand(kind):
     # Cold War twins: the same table with the defender's answering Specials swapped for other cards
-    from tests.referee.test_selfplay_cold_war_answers import RULES, _twins
+    from tests.referee.test_selfplay_cold_war_answers import RULES, _replayed, _twins
 
-    state, real, other, blocked, defender = _twins()
-    mover = PlayerName(str(blocked.actor))
+    _, real, other, _, defender, (config, record, at) = _twins()
+    state, _ = _replayed(record, config, at - 1)  # the attacker about to attack, before the answer window
     seats = tuple(Seat(p.name, p.faction, AgentKind(kind)) for p in state.players)
     index = {s.name: i for i, s in enumerate(seats)}
     chosen = []
@@ -103,7 +103,7 @@ def test_an_agent_s_choice_does_not_depend_on_another_player_s_hand(kind):
         rngs = [random.Random(i) for i in range(len(seats))]
         player, move, _ = _decide(RULES, state, hands, seats, index, agents, rngs, Guard(GameSlug.COLD_WAR))
         chosen.append((player, move.action))
-    assert chosen[0] == chosen[1] and chosen[0][0] == mover
+    assert chosen[0] == chosen[1] and chosen[0][0] != defender
 
 
 def test_the_json_names_each_seat_s_agent_and_the_win_rate_by_agent(tmp_path):

@@ -217,12 +217,14 @@ def test_apply_never_changes_its_input_and_stays_json():
 
 def test_check_refuses_exactly_what_apply_would_refuse():
     s = three_player_table()
-    bad = Action("attack", {"target": "Bo", "at": "S1", "cards": ["cold-wm-forward-base"]})  # on Ann's table
+    # a card of another country's deck (a face-down card of Ann's own, named from the hand, is taken as
+    # her word since cold-war-6: refusing it would tell the table what lies face down)
+    bad = Action("attack", {"target": "Bo", "at": "S1", "cards": ["cold-vk-tank-column"]})
     with pytest.raises(RuleViolation) as err:
         RULES.check(s, bad)
-    assert err.value.rule == "printed copies" and "on Ann's table" in str(err.value)
-    with pytest.raises(RuleViolation):
+    with pytest.raises(RuleViolation) as applied:
         RULES.apply(s, bad, ())
+    assert applied.value.rule == err.value.rule == "own deck"
 
 
 def test_no_dice_are_ever_needed():
@@ -303,6 +305,7 @@ def test_an_exported_game_replays_to_the_same_table(table, tmp_path):
     table.run("attack Bo M1 cold-wm-supercarrier")
     table.run("answer none --by Bo")
     table.run("challenge Bo 1")
+    table.run("answer none --by Bo")
     table.run("discard cold-wm-cavalry")
     table.run("end-turn")
     export = tmp_path / "game.json"

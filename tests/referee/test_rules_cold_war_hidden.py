@@ -170,8 +170,10 @@ def test_a_face_down_card_a_special_names_by_id_stays_hidden():
 def test_a_refusal_does_not_tell_a_propaganda_card_from_a_face_up_one(table):
     _play(table)
     table.run("place cold-wm-space-agency")
-    propaganda = table.fail("discard cold-wm-big-brain").output   # face down, as Propaganda
-    face_up = table.fail("discard cold-wm-kitchen").output        # face up
+    # face down, as Propaganda: taken as Ann's word (cold-war-6), as it would be on a table where that
+    # card is in her hand, so nothing tells the two tables apart; a face-up card is refused as public
+    propaganda = table.run("discard cold-wm-big-brain").output
+    face_up = table.fail("discard cold-wm-kitchen").output
+    assert "already in use: on Ann's table [rule: printed copies]" in face_up
     for out in (propaganda, face_up):
-        assert "already in use: on Ann's table [rule: printed copies]" in out
-        assert "Military" not in out and "Propaganda" not in out and "face" not in out
+        assert "Military" not in out and "Propaganda" not in out and "face down" not in out

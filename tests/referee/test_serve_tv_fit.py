@@ -53,7 +53,15 @@ def test_the_cold_war_tv_says_how_each_attack_and_challenge_ended(tmp_path, driv
     from conftest import Table
 
     rows = Table(db).log()["events"]
-    fought = [e["seq"] for e in rows if e["action"] in ("attack", "challenge")]
+    # an attack or challenge ends where it lands: at the target's answer when it waited for one
+    # (cold-war-6's answer window), else at its own line
+    fought = []
+    for i, e in enumerate(rows):
+        if e["action"] in ("attack", "challenge"):
+            answer = next((r for r in rows[i + 1:] if r["action"] == "answer"), None)
+            waited = answer is not None and not any(r["action"] in ("attack", "challenge")
+                                                    for r in rows[i + 1:rows.index(answer)])
+            fought.append(answer["seq"] if waited else e["seq"])
     assert fought
     with serving(db, driver) as (base, _):
         loaded(driver, base + "/")

@@ -28,6 +28,10 @@ def act_answer(p: Play) -> None:
     pending = W.waiting(p.f)
     if pending is None:
         raise RuleViolation("answers", "nothing waits for an answer now")
+    if set(pending) <= {"kind", "by", "target", "what", "answers"}:
+        # a table sampled from a player's view holds only the public part of what waits (window.public):
+        # the waiting action cannot be carried out on it, so the answer is refused there, never a crash
+        raise RuleViolation("answers", f"what waits for {pending.get('target')}'s answer is not known on this table")
     target = pending["target"]
     actor = p.action.actor
     timeout = bool(p.args.get("timeout"))
