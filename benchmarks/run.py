@@ -587,6 +587,14 @@ def main() -> None:
 
         for line in table_trust.main():
             add(line)
+        import cluster  # benchmarks/cluster.py: figure 12, self-play through a Dask cluster (issue 39)
+
+        for line in cluster.main():
+            add(line)
+        import tune_planted  # benchmarks/tune_planted.py: figure 13, tune finds a planted imbalance (issue 39)
+
+        for line in tune_planted.main():
+            add(line)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     print(f"\nload average {os.getloadavg()[0]:.2f} at the end\n")

@@ -11,6 +11,7 @@ import click
 
 from referee.cli import serve as cli_serve  # (cli_serve is light: uvicorn and Starlette load only when `serve` runs)
 from referee.cli import simulate as cli_simulate
+from referee.cli import tune as cli_tune
 from referee.cli import trust as cli_trust
 from referee.words import render
 from referee.table import operations as table
@@ -255,7 +256,8 @@ def moves(player, as_json) -> None:
 
 def register(group: click.Group) -> None:
 
-    for command in (log_command, card, games, export, replay, scan, report, moves, cli_simulate.simulate):
+    for command in (log_command, card, games, export, replay, scan, report, moves, cli_simulate.simulate,
+                    cli_tune.tune):
         group.add_command(command)
     cli_serve.register(group)
     cli_trust.register(group)

@@ -43,10 +43,13 @@ from referee.cli.common import FILE
               help="A/B: play in batches and stop once a sequential test decides, at --games a side at most.")
 @click.option("--effect", type=float, default=None, metavar="X",
               help="With --until-decided: the smallest change of a win rate worth finding (default 0.05, 5 points).")
+@click.option("--scheduler", metavar="ADDRESS",
+              help="Play the games on a Dask cluster: the address of its scheduler (tcp://HOST:8786). "
+                   "Needs the cluster extra.")
 @click.option("--json", "json_path", type=FILE, metavar="FILE", help="Write every game and the figures as JSON.")
 @click.option("--out", "pdf_path", type=FILE, metavar="FILE.pdf", help="Write the balance report as a PDF.")
 def simulate(game, count, players, factions, agents, seed, jobs, turn_cap, budget, check, keep, house_rules,
-             against, without, until_decided, effect, json_path, pdf_path) -> None:
+             against, without, until_decided, effect, scheduler, json_path, pdf_path) -> None:
     """Play GAME against itself in memory through the referee's own rules,
     and report the balance: win rates by faction and seat with 95%
     intervals, first-player advantage, game length and each card's effect.
@@ -72,7 +75,7 @@ def simulate(game, count, players, factions, agents, seed, jobs, turn_cap, budge
     check_sequential(until_decided, count is not None, against or without, effect)
     keep_n, keep_dir = (keep if keep else (0, None))
     plan = make_plan(game, players, factions, agents, 100 if count is None else count, seed, jobs, turn_cap,
-                     budget, check, keep_n, house_rules)
+                     budget, check, keep_n, house_rules, scheduler)
     with Workspace() as space, Without() as cut:
         here = _project_here() if against or without else None
         side_b = space.resolve(against, here) if against else (

@@ -2,7 +2,8 @@
 
 `run` yields each GameRecord as it finishes, from a process pool over the
 given number of workers (`jobs=1` plays in this process, in seed order,
-exactly reproducible). Records arrive in completion order with several
+exactly reproducible), or from a Dask cluster's workers with a scheduler
+(cluster.py: records in seed order). Records arrive in completion order with several
 workers; each record carries its seed, so the figures do not depend on the
 order. Ctrl-C stops the workers and ends the stream: what finished counts.
 """
@@ -46,6 +47,7 @@ class Plan:
     house_rules: tuple[tuple[str, str], ...] = ()
     project: str | None = None  # A/B's side B: its project folder, played in fresh processes
     start: int = 0  # the first game's index: a batch of a sequential run plays games start .. start+games-1
+    scheduler: str | None = None  # a Dask scheduler's address: the games are played on its workers (cluster.py)
 
     @property
     def seats(self) -> tuple[Seat, ...]:
@@ -92,6 +94,11 @@ def _play_chunk(configs: Sequence[GameConfig]) -> list[GameRecord]:
 def run(plan: Plan, stop: Callable[[], bool] = lambda: False) -> Iterator[GameRecord]:
     """Every game of the plan, each record as soon as it is played."""
     check_plan(plan)
+    if plan.scheduler is not None:
+        from referee.simulate import cluster  # lazy: Dask only with --scheduler
+        configs = [plan.config(i) for i in range(plan.games)]
+        yield from cluster.run_configs(plan.scheduler, configs, cluster.project_packet(plan.project), stop)
+        return
     if plan.jobs == 1 and plan.project is None:
         for i in range(plan.start, plan.start + plan.games):
             if stop():
@@ -139,7 +146,7 @@ def default_turn_cap(slug: GameSlug, house_rules: Sequence[tuple[str, str]] = ()
 
 def make_plan(game: str, players: int | None, factions: Sequence[str], agents: Sequence[str], games: int,
               seed: int = 1, jobs: int = 1, turn_cap: int | None = None, budget: int = 24, check: bool = False,
-              keep: int = 0, house_rules: Sequence[str] = ()) -> Plan:
+              keep: int = 0, house_rules: Sequence[str] = (), scheduler: str | None = None) -> Plan:
     """A Plan from what a person typed, every part checked against the game."""
     from referee.rules import rules_for  # lazy: only the simulated game's rules
     slug = GameSlug.parse(game)
@@ -162,7 +169,8 @@ def make_plan(game: str, players: int | None, factions: Sequence[str], agents: S
         rules_given.append((key.strip(), value.strip()))
     if turn_cap is None:
         turn_cap = default_turn_cap(slug, rules_given)
-    plan = Plan(slug, players, chosen, kinds, games, seed, jobs, turn_cap, budget, check, keep, tuple(rules_given))
+    plan = Plan(slug, players, chosen, kinds, games, seed, jobs, turn_cap, budget, check, keep, tuple(rules_given),
+                scheduler=scheduler)
     check_plan(plan)
     rules._house_rules(_setup(plan))  # refuse an unknown house rule or value now
     return plan

@@ -64,6 +64,9 @@ def simulate(plan: Plan, json_path: Path | None = None, pdf_path: Path | None = 
         if keep_dir.exists() and not keep_dir.is_dir():
             raise RefereeError(f"{keep_dir} is not a folder")
         keep_dir.mkdir(parents=True, exist_ok=True)
+    if plan.scheduler is not None:
+        from referee.simulate.cluster import check_reachable  # lazy: Dask only with --scheduler
+        check_reachable(plan.scheduler)  # one clear error before any file is opened
     tally = Tally(plan.game.value)
     tally_b = Tally(plan.game.value) if against is not None else None
     sides = [("A" if against else None, plan, tally)]

@@ -7,7 +7,7 @@ import subprocess
 
 from conftest import PYTHON, ROOT
 
-HEAVY = ("reportlab", "jinja2", "PIL", "qrcode", "pypdfium2", "yaml", "pnp.sources.loader")
+HEAVY = ("reportlab", "jinja2", "PIL", "qrcode", "pypdfium2", "yaml", "pnp.sources.loader", "dask", "distributed")
 
 PROBE = """
 import json, sys
