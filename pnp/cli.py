@@ -260,8 +260,10 @@ def watch_command(ctx, games, paper, layout, flip, printer, ink, out):
 @click.option("--dpi", type=click.IntRange(30, 600), default=150, show_default=True)
 @click.option("--guides", is_flag=True, help="Draw each face with its bleed, and the bleed, trim and safe zone over it.")
 @click.option("--out", "out_file", type=click.Path(dir_okay=False), help="PNG file (default: output/<game>/preview-<id>.png).")
+@click.option("--cvd", type=click.Choice(["protan", "deutan", "tritan", "grey"]),
+              help="Show it as a colour-blind player sees it (Machado et al. 2009 simulation, or greyscale).")
 @click.pass_context
-def preview(ctx, card, sheet_game, dpi, guides, out_file):
+def preview(ctx, card, sheet_game, dpi, guides, out_file, cvd):
     """Render one CARD (id or QR text), face and back side by side, to PNG,
     without building its deck.
 
@@ -271,6 +273,7 @@ def preview(ctx, card, sheet_game, dpi, guides, out_file):
       pnp preview anarchy-window-smasher --dpi 300 --out /tmp/card.png
       pnp preview anarchy-window-smasher --guides   # bleed, trim and safe zone drawn over it
       pnp preview --sheet culture-war
+      pnp preview anarchy-window-smasher --cvd deutan   # as a deuteranope sees it
     """
     from pnp.extras.preview import preview as preview_one, preview_sheet  # lazy: loaded only when this command runs
 
@@ -287,6 +290,10 @@ def preview(ctx, card, sheet_game, dpi, guides, out_file):
         shown = preview_one(project, card, dpi, guides)
         image, found, warnings = shown.image, shown.card, list(shown.warnings)
         target = Path(out_file) if out_file else project / "output" / found.game / f"preview-{found.id}.png"
+    if cvd:
+        from pnp.extras.cvdimage import simulate_image  # lazy: only --cvd needs it
+        image = simulate_image(image, cvd)
+        target = target if out_file else target.with_name(f"{target.stem}-{cvd}.png")
     target.parent.mkdir(parents=True, exist_ok=True)
     buffer = io.BytesIO()
     image.save(buffer, format="PNG")

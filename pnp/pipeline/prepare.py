@@ -185,8 +185,23 @@ def validate(project: Path, games: list[str] | None, warnings: list[str] | None 
         decks, _ = prepare_game(game, load_tools(project, slug), problems)  # decks and documents
         if warnings is not None:
             warnings += art_resolution_warnings(project, decks)
+        _check_colour_identities(game, problems, warnings)
     problems.raise_if_any()
     return sources
+
+
+def _check_colour_identities(game, problems: Problems, notes: list[str] | None) -> None:
+    """Deck colours that colour-blind players cannot tell apart and no icon
+    separates are problems; the closest pair per simulation is noted."""
+    from pnp.sources.cvdcheck import closest_pairs  # lazy: only validate needs it
+
+    closest, clashes = closest_pairs(game)
+    for clash in clashes:
+        deck = next(d for d in game.decks if d.id == clash.second)
+        problems.add(game.path, deck.line or None, None, clash.message())
+    if notes is not None and closest:
+        notes.append(f"note: {game.slug}: closest deck colours (ΔE00) " + ", ".join(
+            f"{c.simulation} {c.delta_e:.1f} ({c.first}/{c.second})" for c in closest))
 
 
 def art_resolution_warnings(project: Path, decks: list[DeckFaces]) -> list[str]:
