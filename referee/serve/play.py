@@ -98,14 +98,7 @@ class _Moved(Exception):
 
 def read_body(body: bytes) -> tuple[dict[str, Any], int | None]:
     """The move a POST's JSON body names and its optional version; PlayError 400 otherwise."""
-    if len(body) > MAX_BODY:
-        raise PlayError(413, f"the request is larger than {MAX_BODY // 1024} KiB")
-    try:
-        data = loads(body)
-    except ValueError as exc:
-        raise PlayError(400, str(exc)) from None
-    if not isinstance(data, dict):
-        raise PlayError(400, 'the request must be a JSON object: {"action": {...}, "version": N} or {"command": "..."}')
+    data = json_object(body, '{"action": {...}, "version": N} or {"command": "..."}')
     if "action" not in data and "command" not in data:
         raise PlayError(400, 'the request names no move: send {"action": ...} or {"command": ...} as the moves list gives it')
     version = data.get("version")
@@ -297,7 +290,9 @@ def waiting(state: State, view: moves.MovesView, has_moves: bool) -> str | None:
     return f"{state.active_player.name}'s turn"
 
 
-def _object(body: bytes) -> tuple[dict[str, Any], None]:
+def json_object(body: bytes, shape: str) -> dict[str, Any]:
+    """A POST's body as one JSON object (PlayError 413 when too large, 400 when not JSON or not
+    an object, `shape` saying what it should look like)."""
     if len(body) > MAX_BODY:
         raise PlayError(413, f"the request is larger than {MAX_BODY // 1024} KiB")
     try:
@@ -305,8 +300,12 @@ def _object(body: bytes) -> tuple[dict[str, Any], None]:
     except ValueError as exc:
         raise PlayError(400, str(exc)) from None
     if not isinstance(data, dict):
-        raise PlayError(400, 'the request must be a JSON object: {"drew": [...], "played": [...]}')
-    return data, None
+        raise PlayError(400, f"the request must be a JSON object: {shape}")
+    return data
+
+
+def _object(body: bytes) -> tuple[dict[str, Any], None]:
+    return json_object(body, '{"drew": [...], "played": [...]}'), None
 
 
 def _card_ids(state: State, codes: Any, key: str) -> list[str]:
