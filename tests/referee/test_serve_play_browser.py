@@ -284,9 +284,6 @@ def phones(tmp_path_factory):
                 manager.__exit__(None, None, None)
 
 
-@pytest.mark.xfail(strict=True, reason="its refusal probe places a card lying face down on Bo's own table, which "
-                   "cold-war-6 takes as Bo's word (issue 36 item 4: refusing it would tell the table what lies face "
-                   "down); the probe must move to a card on another player's table")
 def test_two_phones_and_the_cli_play_cold_war_and_keep_their_secrets(tmp_path, phones):
     t = Table(tmp_path / "cold.db")
     t.run(["new", "cold-war", "--player", "Ann:westmark", "--player", f"{BO}:vostokia", "--seed", "3"])
@@ -344,9 +341,11 @@ def test_two_phones_and_the_cli_play_cold_war_and_keep_their_secrets(tmp_path, p
         assert ok, echo
         assert play(bo, f"answer none --by {BO}")[0]  # the attack waits for Bo, who answers from his phone
         assert play(ann, "end-turn --by Ann")[0]
-        # refusals: a card already on the table (422), and a probe for where Ann's face-down card is
+        # refusals: a card lying face up on the table (422), and a probe for where Ann's face-down card is.
+        # (A card of Bo's own that lies face down would be taken as Bo's word: refusing it would tell the
+        # terminal what lies there, issue 36 item 4.)
         tap_move(bo, "place <CARD>")
-        pick_by_code(bo, "cold-vk-fortress-line")
+        pick_by_code(bo, "cold-vk-chess-academy")
         ok, refused = send(bo)
         # read by name, not parsed: one refusal whatever the card's whereabouts (issue 36 item 4)
         assert not ok and "not a move" in refused and not refused.startswith("no longer possible"), refused
