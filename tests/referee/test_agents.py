@@ -119,13 +119,9 @@ def test_the_json_names_each_seat_s_agent_and_the_win_rate_by_agent(tmp_path):
     assert "agent heuristic wins" in result.output and "the rulebook" in result.output
 
 
-DEBATE_SHORT = "the debate's heuristic (one move ahead on round end's fortitude) is not yet clearly " \
-    "stronger than random play: 9-7 over 16 games in the bench"
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("game, players", [("culture-war", 2), ("cold-war", 2),
-                                           pytest.param("debate", 2, marks=pytest.mark.xfail(reason=DEBATE_SHORT)),
+                                           ("debate", 2),
                                            ("divide-and-conquer", 4), ("petri-dish", 2)])
 def test_heuristic_beats_random_in_both_seat_orders(game, players):
     # a small, honest version of the bench's ladder: up to 8 games, the agents swapping seats
