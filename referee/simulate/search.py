@@ -77,7 +77,7 @@ class SearchAgent:
                 return state, None
             return state, true.clone() if hasattr(true, "clone") else copy.deepcopy(true)
         sample = determiniser(seen.game)
-        if sample is None or not rules.has_hidden_cards:
+        if sample is None:  # nothing hidden (the Petri dish)
             return seen, None
         return sample(rules, seen, player, tuple((hands or {}).get(player, ())), rng)
 

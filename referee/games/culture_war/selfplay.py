@@ -37,7 +37,7 @@ from referee.rules.dealing import Copy
 from referee.rules.legal import Hands
 from referee.model import Action, PlayerName, State
 
-__all__ = ["Dealer", "deal", "evaluate", "dice_for"]
+__all__ = ["Dealer", "deal", "determinise", "evaluate", "dice_for"]
 
 WIN = 1_000_000.0
 
@@ -215,6 +215,14 @@ def _named_out(state: State, owner: str) -> Counter[str]:
 def deal(rules: Any, state: State, rng: random.Random) -> Dealer:
     """Shuffle each faction deck by copy and deal the first hands."""
     return Dealer(state, rng)
+
+
+def determinise(rules: Any, view: State, player: PlayerName, hand: tuple[str, ...],
+                rng: random.Random) -> tuple[State, Dealer | None]:
+    """A dealer PLAYER could believe in, sampled from their view (sampling.py)."""
+    from referee.games.culture_war.sampling import determinise as sample  # lazy: it builds on this module
+
+    return sample(rules, view, player, hand, rng)
 
 
 # ---- the evaluation (heuristic lookahead and search) ------------------------------------------------------

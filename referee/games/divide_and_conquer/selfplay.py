@@ -164,6 +164,50 @@ class DealtTable:
         return problems
 
 
+# ---- a table sampled from one player's view (the search agent's determinisation) -----------------
+
+
+def determinise(rules: Any, view: State, player: PlayerName, hand: tuple[str, ...],
+                rng: random.Random) -> tuple[State, DealtTable]:
+    """A whole table PLAYER could be sitting at (OpenSpiel's
+    `resample_from_infostate`): the cards face up as the view shows them,
+    their own hand as it is, and every copy they cannot see (the other
+    hands, the deck, the cut deck's extra cards, the cards discarded
+    unseen) dealt at random from the printed copies not in sight, in the
+    counts the view gives. The real dealer is never read."""
+    pool = printed_copies()
+    mine = _take(pool, Counter(hand))
+    table = _take(pool, Counter(printed.counts(view.fields)))
+    rng.shuffle(pool)
+    dealt = object.__new__(DealtTable)
+    dealt.rng, dealt.names, dealt.problems = rng, [p.name for p in view.players], []
+    dealt.table = table
+    dealt.hand = {}
+    me = view.player(player).name
+    for p in view.players:
+        count = int(p.fields.get("hand", 0))
+        dealt.hand[p.name] = mine if p.name == me else [pool.pop() for _ in range(min(count, len(pool)))]
+    aside = min(int(view.fields.get("set_aside") or 0), len(pool))
+    dealt.aside = [pool.pop() for _ in range(aside)]
+    deck = min(int(view.fields.get("deck") or 0), len(pool))
+    dealt.deck = [pool.pop() for _ in range(deck)]
+    dealt.hidden = pool
+    return view, dealt
+
+
+def _take(copies: list[Copy], wanted: Counter[str]) -> list[Copy]:
+    """The copies of the wanted card ids, taken out of `copies` (as many as there are)."""
+    taken: list[Copy] = []
+    for card_id, n in wanted.items():
+        for _ in range(n):
+            copy = next((c for c in copies if c[0] == card_id), None)
+            if copy is None:
+                break
+            copies.remove(copy)
+            taken.append(copy)
+    return taken
+
+
 # ---- the agents' evaluation ---------------------------------------------------------------
 
 
