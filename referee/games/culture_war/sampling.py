@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from functools import lru_cache
 from typing import Any
 
 from referee.games.culture_war.selfplay import Dealer, _named_out, printed_copies
@@ -60,11 +61,16 @@ def determinise(rules: Any, view: State, player: PlayerName, hand: tuple[str, ..
 
 def _deck(faction: str) -> list[Copy]:
     """Every printed copy of a faction deck but its Real Estate: the draw pile's and the Base Unit in play."""
+    return list(_printed(faction))
+
+
+@lru_cache(maxsize=None)
+def _printed(faction: str) -> tuple[Copy, ...]:
     copies = printed_copies(faction)
     base = starting_cards(faction)[1]
     if base is not None:
         copies.append((base["id"], 1))
-    return copies
+    return tuple(copies)
 
 
 def _take(copies: list[Copy], wanted: Counter[str]) -> list[Copy]:

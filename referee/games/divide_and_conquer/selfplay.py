@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from functools import lru_cache
 from typing import Any, Mapping
 
 from referee.games.divide_and_conquer import printed, zones
@@ -175,7 +176,7 @@ def determinise(rules: Any, view: State, player: PlayerName, hand: tuple[str, ..
     hands, the deck, the cut deck's extra cards, the cards discarded
     unseen) dealt at random from the printed copies not in sight, in the
     counts the view gives. The real dealer is never read."""
-    pool = printed_copies()
+    pool = list(_printed())
     mine = _take(pool, Counter(hand))
     table = _take(pool, Counter(printed.counts(view.fields)))
     rng.shuffle(pool)
@@ -193,6 +194,11 @@ def determinise(rules: Any, view: State, player: PlayerName, hand: tuple[str, ..
     dealt.deck = [pool.pop() for _ in range(deck)]
     dealt.hidden = pool
     return view, dealt
+
+
+@lru_cache(maxsize=None)
+def _printed() -> tuple[Copy, ...]:
+    return tuple(printed_copies())
 
 
 def _take(copies: list[Copy], wanted: Counter[str]) -> list[Copy]:

@@ -169,7 +169,8 @@ def choose(o: Options) -> Candidate | None:
     top = deeper[0][0]
     if top <= -WIN and pass_move is not None:  # every move weighed lets the opponent win: the pass may not
         return pass_move
-    if pass_move is not None and (level and _settled(pos.board) or pos.ply > LONG) \
+    long = pos.ply > LONG
+    if pass_move is not None and (level and (_settled(pos.board) or pos.passed) or long) \
             and top <= _reply(pos, sign) + 0.5:
         return pass_move  # the areas are shared out (or the game drags on) and no move gains: a pass offers the draw
     if deeper[0][1] < now + STUCK and pass_move is not None:
