@@ -19,7 +19,7 @@ from collections import Counter
 from functools import lru_cache
 from typing import Any
 
-from referee.games.culture_war.selfplay import Dealer, _named_out, printed_copies
+from referee.games.culture_war.dealer import Dealer, _named_out, printed_copies
 from referee.games.culture_war.table import zones
 from referee.games.culture_war.table.cards import starting_cards
 from referee.model import PlayerName, State
