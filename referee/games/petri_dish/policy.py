@@ -43,7 +43,7 @@ SEEN = 4.0  # a position that has occurred before, each time
 AHEAD = 10.0  # standing less than this far better, a player takes the draw
 WIDTH = 6  # the best moves one ply ahead, weighed against every reply
 STUCK = -12.0  # every move loses this much: a pass is better
-LONG = 120  # actions after which a player who cannot gain offers the draw even when ahead
+LONG = 120  # actions after which a player who cannot gain much offers (or takes) the draw even when ahead
 CLOSE = 1.0  # moves within this of the best are as good as it
 
 _XY = tuple(("abcdefgh".index(p[0]), int(p[1]) - 1) for p in POINTS)
@@ -170,8 +170,9 @@ def choose(o: Options) -> Candidate | None:
     if top <= -WIN and pass_move is not None:  # every move weighed lets the opponent win: the pass may not
         return pass_move
     long = pos.ply > LONG
+    patience = 0.5 + max(0, pos.ply - LONG) / 10  # the longer the game, the more a move must gain to play on
     if pass_move is not None and (level and (_settled(pos.board) or pos.passed) or long) \
-            and top <= _reply(pos, sign) + 0.5:
+            and top <= _reply(pos, sign) + patience:
         return pass_move  # the areas are shared out (or the game drags on) and no move gains: a pass offers the draw
     if deeper[0][1] < now + STUCK and pass_move is not None:
         return pass_move
