@@ -145,3 +145,60 @@ def test_make_agent_refuses_nothing_it_knows():
         assert make_agent(kind, budget=2) is not None
     with pytest.raises(RefereeError):
         AgentKind.parse("greedy")
+
+
+@pytest.mark.slow
+def test_petri_dish_heuristics_play_on_while_an_area_is_open():
+    # the first policy passed whenever no move raised its score; the other, seeing the same,
+    # passed back, and every game between two heuristics was drawn with prime areas still open
+    from referee.games.petri_dish import engine
+    from referee.games.petri_dish.geometry import AREA_INDICES, INDEX, POINTS
+
+    rules = rules_for(GameSlug.PETRI_DISH)
+    plan = make_plan("petri-dish", 2, (), ("heuristic",), 3, seed=1, keep=3)
+    outcomes = []
+    for i in range(plan.games):
+        record = play_game(plan.config(i))
+        outcomes.append(record.outcome)
+        from referee.simulate.play import setup_of
+
+        state = rules.setup(setup_of(plan.config(i)), record.setup_dice)
+        for n, step in enumerate(record.steps):
+            if step.action.name == "pass" and n < 120 and not state.fields.get("passed"):
+                board = [0] * len(POINTS)
+                for name, cell in state.fields["board"].items():
+                    if cell:
+                        board[INDEX[name]] = cell["size"] * (1 if cell["owner"] == "white" else -1)
+                alone = [any(board[k] > 0 for k in a) != any(board[k] < 0 for k in a) for a in AREA_INDICES]
+                reserve = sum(engine.Position(tuple(board)).reserve(c) for c in (engine.WHITE, engine.BLACK))
+                conceded = n + 2 == len(record.steps) and record.outcome is Outcome.WIN  # every move lost at once
+                assert all(alone) or reserve == 0 or conceded, f"seed {record.seed}: a pass at action {n} with an area open"
+            state = rules.apply(state, step.action, step.dice)
+    assert Outcome.CAPPED not in outcomes
+    assert Outcome.WIN in outcomes
+
+
+def test_the_debater_keeps_a_device_for_its_own_later_phase():
+    # phase one, first player: a device played now can be answered in the opponent's phase,
+    # played in cross-examination it cannot be answered before the last word: it waits
+    from referee.games.debate import policy
+    from referee.games.debate.legal import card_entry
+    from referee.model import Setup
+
+    rules = rules_for(GameSlug.DEBATE)
+    setup = Setup(GameSlug.DEBATE, (("Ana", "deb-lincoln"), ("Ben", "deb-jackson")), 1)
+    state = rules.setup(setup, tuple(1 for _ in rules.setup_dice(setup)))
+    opener = state.fields["opener"]
+    play = Action("device", {"player": opener, "thread": 1, "card": "deb-soothing-tone",
+                             "_card": card_entry("deb-soothing-tone")}, opener)
+    draw = Action("device", {"player": opener, "thread": 1, "card": "deb-rehearsed-line",
+                             "_card": card_entry("deb-rehearsed-line")}, opener)
+
+    class Known:
+        def __init__(self, action):
+            self.action = action
+
+    assert policy._acts_again(state, opener)
+    assert policy._waits(state, opener, Known(play))  # played in cross-examination instead
+    assert not policy._waits(state, opener, Known(draw))  # a draw is worth having while threads can open
+    assert not policy._acts_again(state, [p.name for p in state.players if p.name != opener][0])

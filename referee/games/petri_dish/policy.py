@@ -13,13 +13,16 @@ still open. A player who has read the rules plays on while the game is open:
   ply ahead for every move (`score`: the areas held alone, the race to each
   area still open and the approach to each the opponent holds alone, the
   germs' tokens there, a germ about to be killed, then tokens in play and
-  liberties), then its best few against every reply, so it never leaves
-  the opponent a winning move or a germ to kill when it need not;
+  liberties), then its best few against every reply (all of them, when
+  those few each lose at once), so it never leaves the opponent a winning
+  move or a germ to kill when it need not;
 - among moves as good as the best it picks one at random, as people vary;
-- it passes only when the areas are shared out two and two (or the game
-  has run past LONG actions) and no move gains, when every move loses
-  ground, or to answer a pass when it does not stand clearly better; it
-  claims a draw by repetition on the same terms. A position seen before is
+- it passes only when the areas are shared out two and two and no move
+  gains, when every move loses ground (or the game at once), or to answer
+  a pass when it does not stand clearly better; it claims a draw by
+  repetition on the same terms. Past LONG actions, the longer the game,
+  the more a move must gain before it plays on rather than offer or take
+  the draw, so a fight that goes nowhere ends drawn before the turn cap. A position seen before is
   worth a little less, so it does not shuffle a germ back and forth.
 """
 from __future__ import annotations
@@ -165,6 +168,10 @@ def choose(o: Options) -> Candidate | None:
         return pass_move or claim
     deeper = [(_reply(after, sign) - SEEN * seen.get(engine.position_key(after), 0), value, tie, c)
               for value, tie, after, c in ranked[:WIDTH]]
+    for value, tie, after, c in ranked[WIDTH:]:  # the best few all lose at once: look for a move that holds
+        if max(t[0] for t in deeper) > -WIN:
+            break
+        deeper.append((_reply(after, sign) - SEEN * seen.get(engine.position_key(after), 0), value, tie, c))
     deeper.sort(key=lambda t: (-t[0], -t[1], t[2]))
     top = deeper[0][0]
     if top <= -WIN and pass_move is not None:  # every move weighed lets the opponent win: the pass may not
