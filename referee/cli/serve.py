@@ -9,7 +9,7 @@ import io
 
 import click
 
-from referee.cli.common import db_option, db_path, emit
+from referee.cli.common import db_option, db_path, emit, warn
 from referee.errors import RefereeError
 
 LAN_WARNING = ("warning: --lan serves the table to every device on this network; anyone who can reach "
@@ -169,11 +169,14 @@ def hand(player, drew, played, show) -> None:
     """
     from referee.serve.hands import kept_hand  # lazy: only `hand` reads the kept hands
 
-    name, cards = kept_hand(db_path(), player, drew, played)
+    kept = kept_hand(db_path(), player, drew, played)
+    name, cards = kept.player, kept.cards
+    counted = f"{name} holds no hand now" if kept.counted is None else f"the table counts {kept.counted}"
     if show:
-        click.echo(f"{name}'s hand (kept on the phone): " + (", ".join(cards) if cards else "no cards"))
+        click.echo(f"{name}'s hand (kept on the phone): " + (", ".join(cards) if cards else "no cards") + f"; {counted}")
     else:
-        click.echo(f"{name}'s hand (kept on the phone): {len(cards)} card{'s' if len(cards) != 1 else ''}")
+        click.echo(f"{name}'s hand (kept on the phone): {len(cards)} card{'s' if len(cards) != 1 else ''}; {counted}")
+    warn(kept.warnings)
 
 
 def register(group: click.Group) -> None:

@@ -153,6 +153,18 @@ class GenericRules:
         and named in refusals; None for a game with no phases."""
         return None
 
+    def hand_size(self, state: State, player: str) -> int | None:
+        """How many cards the table counts in `player`'s hand now, a number
+        every player may see; None when they hold no hand now (a game without
+        hands). A hand kept on a phone (referee.serve.hands) is held to it."""
+        return None
+
+    def cards_from_hand(self, state: State, action: Action) -> list[str] | None:
+        """The card ids `action` takes from its actor's hand, when the game
+        says; None: every card id among the action's public args (a hand kept
+        on a phone drops those it holds)."""
+        return None
+
     def where_is(self, state: State, card_id: str) -> list[str]:
         """Where the copies of a card are on the table now, one entry per copy,
         in words any player may read (never a hand or a face-down identity).

@@ -33,6 +33,7 @@ from typing import Any, Callable, Mapping
 
 from referee.rules import legal, prompts
 from referee.serve import chosen
+from referee.serve import hands
 from referee.serve.hands import HandStore
 from referee.table import moves
 from referee.words import render
@@ -141,7 +142,7 @@ class Play:
             raise PlayError(429, "too many requests for the moves at once; wait a moment")
         status = self._status()
         state = status.state
-        kept = self.hands.kept(state.player(player).name)
+        kept = self._kept(state, state.player(player).name)
         view = moves.moves_view(state, player, kept)
         out: list[dict[str, Any]] = []
         for move in view.moves:
@@ -156,25 +157,37 @@ class Play:
     # ---- GET and POST /p/<token>/hand ----------------------------------------------
 
     def hand(self, player: str, body: bytes | None = None) -> dict[str, Any]:
-        """The hand `player` keeps on their phone; with a POST's body
-        (`{"drew": [CODE...], "played": [CODE...]}`), changed first."""
+        """The hand `player` keeps on their phone, beside the table's count of
+        it; with a POST's body (`{"drew": [CODE...], "played": [CODE...]}`),
+        changed first (refused whole, 422, when it would not fit the count)."""
         state = self._status().state
         me = state.player(player).name
+        rules = rules_for(state.game)
         if body is not None:
             data, _ = _object(body)
             ids = {key: _card_ids(state, data.get(key, []), key) for key in ("drew", "played")}
             try:
-                self.hands.change(me, ids["drew"], ids["played"])
+                kept = hands.keep(rules, state, self.hands, me, ids["drew"], ids["played"])
             except TableError as exc:
                 raise PlayError(503, _scrub(str(exc), self.path)) from None
             except RefereeError as exc:
                 raise PlayError(422, str(exc)) from None
-        kept = self.hands.kept(me) or []
+        else:
+            kept = hands.held(rules, state, self.hands, me)
         from referee.serve.snapshot import card_info  # lazy: names, only for the hand's page
 
-        names = card_info(state.game.value, kept)
-        return {"player": me, "kept": self.hands.kept(me) is not None, "count": len(kept),
-                "cards": [{"id": c, "name": names.get(c, {}).get("name", c)} for c in kept]}
+        names = card_info(state.game.value, kept.cards)
+        return {"player": me, "kept": kept.kept, "count": len(kept.cards), "table_count": kept.counted,
+                "missing": kept.missing, "warnings": list(kept.warnings),
+                "cards": [{"id": c, "name": names.get(c, {}).get("name", c)} for c in kept.cards],
+                "deck": usable_cards(state, me, "", {}) if kept.counted is not None else []}
+
+    def _kept(self, state: State, name: str) -> list[str] | None:
+        """The hand `name` keeps, when they keep one and hold a hand now (a Fallen Leader holds none)."""
+        kept = self.hands.kept(name)
+        if kept is None or rules_for(state.game).hand_size(state, name) is None:
+            return None
+        return kept
 
     # ---- POST /p/<token>/act -----------------------------------------------------
 
@@ -210,7 +223,7 @@ class Play:
             why = f"the game is over (won by {state.winner})" if state.winner else "the game is over"
             raise PlayError(409 if stale else 422, f"no longer possible: {why}" if stale else why)
         me = state.player(player).name
-        kept = self.hands.kept(me)
+        kept = self._kept(state, me)
         try:
             move = chosen.choose(rules_for(state.game), state, me, sent, kept)
         except chosen.BadMove as exc:
@@ -235,7 +248,7 @@ class Play:
             raise _refusal(_scrub(str(exc), self.path), stale) from None
         if kept is not None:  # the cards the move took leave the hand kept on the phone
             with contextlib.suppress(RefereeError):
-                self.hands.forget_played(me, move.action.args)
+                self.hands.forget_played(me, rules_for(state.game), state, own.event.to_action())
         return Acted(me, _echo(own), _echo(shown), own.event.seq)
 
     def _status(self):

@@ -209,6 +209,16 @@ class ColdWarRules(GenericRules):
     def phase(self, state: State) -> str | None:
         return phases.phase_of(state)
 
+    def hand_size(self, state: State, player: str) -> int | None:
+        """The 9 cards drawn for the setup until it is recorded, then the hand;
+        a Fallen Leader holds none (the top card of the pile is flipped)."""
+        desk = state.fields["desks"][state.player(player).name]
+        if desk["fallen"]:
+            return None
+        if state.fields.get("phase") == "setup" and not desk["set_up"]:
+            return actions.SETUP_DRAW
+        return int(desk["hand"])
+
     def where_is(self, state: State, card_id: str) -> list[str]:
         """Only the places a player can see: face-up cards on a table and the
         Leader stacks, the discard piles and a draw pile turned over in a

@@ -138,6 +138,10 @@ class DebateRules(GenericRules):
         """The phase now, e.g. "cross-examination (Ana)"."""
         return ph.describe(state)
 
+    def hand_size(self, state: State, player: str) -> int | None:
+        pile = (state.fields.get("piles") or {}).get(state.player(player).name)
+        return int(pile["hand"]) if pile else 0
+
     def where_is(self, state: State, card_id: str) -> list[str]:
         """Every copy whose place every player knows: the forum, the face-up
         discard piles, and a hand the card was seen going back to (from the
