@@ -165,6 +165,12 @@ class GenericRules:
         on a phone drops those it holds)."""
         return None
 
+    def own_face_down(self, state: State, player: str, action: Action) -> list[tuple[str, list[str]]]:
+        """The face-down places of `player`'s own that `action` (theirs) names
+        ("M2"), each with the card ids lying there: for that player's eyes
+        only (their own phone shows them beside the move). None in most games."""
+        return []
+
     def where_is(self, state: State, card_id: str) -> list[str]:
         """Where the copies of a card are on the table now, one entry per copy,
         in words any player may read (never a hand or a face-down identity).

@@ -144,10 +144,14 @@ class Play:
         state = status.state
         kept = self._kept(state, state.player(player).name)
         view = moves.moves_view(state, player, kept)
+        words = _own_words(state, view.player, kept is not None)
         out: list[dict[str, Any]] = []
         for move in view.moves:
-            item: dict[str, Any] = {"kind": move.kind, "text": move.text, "command": move.command,
+            item: dict[str, Any] = {"kind": move.kind, "text": words(move.text), "command": move.command,
                                     "action": _named(move.action), "details": _plain(move.details)}
+            own = _own_face_down(state, view.player, move.action)
+            if own:
+                item["own"] = own
             if legal.CARD_PLACEHOLDER in move.command:
                 item["cards"] = usable_cards(state, view.player, move.kind, move.details)
             out.append(item)
@@ -256,6 +260,30 @@ class Play:
             return table.status(self.path)
         except RefereeError as exc:
             raise PlayError(503, _scrub(str(exc), self.path)) from None
+
+
+def _own_words(state: State, player: str, kept: bool) -> Callable[[str], str]:
+    """How a move's words read on `player`'s own phone: with their hand kept,
+    every card id by its printed name."""
+    from referee.serve.snapshot import named  # lazy: the card index, only for a phone's moves
+
+    game = state.game.value
+    return (lambda text: named(game, text)) if kept else (lambda text: text)
+
+
+def _own_face_down(state: State, player: str, action: Action | None) -> list[dict[str, Any]]:
+    """The player's own face-down cards a move names by their spot (a Cold
+    War regroup, a challenge's loss), each with the cards' names: shown on
+    that player's own phone only."""
+    if action is None:
+        return []
+    found = rules_for(state.game).own_face_down(state, player, action)
+    if not found:
+        return []
+    from referee.serve.snapshot import card_info  # lazy: the card index, only for a move naming them
+
+    names = card_info(state.game.value, {c for _, cards in found for c in cards})
+    return [{"spot": spot, "cards": [names.get(c, {}).get("name", c) for c in cards]} for spot, cards in found]
 
 
 def _echo(result: Any) -> str:

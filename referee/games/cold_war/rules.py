@@ -74,6 +74,18 @@ OWN = frozenset(spec.name for spec in ACTIONS)
 TURN_MOVES = frozenset({"place", "discard", "attack", "special", "challenge", "triad", "fallen"})
 
 
+# The args naming the mover's own face-down spots (a regroup, Rapid Deployment's --with, a challenge's loss).
+OWN_SPOT_ARGS = {"regroup": ("stacks", "break"), "special": ("with",), "answer": ("their",)}
+
+
+def _flat(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, (list, tuple)):
+        return [s for v in value for s in _flat(v)]
+    return []
+
+
 class ColdWarRules(GenericRules):
     slug = GameSlug.COLD_WAR
     # 6: the answer window (window.py); a cold-war-5 table answers inline.
@@ -218,6 +230,17 @@ class ColdWarRules(GenericRules):
         if state.fields.get("phase") == "setup" and not desk["set_up"]:
             return actions.SETUP_DRAW
         return int(desk["hand"])
+
+    def own_face_down(self, state: State, player: str, action: Action) -> list[tuple[str, list[str]]]:
+        """The player's own Military spots (a stack's "M2", or "M2.1") the action's own-side args name."""
+        desk = state.fields["desks"][state.player(player).name]
+        spots: dict[str, list[str]] = {}
+        for label, zone, cards in D.spots(desk):
+            if zone == "military":
+                spots[label] = list(cards)
+                spots.update({f"{label}.{i + 1}": [c] for i, c in enumerate(cards)})
+        named = [a for key in OWN_SPOT_ARGS.get(action.name, ()) for a in _flat(action.args.get(key))]
+        return [(s.upper(), spots[s.upper()]) for s in dict.fromkeys(named) if s.upper() in spots]
 
     def where_is(self, state: State, card_id: str) -> list[str]:
         """Only the places a player can see: face-up cards on a table and the
