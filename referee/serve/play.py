@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 import sqlite3
 import threading
 import time
@@ -359,8 +360,9 @@ def _card_ids(state: State, codes: Any, key: str) -> list[str]:
     for code in codes:
         try:
             out.append(resolve(code.strip(), state.game.value).card_id)
-        except RefereeError:
-            raise PlayError(422, f"`{code[:80]}` is not a card of this table's game") from None
+        except RefereeError as exc:  # the card index's own words (a copy never printed), no folder named
+            why = re.sub(r" in the card sources at \S+", "", str(exc))
+            raise PlayError(422, f"`{code[:80]}` is not a card of this table's game: {why}") from None
     return out
 
 
