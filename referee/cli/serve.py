@@ -158,7 +158,11 @@ def hand(player, drew, played, show) -> None:
     The referee then knows that hand, for PLAYER only: their moves on their
     private link list every card play concretely. The hand is kept beside
     the table (TABLE.serve-hands.json), never in the log, the export, the
-    report or any page but PLAYER's own. Without --show only the count is
+    report or any page but PLAYER's own. It is held to the table's count of
+    PLAYER's hand: a card drawn past the count, or a card played that is
+    not kept, is refused and nothing changes; a count that dropped under
+    the kept hand (a card played here at the terminal) is a warning until
+    the card is marked --played. Without --show only the counts are
     printed. (At a Divide and Conquer table, `hand PLAYER AMOUNT` stays the
     correction of the count.)
 
