@@ -86,3 +86,24 @@ def test_a_game_without_a_hand_now_keeps_none(tmp_path):
         "Ana's hand (kept on the phone): no cards; Ana holds no hand now"
     refused = table.fail("hand Ana --drew petri-germ-white")
     assert "Ana holds no hand now, so the phone keeps none" in refused.output
+
+
+def test_a_drawn_card_named_by_its_qr_text_is_kept_and_a_copy_never_printed_says_so(tmp_path):
+    from referee.cards.index import load_index, project_root
+
+    card = load_index(project_root()).cards["technocracy-quarterly-review"]
+    table = _started(tmp_path)
+    watch = TableWatch(table.db)
+    watch.poll()
+    tokens = TokenStore(table.db, watch.players())
+    ben = f"/p/{tokens.tokens['Ben']}/hand"
+    with TestClient(create_app(watch, tokens, play=Play(table.db))) as client:
+        got = client.post(ben, json={"drew": [f"PNP:{card.id.upper()}:{card.revision}:1"]})
+        assert got.status_code == 200 and [c["id"] for c in got.json()["cards"]] == [card.id]
+        assert got.json()["cards"][0]["name"] == card.name
+        refused = client.post(ben, json={"drew": [f"PNP:{card.id.upper()}:{card.revision}:7"]})
+        assert refused.status_code == 422
+        assert "copy 7" in refused.json()["error"] and str(tmp_path) not in refused.json()["error"]
+        nowhere = client.post(ben, json={"drew": ["technocracy-no-such-card"]}).json()["error"]
+        assert "card sources at" not in nowhere and "/" not in nowhere.split(":", 1)[-1]  # no folder named
+    assert _kept(table) == [card.id]

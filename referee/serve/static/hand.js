@@ -76,6 +76,8 @@
     add(box, el("h2", null, "Your hand"));
     add(box, el("p", "only", "Only on this phone: nobody else sees it."));
     if (!hand) { add(box, el("p", "waiting", "loading…")); return; }
+    var none = hand.table_count === null || hand.table_count === undefined;
+    box.hidden = none && !hand.count && !note;  // no hand to keep now (the Petri dish, a Fallen Leader)
     add(box, el("p", "count", summary(hand)));
     (hand.warnings || []).forEach(function (w) {
       var n = el("div", "note bad", w);
@@ -202,7 +204,7 @@
   document.addEventListener("table", function (e) {
     var d = e.detail;
     if (!d.play || !d.you) { close(); box.hidden = true; return; }
-    box.hidden = false;
+    if (!hand) box.hidden = false;  // "loading…" until the first answer says whether there is a hand
     load();  // a move played (from here or the terminal) changes the hand or the table's count of it
   });
 })();
