@@ -134,3 +134,38 @@ def test_a_phone_keeps_its_hand_plays_from_it_and_nobody_else_sees_it(tmp_path, 
             driver.get("about:blank")  # each page is left before the server stops
     assert "traceback" not in "\n".join(said).lower()
     assert BY_QR not in table.run("log").output
+
+
+def test_cold_war_a_kept_hand_by_code_and_own_face_down_cards_named_on_that_phone_only(tmp_path, devices):
+    from test_serve_hand_games import GAMES
+
+    ben, ana, tv = devices
+    game = GAMES["cold-war"]
+    table = Table(tmp_path / "cw.db")
+    for line in (game.new, *game.before):  # both setups typed at the terminal; Ana plays first
+        table.run(line)
+    with serve_play(table.db, "--play") as (base, tokens, said):
+        open_page(tv, base + "/")
+        open_page(ana, f"{base}/p/{tokens['Ana']}")
+        open_page(ben, f"{base}/p/{tokens['Ben']}")
+        wait_for(ana, lambda d: d.find_element("css selector", "#hand .add"), 10).click()
+        for card_id in ("cold-wm-marines", "cold-wm-fighter-wing"):  # by the printed code, in lower case
+            field = wait_for(ana, lambda d: d.find_element("id", "hand-find"), 5)
+            field.send_keys(_card(card_id).fields["code"].lower())
+            wait_for(ana, lambda d: f"added: {_card(card_id).name}" in d.find_element("css selector", ".sheet .said").text, 10)
+        ana.find_element("css selector", ".sheet .foot .cancel").click()
+        wait_for(ana, lambda d: _hand(d) == ["cold-wm-marines", "cold-wm-fighter-wing"], 10)
+        attack = "attack Ben L cold-wm-fighter-wing cold-wm-marines --by Ana"
+        wait_for(ana, lambda d: attack in _commands(d), 10)
+        assert not any("<CARD>" in c for c in _commands(ana))
+        hint = ana.find_element("css selector", "#play button.move[data-command='regroup Ana --stack M1,M2,M3'] .own")
+        assert hint.text.startswith("your M1: Rapid Deployment Doctrine · M2: Round-the-Clock Bomber Wing")
+        _fits(ana)
+        shot(ana, "hand-cold-war-ana")
+        for driver in (ben, tv):
+            dom = driver.page_source
+            assert "Rapid Deployment Doctrine" not in dom and "Expeditionary Marines" not in dom
+        assert console_errors(ana) == [] and console_errors(ben) == [] and console_errors(tv) == []
+        for driver in devices:
+            driver.get("about:blank")
+    assert "traceback" not in "\n".join(said).lower()
