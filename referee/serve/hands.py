@@ -142,9 +142,35 @@ def keep(rules: Any, state: State, store: HandStore, player: str, drew: Iterable
     """`player`'s kept hand after the cards (ids) drawn and played, held to
     the table's count; RefereeError (nothing written) when it cannot be."""
     drew, played = list(drew), list(played)
+    if drew:
+        _check_copies(rules, state, player, [*(store.kept(player) or ()), *drew], drew)
     if drew or played:
         store.change(player, drew, played, rules.hand_size(state, player), limited=True)
     return held(rules, state, store, player)
+
+
+def _check_copies(rules: Any, state: State, player: str, hand: list[str], drew: list[str]) -> None:
+    """Refuse a drawn card whose printed copies are all where every player
+    sees them (on the table, in a discard pile): public places only, so the
+    refusal tells nothing hidden. A copy known to be in a hand is not counted
+    (it is the one kept)."""
+    from referee.cards.index import load_index, project_root  # lazy: the card index, only when a card is drawn
+
+    try:
+        index = load_index(project_root()).cards
+    except Exception:  # no card sources at hand: the count alone holds the hand
+        return
+    for cid in dict.fromkeys(drew):
+        card = index.get(cid)
+        printed = getattr(card, "quantity", None)
+        if not isinstance(printed, int) or printed < 1:
+            continue
+        seen = [place for place in rules.copy_places(state, cid, player) if "hand" not in place]
+        if len(seen) + hand.count(cid) > printed:
+            copies = "its printed copy is" if printed == 1 else f"its {printed} printed copies are"
+            raise RefereeError(f"{player}'s hand cannot hold {card.name} ({cid}) now: {copies} "
+                               f"{', '.join(seen)}{' or kept already' if hand.count(cid) > 1 else ''} "
+                               "(a kept hand holds only cards that may be in it)")
 
 
 def kept_hand(table: Path, player: str, drew: Iterable[str] = (), played: Iterable[str] = ()) -> KeptHand:

@@ -166,3 +166,25 @@ def test_cold_war_a_challenge_loser_sees_which_of_their_cards_each_spot_gives(tm
     give = Action("answer", {"their": ["M1", "m2"]})
     assert rules.own_face_down(state, "Ana", give) == [("M1", ["cold-wm-rapid-deploy"]), ("M2", ["cold-wm-bomber-wing"])]
     assert rules.own_face_down(state, "Ana", Action("attack", {"target": "Ben", "at": "M1"})) == []
+
+
+def test_cold_war_the_defender_answers_from_the_kept_hand_and_a_discarded_card_cannot_be_kept(tmp_path):
+    game = GAMES["cold-war"]
+    table = Table(tmp_path / "t.db")
+    for line in (game.new, *game.before):
+        table.run(line)
+    play = Play(table.db)
+    refused = table.fail("hand Ben --drew cold-vk-deep-bunker")  # discarded face up at Ben's setup
+    assert "Ben's hand cannot hold Deep Command Bunker (cold-vk-deep-bunker) now: its printed copy is in " \
+           "Ben's discard pile" in refused.output
+    table.run("hand Ben --drew cold-vk-missile-ring --drew cold-vk-photographs")
+    play.hand("Ana", json.dumps({"drew": ["cold-wm-marines"]}).encode())
+    attack = next(m for m in play.moves("Ana", False)["moves"] if m["command"] == game.command)
+    play.act("Ana", json.dumps({"action": attack["action"]}).encode(), False)  # the answer window opens for Ben
+    answers = [m["command"] for m in play.moves("Ben", False)["moves"]]
+    assert answers == ["answer none --by Ben", "answer block cold-vk-missile-ring --by Ben"]  # from his kept hand
+    block = next(m for m in play.moves("Ben", False)["moves"] if m["command"].startswith("answer block"))
+    assert "blocks Ana's attack" in play.act("Ben", json.dumps({"action": block["action"]}).encode(), False).echo
+    kept = play.hand("Ben")
+    assert [c["id"] for c in kept["cards"]] == ["cold-vk-photographs"] and kept["warnings"] == []
+    assert [c["id"] for c in play.hand("Ana")["cards"]] == []  # her Marines went into the attack
