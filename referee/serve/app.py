@@ -36,7 +36,7 @@ KEEPALIVE_S = 15.0
 SEND_TIMEOUT_S = 10.0  # a client that takes longer to accept one event is dropped
 JS, CSS = "text/javascript; charset=utf-8", "text/css; charset=utf-8"
 STATIC = {"dom.js": JS, "app.js": JS, "app.css": CSS, "controller.js": JS, "controller.css": CSS,
-          "cards.js": JS, "hand.js": JS,
+          "cards.js": JS, "hand.js": JS, "narrow.js": JS,
           "index.html": "text/html; charset=utf-8",
           "vendor/jsqr/jsQR.js": JS, "vendor/jsqr/LICENSE": "text/plain; charset=utf-8"}  # the only files served
 HEADERS = {

@@ -156,8 +156,13 @@ class Play:
             if legal.CARD_PLACEHOLDER in move.command:
                 item["cards"] = usable_cards(state, view.player, move.kind, move.details)
             out.append(item)
-        return {"player": view.player, "version": status.log_length, "waiting": waiting(state, view, bool(out)),
-                "hand_kept": kept is not None, "moves": out}
+        found = {"player": view.player, "version": status.log_length, "waiting": waiting(state, view, bool(out)),
+                 "hand_kept": kept is not None, "moves": out}
+        if kept is not None:  # the kept cards' printed names, for the page's narrowing of a long list
+            from referee.serve.snapshot import card_info  # lazy: the card index, only with a kept hand
+
+            found["names"] = {c: info["name"] for c, info in card_info(state.game.value, kept).items()}
+        return found
 
     # ---- GET and POST /p/<token>/hand ----------------------------------------------
 

@@ -66,6 +66,21 @@ def _fits(driver) -> None:
     assert ratios and not [r for r in ratios if r[1] < 7], ratios
 
 
+def _chip(driver, kind: str, row: str, choice: str) -> None:
+    """Tap the choice `choice` of the row `row` in the narrowed list of `kind` (narrow.js)."""
+    def tapped(d):
+        for facet in d.find_elements("css selector", f"#play section[data-kind='{kind}'] .facet"):
+            if facet.find_element("css selector", ".fk").text == row:
+                for chip in facet.find_elements("css selector", ".chip"):
+                    if chip.text == choice and chip.is_enabled():
+                        chip.click()
+                        return True
+        return False
+    wait_for(driver, tapped, 10)
+    wait_for(driver, lambda d: any(c.text == choice for c in d.find_elements(
+        "css selector", f"#play section[data-kind='{kind}'] .chip.on")), 5)
+
+
 def _secret_on(driver) -> list[str]:
     words = [BY_QR, _card(BY_QR).name]
     dom = driver.page_source.lower()
@@ -155,16 +170,33 @@ def test_cold_war_a_kept_hand_by_code_and_own_face_down_cards_named_on_that_phon
             wait_for(ana, lambda d: f"added: {_card(card_id).name}" in d.find_element("css selector", ".sheet .said").text, 10)
         ana.find_element("css selector", ".sheet .foot .cancel").click()
         wait_for(ana, lambda d: _hand(d) == ["cold-wm-marines", "cold-wm-fighter-wing"], 10)
-        attack = "attack Ben L cold-wm-fighter-wing cold-wm-marines --by Ana"
-        wait_for(ana, lambda d: attack in _commands(d), 10)
-        assert not any("<CARD>" in c for c in _commands(ana))
-        hint = ana.find_element("css selector", "#play button.move[data-command='regroup Ana --stack M1,M2,M3'] .own")
+        hint = wait_for(ana, lambda d: d.find_element(
+            "css selector", "#play button.move[data-command='regroup Ana --stack M1,M2,M3'] .own"), 10)
         assert hint.text.startswith("your M1: Rapid Deployment Doctrine · M2: Round-the-Clock Bomber Wing")
+        assert not any("<CARD>" in c for c in _commands(ana))
+        # 24 concrete attacks (6 spots, 4 ways): too many for buttons, so the list is narrowed by spot and by the cards used
+        fit = ana.find_element("css selector", "#play section[data-kind='attack'] .fit")
+        assert fit.text == "24 of 24 fit: choose above to narrow them"
+        _chip(ana, "attack", "at", "L")
+        _chip(ana, "attack", "Expeditionary Marines", "used")
+        _chip(ana, "attack", "Supersonic Fighter Wing", "used")
+        for driver in (ben, tv):  # the kept cards, before they are played: on Ana's phone only
+            assert "Expeditionary Marines" not in driver.page_source and "Supersonic" not in driver.page_source
+        attack = "attack Ben L cold-wm-fighter-wing cold-wm-marines --by Ana"
+        wait_for(ana, lambda d: attack in _commands(d), 10)  # both orders of the two cards are left, as buttons
+        assert ana.find_element("css selector", "#play section[data-kind='attack'] .fit").text == "2 of 24 fit"
         _fits(ana)
+        ana.execute_script("document.querySelector(\"#play section[data-kind='attack']\").scrollIntoView()")
         shot(ana, "hand-cold-war-ana")
-        for driver in (ben, tv):
+        ana.find_element("css selector", f"#play button.move[data-command='{attack}']").click()
+        wait_for(ana, lambda d: d.find_element("css selector", ".sheet.confirm .send"), 5).click()
+        ok, echo = note(ana)
+        assert ok and "Ana attacks Ben's leader with" in echo, echo
+        wait_for(ana, lambda d: _hand(d) == [], 10)  # both cards went into the attack
+        for who, driver in (("Ben", ben), ("TV", tv)):
             dom = driver.page_source
-            assert "Rapid Deployment Doctrine" not in dom and "Expeditionary Marines" not in dom
+            at = dom.find("Rapid Deployment Doctrine")
+            assert at < 0, (who, dom[max(0, at - 300):at + 100])
         assert console_errors(ana) == [] and console_errors(ben) == [] and console_errors(tv) == []
         for driver in devices:
             driver.get("about:blank")

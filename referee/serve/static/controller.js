@@ -18,6 +18,8 @@
   var note = null;          // what the last send said: {ok: bool, text}
   var fresh = 0;            // the table's version after this phone's last move: older move lists are not shown
   var seen = 0;             // the newest table version this page has heard of
+  var narrowed = {};        // kind -> the choices narrowing a long list of that kind (narrow.js)
+  var N = window.refereeNarrow;
 
   var el = window.refereeDom.el, add = window.refereeDom.add;
   function button(cls, text, onclick) {
@@ -69,7 +71,7 @@
   var drawn = "";
   function draw() {
     // unchanged moves are not redrawn: a button under a thumb stays the same button
-    var now = JSON.stringify([moves, note, names, !!sheet]);
+    var now = JSON.stringify([moves, note, names, !!sheet, narrowed]);
     if (now === drawn && box.firstChild) return;
     drawn = now;
     box.textContent = "";
@@ -101,17 +103,25 @@
       var g = el("section", "kind");
       g.dataset.kind = kind;
       add(g, el("h3", null, kindWords(kind) + " (" + groups[kind].length + ")"));
-      groups[kind].forEach(function (mv) {
-        var b = button("move", null, function () { choose(mv); });
-        var option = OPTION.exec(mv.text);
-        say(b, option ? mv.text.replace(option[0], " (or " + option[2] + ")") : mv.text);
-        if (holes(mv.command)) add(b, el("span", "hint", "choose cards…"));
-        if (mv.own && mv.own.length) add(b, el("span", "hint own", ownWords(mv.own)));
-        b.dataset.command = mv.command;
-        add(g, b);
-      });
+      var many = moves.hand_kept && groups[kind].length > N.LONG &&
+        groups[kind].every(function (mv) { return mv.action && !holes(mv.command); });
+      if (many) {  // every card play listed, too many for buttons: narrowed by what they differ in (narrow.js)
+        g.classList.add("narrowed");
+        N.narrow(g, groups[kind], narrowed[kind] = narrowed[kind] || {}, moves.names || {}, moveButton,
+                 function () { drawn = ""; draw(); });
+      } else groups[kind].forEach(function (mv) { add(g, moveButton(mv)); });
       add(box, g);
     });
+  }
+
+  function moveButton(mv) {
+    var b = button("move", null, function () { choose(mv); });
+    var option = OPTION.exec(mv.text);
+    say(b, option ? mv.text.replace(option[0], " (or " + option[2] + ")") : mv.text);
+    if (holes(mv.command)) add(b, el("span", "hint", "choose cards…"));
+    if (mv.own && mv.own.length) add(b, el("span", "hint own", ownWords(mv.own)));
+    b.dataset.command = mv.command;
+    return b;
   }
 
   // a move's own face-down cards (only on this phone): "your M1: Tank Battalion · M2: ..."
@@ -360,6 +370,7 @@
       .then(function (result) {
         sending = false;
         note = result;
+        if (result.ok) narrowed = {};
         moves = null;  // "loading…" until the moves as they are now arrive: no stale button to tap
         close();
         draw();
