@@ -52,7 +52,7 @@ GAMES = {
         "new divide-and-conquer --player Ana --player Ben --player Cy --player Di --seed 7", (), "Ana", "Ben",
         "dc-left-bike-lane-coalition", "recruit dc-left-bike-lane-coalition --by Ana",
         {"a": ("dc-event-leaked-memo", "dc-asset-catchy-slogan"),
-         "b": ("dc-left-campus-outrage", "dc-deficit-glass-jaw")},
+         "b": ("dc-left-campus-outrage", "dc-asset-basement-theorist")},  # ids of other lengths too
         "event dc-event-leaked-memo --player Ben --by Ana"),  # an event picking a player
     "cold-war": Game(
         "new cold-war --player Ana:westmark --player Ben:vostokia --seed 7",
