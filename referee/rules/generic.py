@@ -159,6 +159,11 @@ class GenericRules:
         hands). A hand kept on a phone (referee.serve.hands) is held to it."""
         return None
 
+    def known_in_hand(self, state: State, player: str) -> list[str]:
+        """The cards every player saw go into `player`'s hand and that are
+        still there as far as the table knows (one id per copy)."""
+        return []
+
     def cards_from_hand(self, state: State, action: Action) -> list[str] | None:
         """The card ids `action` takes from its actor's hand, when the game
         says; None: every card id among the action's public args (a hand kept

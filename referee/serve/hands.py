@@ -45,6 +45,7 @@ class KeptHand:
     kept: bool  # False: the player keeps no hand on the phone (moves stay as for an unknown hand)
     cards: tuple[str, ...]
     counted: int | None  # the table's count of the hand; None: they hold no hand now
+    known: tuple[str, ...] = ()  # the cards the table knows are in the hand (seen going back to it)
 
     @property
     def warnings(self) -> tuple[str, ...]:
@@ -54,7 +55,15 @@ class KeptHand:
             return (f"{n} card{'s' if n != 1 else ''} kept, but {self.player} holds no hand now",)
         if self.counted is not None and n > self.counted:
             return (f"{n} cards kept, the table says {self.counted}: mark the cards that left the hand as played",)
-        return ()
+        if not self.kept:
+            return ()
+        left, unkept = list(self.cards), []
+        for card in self.known:
+            if card in left:
+                left.remove(card)
+            else:
+                unkept.append(card)
+        return tuple(f"the table knows {c} is in {self.player}'s hand, and it is not kept: add it" for c in unkept)
 
     @property
     def missing(self) -> int:
@@ -134,7 +143,8 @@ class HandStore:
 def held(rules: Any, state: State, store: HandStore, player: str) -> KeptHand:
     """`player`'s kept hand (the table's spelling) and the table's count of it."""
     cards = store.kept(player)
-    return KeptHand(player, cards is not None, tuple(cards or ()), rules.hand_size(state, player))
+    return KeptHand(player, cards is not None, tuple(cards or ()), rules.hand_size(state, player),
+                    tuple(rules.known_in_hand(state, player)))
 
 
 def keep(rules: Any, state: State, store: HandStore, player: str, drew: Iterable[str] = (),

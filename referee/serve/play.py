@@ -185,11 +185,11 @@ class Play:
                 raise PlayError(422, str(exc)) from None
         else:
             kept = hands.held(rules, state, self.hands, me)
-        from referee.serve.snapshot import card_info  # lazy: names, only for the hand's page
+        from referee.serve.snapshot import card_info, named  # lazy: names, only for the hand's page
 
         names = card_info(state.game.value, kept.cards)
         return {"player": me, "kept": kept.kept, "count": len(kept.cards), "table_count": kept.counted,
-                "missing": kept.missing, "warnings": list(kept.warnings),
+                "missing": kept.missing, "warnings": [named(state.game.value, w) for w in kept.warnings],
                 "cards": [{"id": c, "name": names.get(c, {}).get("name", c)} for c in kept.cards],
                 "deck": usable_cards(state, me, "", {}) if kept.counted is not None else []}
 

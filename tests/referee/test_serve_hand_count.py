@@ -107,3 +107,25 @@ def test_a_drawn_card_named_by_its_qr_text_is_kept_and_a_copy_never_printed_says
         nowhere = client.post(ben, json={"drew": ["technocracy-no-such-card"]}).json()["error"]
         assert "card sources at" not in nowhere and "/" not in nowhere.split(":", 1)[-1]  # no folder named
     assert _kept(table) == [card.id]
+
+
+def test_a_card_the_table_saw_go_back_to_the_hand_and_not_kept_is_a_stated_warning(tmp_path):
+    table = Table(tmp_path / "d.db")
+    table.run("new debate --player Ana:Lincoln --player Ben:Truman --seed 12")
+    watch = TableWatch(table.db)
+    watch.poll()
+    tokens = TokenStore(table.db, watch.players())
+    ana = f"/p/{tokens.tokens['Ana']}"
+    with TestClient(create_app(watch, tokens, play=Play(table.db))) as client:
+        client.post(f"{ana}/hand", json={"drew": ["deb-common-ground-1", "deb-steelman-2"]})
+        argue = next(m for m in client.get(f"{ana}/moves").json()["moves"]
+                     if m["kind"] == "argue" and m["action"]["args"]["card"] == "deb-common-ground-1")
+        assert client.post(f"{ana}/act", json={"action": argue["action"]}).status_code == 200
+        thread = argue["action"]["args"]["thread"]
+        table.run(f"return Ana {thread}")  # the scorekeeper sends it back to her hand, in front of everyone
+        seen = client.get(f"{ana}/hand").json()
+        assert [c["id"] for c in seen["cards"]] == ["deb-steelman-2"]
+        assert seen["warnings"] == ["the table knows Common Ground is in Ana's hand, and it is not kept: add it"]
+        assert "the table knows deb-common-ground-1 is in Ana's hand" in table.run("hand Ana").output
+        again = client.post(f"{ana}/hand", json={"drew": ["deb-common-ground-1"]}).json()
+        assert again["warnings"] == []

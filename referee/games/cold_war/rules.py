@@ -231,6 +231,9 @@ class ColdWarRules(GenericRules):
             return actions.SETUP_DRAW
         return int(desk["hand"])
 
+    def known_in_hand(self, state: State, player: str) -> list[str]:
+        return list(state.fields["desks"][state.player(player).name]["known"])
+
     def own_face_down(self, state: State, player: str, action: Action) -> list[tuple[str, list[str]]]:
         """The player's own Military spots (a stack's "M2", or "M2.1") the action's own-side args name."""
         desk = state.fields["desks"][state.player(player).name]

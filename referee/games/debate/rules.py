@@ -138,6 +138,10 @@ class DebateRules(GenericRules):
         """The phase now, e.g. "cross-examination (Ana)"."""
         return ph.describe(state)
 
+    def known_in_hand(self, state: State, player: str) -> list[str]:
+        pile = (state.fields.get("piles") or {}).get(state.player(player).name)
+        return list(pile["seen"]) if pile else []
+
     def hand_size(self, state: State, player: str) -> int | None:
         pile = (state.fields.get("piles") or {}).get(state.player(player).name)
         return int(pile["hand"]) if pile else 0
