@@ -202,3 +202,31 @@ def test_a_face_up_old_print_is_named_aloud(shipped, tmp_path):
     assert said.exit_code == 0, said.output
     assert "(cold-vk-orbit-dog): this copy was printed before the last change" in said.stderr
     assert HIDDEN_NOTE not in said.stderr   # its face-down cards were typed by id, not scanned
+
+
+def test_a_debate_deck_list_with_an_old_print_reads_the_same_as_with_a_fresh_one(shipped, tmp_path, _clock):
+    """The deck list is hidden from the other player: an old print in it is not flagged aloud."""
+    cards = load_sources(shipped).cards
+    tactics = [c.id for c in sorted(cards.values(), key=lambda c: (c.deck != "arguments", c.id))
+               if c.game == "debate" and c.deck in ("arguments", "devices")]   # an argument first
+    deck, spare = tactics[:15], tactics[15]
+    old_first = format_payload(deck[0], cards[deck[0]].revision, 1)
+    referee(shipped, tmp_path / "look.db", "card", deck[0])   # the index sees it as printed
+    arguments = shipped / "card_sources" / "debate" / "arguments.yaml"
+    text = arguments.read_text()
+    at = text.index(f"id: {deck[0]}\n")
+    where = text.index("cost: ", at)
+    arguments.write_text(text[:where] + "cost: 9" + text[text.index("\n", where):])   # dearer since it was printed
+    aged(shipped)
+    now = load_sources(shipped).cards
+    assert now[deck[0]].revision != cards[deck[0]].revision
+    fresh_spare = format_payload(spare, now[spare].revision, 1)
+    said = []
+    for name, first in (("old", old_first), ("fresh", fresh_spare)):
+        db = tmp_path / f"{name}.db"
+        referee(shipped, db, "new", "debate", "--player", "Ana", "--player", "Ben", "--seed", "7")
+        result = referee(shipped, db, "deck", "Ana", first, *deck[1:])
+        assert result.exit_code == 0, result.output
+        said.append((result.stdout, result.stderr, referee(shipped, db, "log").output))
+    assert said[0] == said[1]
+    assert HIDDEN_NOTE in said[0][1] and deck[0] not in " ".join(said[0]) and spare not in " ".join(said[0])
