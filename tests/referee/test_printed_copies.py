@@ -230,3 +230,39 @@ def test_a_debate_deck_list_with_an_old_print_reads_the_same_as_with_a_fresh_one
         said.append((result.stdout, result.stderr, referee(shipped, db, "log").output))
     assert said[0] == said[1]
     assert HIDDEN_NOTE in said[0][1] and deck[0] not in " ".join(said[0]) and spare not in " ".join(said[0])
+
+
+def test_a_phone_scan_of_an_old_hidden_print_tells_its_player_only(shipped, tmp_path, monkeypatch):
+    """From a phone (`serve --play`), the player who scanned a face-down old print
+    reads the note on their own phone; the table's screen reads the same whether
+    the copy is old or fresh, and names no card."""
+    from test_serve_play import Served
+
+    monkeypatch.setenv("REFEREE_PROJECT", str(shipped))
+    cards = load_sources(shipped).cards
+    old_base = format_payload("cold-wm-forward-base", cards["cold-wm-forward-base"].revision, 1)
+    referee(shipped, tmp_path / "look.db", "card", "cold-wm-forward-base")   # the index sees it as printed
+    deck = shipped / "card_sources" / "cold-war" / "westmark.yaml"
+    text = deck.read_text()
+    at = text.index("id: cold-wm-forward-base\n")
+    where = text.index("defence: ", at)
+    deck.write_text(text[:where] + "defence: 1" + text[where + len("defence: "):])   # 1 in front of the old value
+    aged(shipped)
+    fresh_base = format_payload("cold-wm-forward-base", load_sources(shipped).cards["cold-wm-forward-base"].revision, 1)
+    public, own = [], []
+    for name, code in (("old", old_base), ("fresh", fresh_base)):
+        (tmp_path / name).mkdir()
+        served = Served(tmp_path / name, "new cold-war --player Ann:westmark --player Bo:vostokia --seed 3")
+        with served.client:
+            line = ("setup Ann cold-wm-kitchen " + code + " cold-wm-tank-battalion cold-wm-joint-brass "
+                    "cold-wm-proxy-war --propaganda cold-wm-big-brain --discard cold-wm-vice-president "
+                    "--discard cold-wm-snoop-director --discard cold-wm-rapid-deploy")
+            got = served.post("Ann", {"command": line})
+            assert got.status_code == 200, got.text
+            own.append(got.json()["echo"])
+            public.append(served.echoes[-1].public_echo)
+            assert "forward-base" not in json.dumps(served.table.log())   # nor its copy number in the log
+    assert public[0] == public[1] and HIDDEN_NOTE in public[0]
+    assert "forward" not in public[0].lower()
+    assert "(cold-wm-forward-base): this copy was printed before the last change" in own[0]
+    assert "printed before" not in own[1]
