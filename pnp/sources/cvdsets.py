@@ -10,7 +10,9 @@ In a style.yaml (the game's, or the shared one):
 Each key names one member of the set, as messages say it. `colours` is a
 style key whose value maps each member's name to a colour, or to a mapping
 with `hex` or `color` (a colour) and perhaps `icon`. `document: DOC.KEY` is a
-list of `{name, color}` in the data of the game's document DOC. `named: true`
+list of `{name, color}` in the data of the game's document DOC. `cards:
+DECK.FIELD` is each card of deck DECK, by its id, in the colour its field
+FIELD gives (Debate's markers). `named: true`
 says each member's name (or label) is printed beside its colour, so the
 words tell them apart where the colours do not.
 
@@ -28,7 +30,8 @@ from pnp.sources.cvdcheck import ColourSet, Member
 from pnp.sources.yamlio import YamlSyntaxError, load_marked
 
 KEY = "identities"
-SPEC_KEYS = {"colours", "document", "named"}
+SPEC_KEYS = {"colours", "document", "cards", "named"}
+SOURCES = ("colours", "document", "cards")
 
 
 def style_sets(game: Game, style: dict[str, Any], files: tuple[Path, ...], problems: Problems) -> list[ColourSet]:
@@ -56,8 +59,8 @@ def _one(game: Game, style: dict[str, Any], what: str, spec: Any, path: Path, li
     def bad(text: str) -> None:
         problems.add(path, line, None, f"{KEY}: {what}: {text}")
 
-    if not isinstance(spec, dict) or not spec.keys() <= SPEC_KEYS or ("colours" in spec) == ("document" in spec):
-        bad("give `colours: STYLE-KEY` or `document: DOC.KEY`, and perhaps `named: true`")
+    if not isinstance(spec, dict) or not spec.keys() <= SPEC_KEYS or sum(k in spec for k in SOURCES) != 1:
+        bad("give one of `colours: STYLE-KEY`, `document: DOC.KEY` or `cards: DECK.FIELD`, and perhaps `named: true`")
         return None
     named = spec.get("named", False)
     if not isinstance(named, bool):
@@ -69,6 +72,13 @@ def _one(game: Game, style: dict[str, Any], what: str, spec: Any, path: Path, li
             bad(f"style key {spec['colours']!r} is not a mapping of names to colours")
             return None
         entries = list(source.items())
+    elif "cards" in spec:
+        deck_id, _, key = str(spec["cards"]).partition(".")
+        deck = next((d for d in game.decks if d.id == deck_id), None)
+        if deck is None or not key:
+            bad(f"cards {spec['cards']!r}: write DECK.FIELD, DECK one of {', '.join(d.id for d in game.decks)}")
+            return None
+        entries = [(c.id, c.fields.get(key)) for c in deck.cards]
     else:
         doc_id, _, key = str(spec["document"]).partition(".")
         doc = next((d for d in game.documents if d.id == doc_id), None)

@@ -63,7 +63,7 @@ def test_a_distinct_icon_is_the_symbol_that_lets_them_pass(tmp_path):
 
 
 SHIPPED = ["cold-war", "culture-war", "debate", "divide-and-conquer", "petri-dish"]
-DECLARED = {"cold-war": {"card type"}, "culture-war": {"event band"}, "debate": {"alignment"},
+DECLARED = {"cold-war": {"card type"}, "culture-war": {"event band"}, "debate": {"alignment", "marker"},
             "divide-and-conquer": {"wing", "card kind"}, "petri-dish": {"player", "prime area"}}
 
 
@@ -158,3 +158,14 @@ def test_the_petri_player_colours_are_what_the_tokens_print_and_what_is_checked(
     result = pnp(root, "validate", "petri-dish")
     assert result.exit_code != 0
     assert "petri-dish: players white and black are" in result.output and "to normal vision" in result.output
+
+
+def test_the_debate_fortitude_markers_are_told_apart_by_colour_alone(tmp_path):
+    """Both say FORTITUDE under the same icon: a gold turned navy-blue is refused."""
+    root = shipped_copy(tmp_path, "debate")
+    tokens = root / "card_sources" / "debate" / "tokens.yaml"
+    tokens.write_text(tokens.read_text().replace('color: "#d9a928"', 'color: "#243457"'))
+    result = pnp(root, "validate", "debate")
+    assert result.exit_code != 0
+    assert "debate: markers deb-fortitude-gold and deb-fortitude-navy are" in result.output, result.output
+    assert "style.yaml:" in result.output and "no icon or printed name tells them apart" in result.output
