@@ -7,9 +7,9 @@ printing, and the referee says so, with what changed when it can tell:
 
 - the card index remembers the fields of every revision it has seen
   (referee.cards.index, up to MAX_HISTORY per card);
-- else the last `pnp build` of the game into the project's `output/`
-  recorded each card's snapshot with its revision (pnp.sources.cardsnap),
-  which is the printing a player most likely holds.
+- else a `pnp build` of the game into the project's `output/` (any of its
+  builds there: plain, ink-saver, cutter) recorded each card's snapshot with
+  its revision (pnp.sources.cardsnap): the printing a player most likely holds.
 
 Neither remembers it: the note says the changes are not known, never
 nothing.
@@ -46,8 +46,8 @@ def printed_fields(root: Path, history: Mapping[str, Mapping[str, Any]], card: A
     old = history.get(printed)
     if old is not None:
         return dict(old), dict(card.fields), WHERE_FROM_INDEX
-    snap = _last_build_snapshot(root, card.game, card.id)
-    if snap is None or snap.get("revision") != printed:
+    snap = _last_build_snapshot(root, card.game, card.id, printed)
+    if snap is None:
         return None
     from pnp.sources.cardsnap import art_hash  # lazy: pictures are hashed only to compare an old print
 
@@ -58,18 +58,25 @@ def printed_fields(root: Path, history: Mapping[str, Mapping[str, Any]], card: A
     return then, now, WHERE_FROM_BUILD
 
 
-def _last_build_snapshot(root: Path, game: str, card_id: str) -> Mapping[str, Any] | None:
-    from pnp.extras.carddiff import last_build_snapshots  # lazy: only an old print reads the build state
+def _last_build_snapshot(root: Path, game: str, card_id: str, printed: str) -> Mapping[str, Any] | None:
+    """The card's snapshot at revision `printed` in a build of the game in the
+    project's output/ (the plain build, or an ink-saver, common-back or
+    cutter build beside it), None when no build recorded it."""
+    from pnp.extras.carddiff import last_build_snapshots  # lazy: only an old print reads the build states
+    from pnp.pipeline.incremental import STATE_FILE  # lazy: as above
 
     folder = root / "output" / game
     if not folder.is_dir():
         return None
-    try:
-        found = last_build_snapshots(folder)
-    except (OSError, ValueError):  # an unreadable build state: as if there were none
-        return None
-    snap = (found or {}).get(card_id)
-    return snap if isinstance(snap, dict) else None
+    for state in sorted(folder.rglob(STATE_FILE)):
+        try:
+            found = last_build_snapshots(state.parent)
+        except (OSError, ValueError):  # an unreadable build state: as if there were none
+            continue
+        snap = (found or {}).get(card_id)
+        if isinstance(snap, dict) and snap.get("revision") == printed:
+            return snap
+    return None
 
 
 def changes(old: Mapping[str, Any], new: Mapping[str, Any]) -> tuple[FieldChange, ...]:

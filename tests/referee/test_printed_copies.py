@@ -93,6 +93,17 @@ def test_a_copy_printed_before_an_edit_says_so_with_what_changed(mini_project, t
     assert f"printed rev {printed}, the source now reads {now}): attack 2 -> 3" in scanned.output
 
 
+@pytest.mark.pdf
+def test_an_ink_saver_build_remembers_what_it_printed_too(mini_project, tmp_path):
+    card = load_sources(mini_project).cards["test-brawler"]
+    built = CliRunner().invoke(pnp_main, ["--project", str(mini_project), "build", "culture-war", "--ink", "saver"])
+    assert built.exit_code == 0, built.output
+    assert not (mini_project / "output" / "culture-war" / ".pnp-build.json").exists()   # only the ink-saver build
+    edit(mini_project, "    atk: 2\n    def: 1\n", "    atk: 3\n    def: 1\n")
+    result = referee(mini_project, tmp_path / "t.db", "card", format_payload(card.id, card.revision, 1))
+    assert f"(printed rev {card.revision}, the source now reads" in result.stderr and "attack 2 -> 3" in result.stderr
+
+
 def test_an_old_revision_no_one_remembers_is_still_stated(mini_project, tmp_path):
     """No build and no index ever saw the printed revision: the note says so, never nothing."""
     card = load_sources(mini_project).cards["test-brawler"]
