@@ -30,7 +30,7 @@ import threading
 import time
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, Sequence
 
 from referee.rules import legal, prompts
 from referee.serve import chosen
@@ -250,7 +250,7 @@ class Play:
                 raise _Moved()
 
         try:
-            shown, own = table.perform(self.path, action, None, guard, move.warnings, move.drawn)
+            shown, own = table.perform(self.path, action, None, guard, (), move.drawn)
         except _Moved:
             raise
         except TableError as exc:
@@ -260,7 +260,11 @@ class Play:
         if kept is not None:  # the cards the move took leave the hand kept on the phone
             with contextlib.suppress(RefereeError):
                 self.hands.forget_played(me, rules_for(state.game), state, own.event.to_action())
-        return Acted(me, _echo(own), _echo(shown), own.event.seq)
+        from referee.table.printnotes import stated  # lazy: only a move naming cards words their prints
+
+        aloud = stated(rules_for(state.game).hides_cards(action.name),
+                       dict(shown.event.args) if shown.event else {}, move.uses)
+        return Acted(me, _noted(_echo(own), move.warnings), _noted(_echo(shown), aloud), own.event.seq)
 
     def _status(self):
         try:
@@ -291,6 +295,13 @@ def _own_face_down(state: State, player: str, action: Action | None) -> list[dic
 
     names = card_info(state.game.value, {c for _, cards in found for c in cards})
     return [{"spot": spot, "cards": [names.get(c, {}).get("name", c) for c in cards]} for spot, cards in found]
+
+
+def _noted(echo: str, notes: Sequence[str]) -> str:
+    """An echo with its notes: on the player's own phone, every copy they
+    scanned (their own cards, hidden or not); on the table's screen, only what
+    the other players may hear (referee.table.printnotes)."""
+    return "\n".join([echo, *(f"warning: {note}" for note in notes)])
 
 
 def _echo(result: Any) -> str:
