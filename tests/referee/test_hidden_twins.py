@@ -270,21 +270,23 @@ def _debate_twins(tmp_path, ben_named: bool) -> Twins:
 
 
 def _debate_part(line: str) -> str | None:
-    """Only a line naming a card of one twin's hidden deck may tell them apart."""
-    if line.split()[0] != "deck":  # a tactic played or read: the same words on both twins (issue 36)
-        return None
-    return NAMES if any(f"deb-{c}" in line.split() for c in set(DECK_A) ^ set(DECK_B)) else None
+    """No line may tell the twins apart, not even one naming a card of one twin's hidden
+    deck (issue 36): a tactic played or read, another player's `deck` and a device
+    `--by` a player naming a card of the other's hidden list read the same on both."""
+    return None
+
+
+ONE_TWIN = sorted(set(DECK_A) ^ set(DECK_B))  # in Ana's hidden deck on one twin only
 
 
 def _debate_line(rng: random.Random) -> str:
     who = rng.choice(["Ana", "Ben"])
-    pool = [f"deb-{c}" for c in (SHARED if rng.random() < 0.6 else BEN if rng.random() < 0.6
-                                  else list(set(DECK_A) ^ set(DECK_B)))]
+    pool = [f"deb-{c}" for c in (SHARED if rng.random() < 0.6 else BEN if rng.random() < 0.6 else ONE_TWIN)]
     card = rng.choice(pool)
     thread = rng.randint(1, 7)
     kinds = [
         lambda: f"argue {card} {thread}" + (f" --by {who}" if rng.random() < 0.3 else ""),
-        lambda: f"device {card} {thread}",
+        lambda: f"device {card} {thread}" + (f" --by {who}" if rng.random() < 0.5 else ""),
         lambda: "no-argument",
         lambda: "end-turn",
         lambda: "round-end",
@@ -294,9 +296,17 @@ def _debate_line(rng: random.Random) -> str:
         lambda: f"card {card}",
         lambda: "undo",
         lambda: "status",
+        lambda: _debate_deck(rng, who),
     ]
-    weights = [6, 3, 1, 3, 1, 1, 1, 1, 2, 1, 1]
+    weights = [6, 3, 1, 3, 1, 1, 1, 1, 2, 1, 1, 1]
     return rng.choices(kinds, weights)[0]()
+
+
+def _debate_deck(rng: random.Random, who: str) -> str:
+    """A `deck` line naming cards of the other player's hidden list (on one twin, or on both)."""
+    named = rng.sample(BEN, 15 - rng.randint(0, 3))
+    named += rng.sample([*ONE_TWIN, *SHARED], 15 - len(named))
+    return f"deck {who} " + " ".join(f"deb-{c}" for c in named)
 
 
 def _debate_views(twins: Twins) -> None:
@@ -309,6 +319,8 @@ def _debate_views(twins: Twins) -> None:
 def test_debate_random_lines_read_the_same_on_both_twins(tmp_path, seed):
     twins = _debate_twins(tmp_path, ben_named=seed % 2 == 0)
     rng = random.Random(100 + seed)
+    if seed % 2:  # Ben's deck not named yet: his list may name cards of Ana's hidden one
+        twins.step(_debate_deck(rng, "Ben"), _debate_part)
     for _ in range(30):
         twins.step(_debate_line(rng), _debate_part)
     _debate_views(twins)
@@ -317,15 +329,36 @@ def test_debate_random_lines_read_the_same_on_both_twins(tmp_path, seed):
         twins.same_page()
 
 
-def test_debate_a_deck_clash_never_reads_out_the_hidden_deck(tmp_path):
-    """Door: naming Ben's deck against Ana's hidden one. The clash is refused on both
-    twins in the same words, naming no card of Ana's list."""
+@pytest.mark.parametrize("clash", [["cite-the-source-1"], ["point-of-order", "soothing-tone", "steelman-2"],
+                                   ["cheap-laugh", "point-of-order"]])
+def test_debate_a_deck_naming_the_hidden_deck_s_cards_reads_the_same(tmp_path, clash):
+    """Door: naming Ben's deck against Ana's hidden one (issue 36 item 4). Whether Ana's
+    list holds Ben's cards (on one twin, on both) tells nothing: Ben's list is taken as
+    his word on both twins, with the same stated note, naming no card of Ana's list."""
     twins = _debate_twins(tmp_path, ben_named=False)
-    clash = [*BEN[:12], "point-of-order", "soothing-tone", "steelman-2"]  # in both of Ana's lists
-    step = twins.step("deck Ben " + " ".join(f"deb-{c}" for c in clash), lambda line: None)
-    assert step.refused == (True, True)
-    out = twins.tables[0].run("deck Ben " + " ".join(f"deb-{c}" for c in clash), ok=False).output
-    assert "Point of Order" not in out and "hidden" in out
+    line = "deck Ben " + " ".join(f"deb-{c}" for c in [*BEN[:15 - len(clash)], *clash])
+    step = twins.step(line, _debate_part)
+    assert step.same and step.refused == (False, False)
+    twins.step("undo", _debate_part)
+    echoes = [twins.norm(i, t.run(line).output) for i, t in enumerate(twins.tables)]  # the echo, read again
+    assert echoes[0] == echoes[1]
+    assert "Ana's deck list is hidden, so the referee does not check it against Ben's" in echoes[0]
+    assert not twins.leaks(0, echoes[0], typed=line) and not twins.leaks(1, echoes[1], typed=line)
+    _debate_views(twins)
+
+
+@pytest.mark.parametrize("line", ["argue deb-cite-the-source-1 1 --by Ben", "argue deb-slippery-slope-1 1 --by Ben",
+                                  "device deb-cheap-laugh 1 --by Ben", "device deb-strawman 1 --target 1 --by Ben"])
+def test_debate_a_tactic_naming_the_other_hidden_deck_s_card_reads_the_same(tmp_path, line):
+    """Door: Ben (his deck learned as played) plays a card Ana's hidden list holds on one
+    twin only: the same words on both, so his play does not test her list."""
+    twins = _debate_twins(tmp_path, ben_named=False)
+    for setup in ["argue deb-common-ground-2 1 --by Ana", "end-turn",
+                  *(["argue deb-common-ground-1 1 --by Ben"] if line.startswith("device") else [])]:
+        assert not any(twins.step(setup, _debate_part).refused), setup
+    step = twins.step(line, _debate_part)
+    assert step.same and step.refused == (False, False), step
+    _debate_views(twins)
 
 
 def test_cold_war_a_triad_sends_face_down_cards_to_the_box_unseen(tmp_path):
