@@ -171,6 +171,43 @@ def _run_cold(twins: Twins, seed: int, steps: int) -> int:
     return len(twins.steps)
 
 
+def _clocks(twins: Twins, seconds: float = 45) -> list[tuple[str, object, object]]:
+    """Each twin's served page with the answer window's clock (`serve --play --answer-timeout`):
+    the public JSON whole, and the clock on each player's own page."""
+    import json
+
+    from referee.serve.watch import TableWatch
+
+    out = []
+    for t in twins.tables:
+        watch = TableWatch(t.db)
+        watch.play, watch.answer_timeout_s = True, seconds
+        watch.poll()
+        out.append((watch.public_json(), *(json.loads(watch.private_json(p)).get("answer_clock") for p in ("Ann", "Bo"))))
+    return out
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_cold_war_the_answer_clock_tells_nothing_hidden(tmp_path, seed):
+    """Door: the answer window's countdown (issue 36 item 1). Whether a clock runs, for
+    whom, from when and for how long reads the same on both twins after every line."""
+    twins = _cold_twins(tmp_path, OTHER_DOWN if seed % 2 else FEWER_PROPAGANDA)
+    twins.step("start", _cold_part)
+    rng, mover, shown = random.Random(200 + seed), "Ann", 0
+    lines = [f"attack Bo S1 {WM}airborne", "answer none --by Bo"]  # S1 lies face up: the window opens on both
+    for _ in range(30):
+        line = lines.pop(0) if lines else _cold_line(rng, mover)
+        step = twins.step(line, _cold_part)
+        if step.line in ("end-turn", "undo", "redo") and not any(step.refused) and not step.parted:
+            mover = twins.tables[0].status()["active"]
+        a, b = _clocks(twins)
+        assert a == b, f"after `{line}` the clock differs:\n--- a: {a[1:]}\n--- b: {b[1:]}"
+        if a[1] is not None:
+            shown += 1
+            assert a[1] == a[2] and a[1]["seconds"] == 45 and a[1]["opened"] == TIME
+    assert shown  # a window did wait, so the clock was compared while it ran
+
+
 def test_cold_war_setups_read_the_same_whatever_is_face_down(tmp_path):
     twins = _cold_twins(tmp_path, OTHER_DOWN, order=1)
     _cold_views(twins)
