@@ -15,7 +15,7 @@ import random
 
 import pytest
 
-from helpers.twins import NAMES, REVEALS, TIME, Twins
+from helpers.twins import REVEALS, TIME, Twins
 from referee.rules import rules_for
 from referee.model import GameSlug
 from referee.games.cold_war import cards as carddata
