@@ -318,7 +318,8 @@ ONE_TWIN = sorted(set(DECK_A) ^ set(DECK_B))  # in Ana's hidden deck on one twin
 
 def _debate_line(rng: random.Random) -> str:
     who = rng.choice(["Ana", "Ben"])
-    pool = [f"deb-{c}" for c in (SHARED if rng.random() < 0.6 else BEN if rng.random() < 0.6 else ONE_TWIN)]
+    pool = [f"deb-{c}" for c in (SHARED if rng.random() < 0.6 else BEN if rng.random() < 0.6
+                                  else ONE_TWIN + sorted(BEN_SWAP.values()))]
     card = rng.choice(pool)
     thread = rng.randint(1, 7)
     kinds = [
@@ -346,21 +347,23 @@ def _debate_deck(rng: random.Random, who: str) -> str:
     return f"deck {who} " + " ".join(f"deb-{c}" for c in named)
 
 
-def _debate_views(twins: Twins) -> None:
+def _debate_views(twins: Twins, shown: str = "Ben") -> None:
+    """`shown`: the player whose list is the same on both twins (`status --reveal` them)."""
     ids = [f"deb-{c}" for c in sorted(set(DECK_A) | set(DECK_B))]
-    twins.same_views(["status", "status --json", "status --reveal Ben", "log", "log --json", "round-end --preview",
+    twins.same_views(["status", "status --json", f"status --reveal {shown}", "log", "log --json", "round-end --preview",
                       *[f"card {cid}" for cid in random.Random(len(twins.steps)).sample(ids, 6)]])
 
 
 @pytest.mark.parametrize("seed", _seeds(2, 6))
 def test_debate_random_lines_read_the_same_on_both_twins(tmp_path, seed):
-    twins = _debate_twins(tmp_path, ben_named=seed % 2 == 0)
+    ben_hidden = seed % 3 == 1  # the twins differ in Ben's list, and Ana's deck is learned as she plays
+    twins = _ben_twins(tmp_path) if ben_hidden else _debate_twins(tmp_path, ben_named=seed % 2 == 0)
     rng = random.Random(100 + seed)
-    if seed % 2:  # Ben's deck not named yet: his list may name cards of Ana's hidden one
+    if seed % 2 and not ben_hidden:  # Ben's deck not named yet: his list may name cards of Ana's hidden one
         twins.step(_debate_deck(rng, "Ben"), _debate_part)
     for _ in range(30):
         twins.step(_debate_line(rng), _debate_part)
-    _debate_views(twins)
+    _debate_views(twins, "Ana" if ben_hidden else "Ben")
     twins.same_export()
     if seed == 0:
         twins.same_page()
@@ -384,18 +387,50 @@ def test_debate_a_deck_naming_the_hidden_deck_s_cards_reads_the_same(tmp_path, c
     _debate_views(twins)
 
 
-@pytest.mark.parametrize("line", ["argue deb-cite-the-source-1 1 --by Ben", "argue deb-slippery-slope-1 1 --by Ben",
-                                  "device deb-cheap-laugh 1 --by Ben", "device deb-strawman 1 --target 1 --by Ben"])
-def test_debate_a_tactic_naming_the_other_hidden_deck_s_card_reads_the_same(tmp_path, line):
-    """Door: Ben (his deck learned as played) plays a card Ana's hidden list holds on one
-    twin only: the same words on both, so his play does not test her list."""
-    twins = _debate_twins(tmp_path, ben_named=False)
-    for setup in ["argue deb-common-ground-2 1 --by Ana", "end-turn",
-                  *(["argue deb-common-ground-1 1 --by Ben"] if line.startswith("device") else [])]:
+BEN_SWAP = {"steelman-3": "steelman-1", "rehearsed-line": "cheap-laugh"}  # Ben's hidden list, one twin to the other
+BEN_B = [BEN_SWAP.get(c, c) for c in BEN]
+
+
+def _ben_twins(tmp_path) -> Twins:
+    """Twins that differ in Ben's hidden deck list only; Ana's deck is learned as she plays."""
+    from referee.cards.index import load_index, project_root
+
+    index = load_index(project_root())
+    ids = (sorted(set(BEN) - set(BEN_B)), sorted(set(BEN_B) - set(BEN)))
+    twins = Twins(tmp_path, lambda twin: [(f"deb-{c}", index.cards[f"deb-{c}"].name) for c in ids[twin]])
+    new = "new debate --player Ana:Lincoln --player Ben:Truman --seed 12 --house-rule starting-crowd=0"
+    for a, b in twins.each([new, "deck Ben " + " ".join(f"deb-{c}" for c in BEN)],
+                           [new, "deck Ben " + " ".join(f"deb-{c}" for c in BEN_B)]):
+        assert a == b, f"the decks' echoes differ:\n--- a:\n{a}--- b:\n{b}"
+    return twins
+
+
+OPEN_ANA, ANSWER_BEN = ["argue deb-common-ground-2 1 --by Ana"], ["argue deb-common-ground-2 1 --by Ana", "end-turn"]
+
+
+@pytest.mark.parametrize("hidden, before, line", [
+    # Ben (his deck learned as played) names a card Ana's hidden list holds on one twin only
+    ("Ana", ANSWER_BEN, "argue deb-cite-the-source-1 1 --by Ben"),
+    ("Ana", ANSWER_BEN, "argue deb-slippery-slope-1 1 --by Ben"),
+    ("Ana", [*ANSWER_BEN, "argue deb-common-ground-1 1 --by Ben"], "device deb-cheap-laugh 1 --by Ben"),
+    ("Ana", [*ANSWER_BEN, "argue deb-common-ground-1 1 --by Ben"], "device deb-strawman 1 --target 1 --by Ben"),
+    # Ana names a card of her own hidden list, held on one twin only (her word)
+    ("Ana", OPEN_ANA, "device deb-cheap-laugh 1 --by Ana"),
+    # Ana (her deck learned as played) names a card Ben's hidden list holds on one twin only
+    ("Ben", [], "argue deb-steelman-3 1 --by Ana"),
+    ("Ben", [], "argue deb-steelman-1 1 --by Ana"),
+    ("Ben", OPEN_ANA, "device deb-rehearsed-line 1 --by Ana"),
+    ("Ben", OPEN_ANA, "device deb-cheap-laugh 1 --by Ana"),
+])
+def test_debate_a_tactic_naming_a_hidden_deck_s_card_reads_the_same(tmp_path, hidden, before, line):
+    """Door: a tactic naming a card that one twin's hidden deck list holds and the other's
+    does not (issue 36 item 4): the same words on both twins, so no line tests a list."""
+    twins = _debate_twins(tmp_path, ben_named=False) if hidden == "Ana" else _ben_twins(tmp_path)
+    for setup in before:
         assert not any(twins.step(setup, _debate_part).refused), setup
     step = twins.step(line, _debate_part)
     assert step.same and step.refused == (False, False), step
-    _debate_views(twins)
+    _debate_views(twins, "Ben" if hidden == "Ana" else "Ana")
 
 
 def test_cold_war_a_triad_sends_face_down_cards_to_the_box_unseen(tmp_path):
