@@ -218,3 +218,24 @@ def test_serve_answer_timeout_goes_with_play_and_says_so_in_help(tmp_path):
     assert bad.exit_code != 0 and "-1" in bad.output
     shown = CliRunner().invoke(cli, ["serve", "--help"]).output
     assert "--answer-timeout SECONDS" in shown and "0 waits for ever" in shown and "[default: 60" in shown
+
+
+def test_the_timer_records_what_answer_timeout_records(tmp_path):
+    """The same rules path: the CLI's `referee answer --timeout` on one table and the
+    server's timer on its copy give the same log line (but how it came) and the same table."""
+    (tmp_path / "typed").mkdir()
+    (tmp_path / "timed").mkdir()
+    typed, timed = cold(tmp_path / "typed"), cold(tmp_path / "timed")
+    for table in (typed, timed):
+        table.run(ATTACK)
+    typed.run("answer --timeout")  # typed by the scorekeeper, without --by
+    watch = TableWatch(timed.db)
+    watch.poll()
+    found = waiting(watch.table, 1)
+    assert AnswerTimer(watch, Play(timed.db), 1, clock=lambda: found.deadline).fire() is not None
+    a, b = answers(typed)[-1], answers(timed)[-1]
+    assert a["actor"] == b["actor"] == "Bo"  # under the target's name, both ways
+    assert b["args"].pop("_via") == "timer" and a["args"] == b["args"] == {**a["args"], "timeout": True}
+    assert typed.status() == timed.status()
+    said = [t.run("log").output.splitlines()[-1] for t in (typed, timed)]
+    assert said[1] == said[0].replace("Bo         ", "Bo (timer) ", 1) and "no answer in time" in said[0], said
