@@ -12,6 +12,7 @@ import click
 from referee.cli.common import db_option, db_path, emit
 from referee.errors import RefereeError
 
+MAX_ANSWER_TIMEOUT_S = 86400  # a day: --answer-timeout's largest (0 waits for ever)
 LAN_WARNING = ("warning: --lan serves the table to every device on this network; anyone who can reach "
                "this machine can read the public page (private links still need their token)")
 
@@ -26,6 +27,12 @@ def _lan_address() -> str:
             return probe.getsockname()[0]
     except OSError:
         return socket.gethostname()
+
+
+def _a_number(seconds: float) -> float:
+    if seconds != seconds:  # NaN passes FloatRange: it compares false with every bound
+        raise click.BadParameter("nan is not a number of seconds", param_hint="'--answer-timeout'")
+    return seconds
 
 
 def _qr(text: str) -> str:
@@ -45,8 +52,8 @@ def _qr(text: str) -> str:
 @click.option("--play", is_flag=True,
               help="Each private link becomes that player's controller: their legal moves as buttons, "
                    "played through the same rules as typed commands.")
-@click.option("--answer-timeout", "answer_timeout", type=click.FloatRange(min=0), default=60, show_default=True,
-              metavar="SECONDS",
+@click.option("--answer-timeout", "answer_timeout", type=click.FloatRange(min=0, max=MAX_ANSWER_TIMEOUT_S), default=60, show_default=True,
+              metavar="SECONDS", callback=lambda ctx, param, value: _a_number(value),
               help="With --play: an answer window (an attack waiting for its target's answer) not answered "
                    "within SECONDS is recorded as timed out, as `referee answer --timeout` does, under the "
                    "target's name; the pages count it down. 0 waits for ever.")

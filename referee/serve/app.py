@@ -251,8 +251,8 @@ async def _run_timer(hub: Hub, timer: AnswerTimer) -> None:
         try:
             if timer.due() is not None and await asyncio.to_thread(timer.fire) is not None:
                 await hub.poke()
-        except Exception:  # never let the timer die; try again next tick
-            pass
+        except Exception as exc:  # never let the timer die: say so (once), and try again next tick
+            timer.trouble(exc)
 
 
 def stamped(text: str) -> str:

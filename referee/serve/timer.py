@@ -96,6 +96,7 @@ class AnswerTimer:
         self.watch, self.play, self.seconds, self.clock = watch, play, float(seconds), clock
         self.warn = warn
         self._refused: int | None = None  # the log's length at a window whose timeout was refused
+        self._troubles: set[str] = set()  # unexpected failures already told
 
     def due(self) -> Waiting | None:
         found = waiting(self.watch.table, self.seconds) if self.watch.error is None else None
@@ -117,3 +118,11 @@ class AnswerTimer:
                 self.warn(f"{found.player}'s answer window timed out, but the timeout was refused: {exc}; "
                           f"record it with `referee answer --timeout`")
             return None
+
+    def trouble(self, exc: BaseException) -> None:
+        """An unexpected failure of a tick: told once on the terminal; the next tick tries again."""
+        text = f"{type(exc).__name__}: {exc}"
+        if text not in self._troubles and self.warn is not None:
+            self._troubles.add(text)
+            self.warn(f"the answer window's timer failed ({text}); it tries again, and "
+                      "`referee answer --timeout` records a timeout by hand")

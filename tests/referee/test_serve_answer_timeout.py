@@ -240,3 +240,10 @@ def test_the_timer_records_what_answer_timeout_records(tmp_path):
     assert typed.status() == timed.status()
     said = [re.sub(r"\d\d:\d\d:\d\d", "TIME", t.run("log").output.splitlines()[-1]) for t in (typed, timed)]
     assert said[1] == said[0].replace("Bo         ", "Bo (timer) ", 1) and "no answer in time" in said[0], said
+
+
+def test_a_timeout_past_a_day_is_refused_as_one_error(tmp_path):
+    table = cold(tmp_path)
+    for bad in ("inf", "86401", "nan"):
+        result = CliRunner().invoke(cli, ["serve", "--play", "--answer-timeout", bad, "--db", str(table.db)])
+        assert result.exit_code == 2 and "--answer-timeout" in result.output and "Traceback" not in result.output
