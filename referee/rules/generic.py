@@ -148,6 +148,13 @@ class GenericRules:
         shows the scorekeeper."""
         return None
 
+    def timed_answer(self, state: State) -> Action | None:
+        """The action a player's answer is waited for with now, as it is
+        recorded when no answer comes in time (`serve --answer-timeout`), its
+        actor the player who did not answer; None (the default): nothing waits
+        for one player's answer. Decided from public facts only."""
+        return None
+
     def phase(self, state: State) -> str | None:
         """The named phase of the game's turn structure now, shown by `status`
         and named in refusals; None for a game with no phases."""

@@ -42,7 +42,7 @@ from referee.words import render
 from referee.rules import rules_for
 from referee.table import operations as table
 from referee.errors import RefereeError, TableError
-from referee.model import VIA, VIA_PHONE, Action, Event, State
+from referee.model import VIA, VIA_PHONE, VIA_TIMER, Action, Event, State
 from referee.serve.limits import loads
 
 MAX_BODY = 4096  # bytes of a POST's body
@@ -70,6 +70,7 @@ class Acted:
     echo: str
     public_echo: str
     version: int
+    via: str = VIA_PHONE  # how it reached the referee: a phone, or the answer window's timer
 
     def to_json(self) -> dict[str, Any]:
         return {"echo": self.echo, "version": self.version}
@@ -265,6 +266,31 @@ class Play:
         aloud = stated(rules_for(state.game).hides_cards(action.name),
                        dict(shown.event.args) if shown.event else {}, move.uses)
         return Acted(me, _noted(_echo(own), move.warnings), _noted(_echo(shown), aloud), own.event.seq)
+
+    # ---- the answer window's timer (timer.py) -------------------------------------
+
+    def expire(self, action: Action, seq: int) -> Acted | None:
+        """Record `action` (the rules' timed answer: `answer --timeout` under the
+        target's name) when the log still ends at `seq`, the table the window's
+        time ran out on; None when anything was written since (an answer came
+        first, or an undo) or the table cannot be written just now (the timer
+        tries again). One write, like a move; the rules' refusal is raised."""
+        timed = replace(action, args={**action.args, VIA: VIA_TIMER})
+
+        def guard(last: Event, before: State, checked: Action) -> None:
+            if last.seq != seq:
+                raise _Moved()
+
+        with self._lock:
+            try:
+                shown, own = table.perform(self.path, timed, None, guard)
+            except (_Moved, TableError):
+                return None
+            acted = Acted(str(action.actor), _echo(shown), _echo(shown), own.event.seq, VIA_TIMER)
+            if self.on_act is not None:
+                with contextlib.suppress(OSError, ValueError):
+                    self.on_act(acted)
+            return acted
 
     def _status(self):
         try:

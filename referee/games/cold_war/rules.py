@@ -208,15 +208,24 @@ class ColdWarRules(GenericRules):
 
     def default_actor(self, state: State, action: Action) -> PlayerName | None:
         """A turn's move typed without --by is the move of the player whose turn
-        it is; an answer, of the player it is aimed at (a timeout: nobody's)."""
+        it is; an answer, of the player it is aimed at (a timeout too: the
+        answer that did not come was theirs)."""
         if state.finished or "desks" not in state.fields:
             return None
         pending = W.waiting(state.fields)
         if action.name == "answer":
-            return PlayerName(pending["target"]) if pending and not action.args.get("timeout") else None
+            return PlayerName(pending["target"]) if pending else None
         if action.name in TURN_MOVES and pending is None and state.fields.get("phase") != "setup":
             return PlayerName(state.players[state.active].name)
         return None
+
+    def timed_answer(self, state: State) -> Action | None:
+        """The answer window's timeout (`answer --timeout`, under the target's
+        name), while an action waits for its target's answer."""
+        pending = None if state.finished or "desks" not in state.fields else W.waiting(state.fields)
+        if pending is None:
+            return None
+        return Action("answer", {"timeout": True}, PlayerName(pending["target"]))
 
     def phase(self, state: State) -> str | None:
         return phases.phase_of(state)

@@ -47,7 +47,7 @@ STARTING_FORTITUDE = 60
 ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("end-turn", actions.check_end_turn, actions.apply_end_turn),  # the next phase
     ActionSpec("no-argument", actions.check_no_argument, actions.apply_no_argument),
-    ActionSpec("deck", actions.check_deck, actions.apply_deck),
+    ActionSpec("deck", actions.check_deck, actions.apply_deck, narrate=actions.narrate_deck),
     ActionSpec("potus", actions.check_potus, actions.apply_potus),
     ActionSpec("argue", check_by_applying(actions.apply_tactic), actions.apply_tactic),
     ActionSpec("device", check_by_applying(actions.apply_tactic), actions.apply_tactic),
