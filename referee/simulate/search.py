@@ -4,12 +4,15 @@ Perfect-information Monte Carlo over determinisations (PIMC; Long et al.
 2010, and the flat form of Cowling et al.'s ISMCTS): at each decision with
 a real choice, a few moves are weighed (the heuristic's own choice and up to
 `width - 1` others, of other kinds first), `budget` playouts shared among
-them. A playout samples a whole table the player could be sitting at (the
+them in rounds: in each round every move is played out on the same sampled
+table with the same dice (common random numbers), so what differs between
+their scores is the move, not the luck of the sample. A playout samples a whole table the player could be sitting at (the
 game's `determinise`: the cards they cannot see drawn from the copies not
 in sight, with a dealer of its own), plays the move, lets the heuristic
 play every seat for `depth` further decisions, and scores the table with
-the game's evaluation. The move with the best mean is played; the
-heuristic's choice keeps ties, so search departs from it only on evidence.
+the game's evaluation. A rival replaces the heuristic's choice only when
+its paired gain over it is more than `margin` and more than twice its
+standard error, so search departs from the heuristic only on evidence.
 
 `cheat` is the same search on the true table and hands (no sampling): an
 upper bound, which tells what the hidden information is worth. Both read
@@ -55,18 +58,27 @@ class SearchAgent:
         if not rivals:
             return base
         choices = [base, *rivals]
-        totals = [0.0] * len(choices)
-        counts = [0] * len(choices)
         seen = view()
-        for i in range(self.budget):
-            k = i % len(choices)
-            value = self._playout(rules, state, seen, player, hands, choices[k].action, rng)
-            if value is not None:
-                totals[k] += value
-                counts[k] += 1
-        means = [totals[k] / counts[k] if counts[k] else float("-inf") for k in range(len(choices))]
-        best = max(range(len(choices)), key=lambda k: (means[k], k == 0))
-        if means[best] < means[0] + self.margin:  # too little evidence to overrule the heuristic
+        diffs: list[list[float]] = [[] for _ in choices]  # each rival's playout less the heuristic's, paired
+        for _ in range(max(2, self.budget // len(choices))):
+            seed = rng.random()  # common random numbers: every move on the same sampled table and dice
+            values = [self._playout(rules, state, seen, player, hands, c.action, random.Random(seed))
+                      for c in choices]
+            if values[0] is None:
+                continue
+            for k in range(1, len(choices)):
+                if values[k] is not None:
+                    diffs[k].append(values[k] - values[0])
+        best, gain = 0, 0.0
+        for k in range(1, len(choices)):
+            n = len(diffs[k])
+            if n < 2:
+                continue
+            mean = sum(diffs[k]) / n
+            spread = math.sqrt(sum((d - mean) ** 2 for d in diffs[k]) / (n - 1) / n)
+            if mean > max(self.margin, 2 * spread) and mean > gain:  # clear evidence against the heuristic
+                best, gain = k, mean
+        if best == 0:
             return base
         return choices[best]
 
