@@ -17,7 +17,7 @@ from pnp.faces.icons import IconSet
 from pnp.faces.textfit import ICON_CALLBACK, setting, wrapped
 from pnp.layout.marks import SCALE_BAR
 from pnp.model import Flip, Size
-from pnp.render.qr import draw_qr
+from pnp.faces.qr import draw_qr
 from pnp.units import pt
 
 NOTE_FONT_SIZE = 6.0
