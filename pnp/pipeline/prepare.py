@@ -13,7 +13,8 @@ from pnp.errors import PnpError, Problems
 from pnp.faces.artpanel import MIN_DPI, is_raster, raster_dpi, raster_pixels
 from pnp.faces.elements import Art
 from pnp.faces.templates import TemplateProblem
-from pnp.faces.textfit import FitError, failing_field
+from pnp.faces.textfit import failing_field
+from pnp.faces.textset import FitError
 from pnp.model import PAPERS, Card, Deck, Game, Size, Sources
 from pnp.render.documents import PreparedDoc, prepare_documents
 from pnp.pipeline.incremental import template_variables
