@@ -408,21 +408,47 @@ class _Gen:
         return handles
 
     def placeholder(self, kind: str) -> None:
-        """A card of `kind` the hand may hold, by what it may cost."""
+        """The cards of `kind` the hand may hold, by what they may cost: one
+        `<CARD>` move for each target such a card may take (`--on` a piece
+        or a player, or none), each offering the printed cards of the
+        player's deck that the rules accept played so (`details["cards"]`).
+        Only public facts are read: the deck's printed list, the board."""
         name = self.name
         faction = self.state.player(name).faction
         top = 0
         for printed in range(0, 31):
             if self.affords(effects.cost_parts(self.board, name, kind, printed)[0], faction):
                 top = printed
+        fits: dict[str | None, list[str]] = {}
+        for c in self.printed(kind):
+            if not self.affords(effects.cost_parts(self.board, name, kind, int(c.get("cost") or 0))[0], c.get("deck")):
+                continue
+            for on in self.targets(c, _played_now(c)):
+                if accepts(self.rules, self.state, _play_action(name, c, on)):  # the rules' word, not a guess
+                    fits.setdefault(on, []).append(c["id"])
+        order = {on: i for i, on in enumerate([None, *(h for h, _ in effects.pieces(self.board)), *self.board.live()])}
         verb = VERB.get(kind, "play")
         by = "" if name == self.board.active else f" --by {name}"
-        on = " --on <TARGET>" if kind == "mod" else ""
-        where = {"mod": " on a unit, Real Estate or Operation"}.get(kind, "")
-        text = (f"{name}: {'deploy' if kind == 'unit' else 'play'} {TYPE_WORDS[kind]} costing up to {top} "
-                f"from the hand{where}")
-        self.known(Move(None, f"{verb} {CARD_PLACEHOLDER}{on}{by}", "play", text,
-                        {"type": kind, "max_cost": top, "placeholder": "card in hand"}))
+        doing = "deploy" if kind == "unit" else "play"
+        for on in sorted(fits, key=lambda o: order.get(o, len(order))):
+            where = "" if on is None else f" --on {on}"
+            aimed = "" if on is None else f" on {self.aimed(on)}"
+            text = f"{name}: {doing} {TYPE_WORDS[kind]} costing up to {top} from the hand{aimed}"
+            self.known(Move(None, f"{verb} {CARD_PLACEHOLDER}{where}{by}", "play", text,
+                            {"type": kind, "max_cost": top, "placeholder": "card in hand", "on": on,
+                             "cards": fits[on]}))
+
+    def printed(self, kind: str) -> list[Mapping[str, Any]]:
+        """The printed cards of `kind` a hand of this player's may hold, once each:
+        their faction deck's (every deck's with mixed decks)."""
+        faction = self.state.player(self.name).faction
+        mixed = self.state.house_rules.get("decks", "faction") != "faction" or not faction
+        ids = dict.fromkeys(deck_cards(None if mixed else faction))
+        return [c for c in map(card, ids) if c["type"] == kind]
+
+    def aimed(self, on: str) -> str:
+        """A target in words: a piece by its label, a player by name."""
+        return self.board.label(on) if on in self.board.pieces else on
 
     # ---- seizing, battles ----
 
