@@ -129,6 +129,10 @@ def _cold_line(rng: random.Random, mover: str) -> str:
         lambda: f"card {rng.choice(mine + hidden)}",
         lambda: f"regroup {who} --stack {','.join(rng.sample(['M1', 'M2', 'M3', 'M4', 'S1'], 3))}",
         lambda: f"regroup {who} --break {rng.choice(spots)}",
+        # a face-down card named by id: it lies face down on one twin and in the hand on the other
+        lambda: f"regroup {mover} --stack {','.join(rng.sample(hidden + ['M1', 'M2', 'S1'], 3))}",
+        lambda: f"special {card} {other} --at {rng.choice(spots)} --with {rng.choice(hidden)}",
+        lambda: f"challenge {other} 1 --own {rng.choice(hidden)}",
         lambda: f"challenge {other} {rng.randint(1, 3)}" + "".join(
             f" --their {s}" for s in rng.sample(spots[:5], rng.randint(0, 2)))
         + "".join(f" --own {s}" for s in rng.sample(spots[:4], rng.randint(0, 2))),

@@ -33,7 +33,7 @@ PLAY = [
     "place cold-wm-rock-radio --propaganda",     # Propaganda
     "discard cold-wm-airborne",
     "end-turn",
-    "regroup Bo --stack cold-vk-fortress-line,cold-vk-tank-column,cold-vk-chess-academy",
+    "regroup Bo --stack M1,M2,M4",                  # fortress line, tank column, chess academy
     "place cold-vk-photographs",                 # a Special: face down as Propaganda
     "discard cold-vk-paratroops",
     "end-turn",

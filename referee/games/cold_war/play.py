@@ -194,11 +194,24 @@ class Play:
                 raise RuleViolation("spots", f"{token.upper()} is a stack of {len(cards)}; name one card, "
                                              f"like {token.upper()}.1")
             return zone, cards[pos or 0]
-        for zone in zones:
-            if token in D.zone_cards(desk, zone):
+        by_spot = bool(self.f.get("face_down_by_spot"))
+        for zone in zones:  # by id: only a face-up card (a face-down one is named by its spot)
+            if not (by_spot and zone == "military") and token in D.zone_cards(desk, zone):
                 return zone, token
-        raise RuleViolation("spots", f"{self.label(token)} is not among {player}'s "
-                                     + " or ".join(D.ZONE_WORDS[z] for z in zones) + " cards on the table")
+        # One refusal whatever lies face down: accepting an id that lies face down would tell anyone at
+        # the terminal where that card is (its twin table, with the card in the hand, refuses the line).
+        hint = self._military_hint(player)
+        if tuple(zones) == ("military",):
+            raise RuleViolation("spots", f"{player}'s face-down Military cards are named by their spot ({hint}), "
+                                         f"not by id: {self.label(token)}")
+        words = " or ".join(D.ZONE_WORDS[z] for z in zones if z != "military")
+        also = f"; a face-down Military card is named by its spot ({hint})" if "military" in zones else ""
+        raise RuleViolation("spots", f"{self.label(token)} is not among {player}'s face-up {words} cards "
+                                     f"on the table{also}")
+
+    def _military_hint(self, player: str) -> str:
+        labels = [label for label, zone, _ in D.spots(self.desk(player)) if zone == "military"]
+        return ", ".join(labels) if labels else "M1, M2, ..."
 
     def spot_hint(self, target: str) -> str:
         """The spots an attack on `target` may name now, in words: "S1, S2 or

@@ -76,7 +76,9 @@ TURN_MOVES = frozenset({"place", "discard", "attack", "special", "challenge", "t
 
 class ColdWarRules(GenericRules):
     slug = GameSlug.COLD_WAR
-    version = "cold-war-6"  # 6: the answer window (window.py); a cold-war-5 table answers inline
+    # 6: the answer window (window.py); a cold-war-5 table answers inline.
+    # 7: a face-down card is named by its spot (play.own_table_card); an older log may name it by id
+    version = "cold-war-7"
     min_players, max_players = 2, 4
     faction_word = "country"
     has_hidden_cards = True  # face-down cards, Propaganda and hands
@@ -152,6 +154,7 @@ class ColdWarRules(GenericRules):
             "report": [f"round 1 of {values['rounds']}: each player records the six cards of their setup"],
             "step": 0,
             "answers": W.mode_for(setup.rules),
+            "face_down_by_spot": W.since(setup.rules, W.FIRST_BY_SPOT),
             "pending": None,
         }
         return State(self.slug, tuple(players), house_rules=values, fields=fields)

@@ -30,6 +30,7 @@ from referee.games.cold_war import effects as E
 
 WINDOW, INLINE = "window", "inline"
 FIRST_WINDOWED = 6  # cold-war-6: the first rules version with the answer window
+FIRST_BY_SPOT = 7  # cold-war-7: a face-down card on the table is named by its spot, never by id
 ANSWER_ARGS = ("block", "redirect", "onto", "onto_at", "shields")
 # what each kind of waiting action may be answered with (the effect kinds of the answering cards)
 KINDS = {"attack": ("block", "redirect"), "remove": ("block",), "triad": ("shield",), "challenge": ("give",)}
@@ -38,13 +39,19 @@ NEEDS = {"attack": 1, "remove": 1, "triad": 2}
 # loser chooses which Propaganda cards go, `answer give SPOT...`; `none` gives the last placed)
 
 
+def since(version: str | None, first: int) -> bool:
+    """Whether a table started under `version` (None: made in code, the
+    current rules) plays by a rule that came in with cold-war-`first`."""
+    if version is None:
+        return True
+    found = re.fullmatch(r"cold-war-(\d+)", version)
+    return bool(found) and int(found.group(1)) >= first
+
+
 def mode_for(version: str | None) -> str:
     """WINDOW for a table started under cold-war-6 or later, or made in code
     (None: the current rules); INLINE for an older log."""
-    if version is None:
-        return WINDOW
-    found = re.fullmatch(r"cold-war-(\d+)", version)
-    return WINDOW if found and int(found.group(1)) >= FIRST_WINDOWED else INLINE
+    return WINDOW if since(version, FIRST_WINDOWED) else INLINE
 
 
 def on(f: Mapping[str, Any]) -> bool:
