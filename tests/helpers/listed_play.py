@@ -52,23 +52,23 @@ class Refusal:
                 f"`referee {self.command}` ({self.text}) is refused: {self.why}")
 
 
-def self_played(game: str, players: int, seed: int, turns: int) -> tuple[Any, Any]:
-    """(config, record) of one random self-play game, its actions and dice kept."""
+def self_played(game: str, players: int, seed: int, turns: int, agent: str = "random") -> tuple[Any, Any]:
+    """(config, record) of one self-play game (`agent` at every seat), its actions and dice kept."""
     from referee.simulate.play import play_game
     from referee.simulate.runner import make_plan
 
-    plan = make_plan(game, players, (), ("random",), 1, seed=seed, turn_cap=turns, keep=1)
+    plan = make_plan(game, players, (), (agent,), 1, seed=seed, turn_cap=turns, keep=1)
     config = replace(plan.config(0), keep=True)
     return config, play_game(config)
 
 
-def reached(game: str, players: int, seed: int, turns: int, samples: int) -> list[Reached]:
+def reached(game: str, players: int, seed: int, turns: int, samples: int, agent: str = "random") -> list[Reached]:
     """`samples` states of one self-played game, at steps spread evenly over it."""
     from referee.rules import rules_for
     from referee.rules.unseen import unseen
     from referee.simulate.play import physical_for, setup_of
 
-    config, record = self_played(game, players, seed, turns)
+    config, record = self_played(game, players, seed, turns, agent)
     rules = rules_for(config.game)
     steps = record.steps
     wanted = {max(1, (len(steps) * (i + 1)) // (samples + 1)) for i in range(samples)} & set(range(1, len(steps) + 1))
@@ -116,31 +116,70 @@ def play_as_listed(rules: Any, state: State, action: Action, seed: int) -> State
 
 
 def every_listed(at: Reached, known: bool = True) -> Iterator[tuple[str, Any, Refusal | None]]:
-    """Each listed move of each player still in at `at`, each player's own
-    hand known (`known`; else none: a physical table), played on the state:
-    (player, move, the refusal or None). A move without an action is a
-    refusal when the hand is known (every move should then be concrete);
-    with the hand unknown it is skipped (the caller plays `<CARD>` moves)."""
+    """Each listed move of each player still in at `at`, played on the state:
+    (player, move, the refusal or None). `known`: each player's own hand is
+    known (self-play's dealer, a hand kept on a phone), and a move without
+    an action is then a refusal (every move should be concrete). Else none
+    is (a physical table): a `<CARD>` move that names the printed cards it
+    takes (Culture War's `details["cards"]`) is played with each of them the
+    true hand holds, and a card of the hand the rules accept on a target no
+    `<CARD>` move offers is a refusal too (the player could not find it)."""
     from referee.rules import rules_for
     from referee.rules.legal import legal_moves
 
     rules = rules_for(at.state.game)
     for name in movers(at.state):
-        hands = {name: list(at.hands.get(name, ()))} if known and at.hands is not None else None
-        for n, move in enumerate(legal_moves(rules, at.state, name, hands)):
-            if move.action is None:
-                if hands is not None:
-                    yield name, move, _refusal(at, name, move, "listed without an action though the hand is known")
+        hand = list(at.hands.get(name, ())) if at.hands is not None else None
+        hands = {name: hand} if known and hand is not None else None
+        moves = legal_moves(rules, at.state, name, hands)
+        for n, move in enumerate(moves):
+            if move.action is None and hands is not None:
+                yield name, move, _refusal(at, name, move, "listed without an action though the hand is known")
                 continue
-            try:
-                play_as_listed(rules, at.state, move.action, at.seed * 1000 + n)
-            except RefereeError as exc:
-                yield name, move, _refusal(at, name, move, str(exc))
-                continue
-            except Exception as exc:  # a crash is a failure too, never a pass
-                yield name, move, _refusal(at, name, move, f"{type(exc).__name__}: {exc}")
-                continue
-            yield name, move, None
+            for action in _actions(at.state, name, move, hand):
+                try:
+                    play_as_listed(rules, at.state, action, at.seed * 1000 + n)
+                except RefereeError as exc:
+                    yield name, move, _refusal(at, name, move, str(exc))
+                    continue
+                except Exception as exc:  # a crash is a failure too, never a pass
+                    yield name, move, _refusal(at, name, move, f"{type(exc).__name__}: {exc}")
+                    continue
+                yield name, move, None
+        if not known and hand is not None:
+            for move in _unoffered(rules, at.state, name, hand, moves):
+                yield name, move, _refusal(at, name, move, "the hand holds the card, and no <CARD> move offers it so")
+
+
+def _actions(state: State, name: str, move: Any, hand: Sequence[str] | None) -> list[Action]:
+    """The actions a listed move stands for: its own, or for a `<CARD>` move
+    naming its printed cards, each of them the hand holds, played as listed."""
+    if move.action is not None:
+        return [move.action]
+    offered = move.details.get("cards")
+    if hand is None or not isinstance(offered, (list, tuple)):
+        return []
+    from referee.games.culture_war import legal  # lazy: only Culture War names the cards of a <CARD> move
+
+    on = move.details.get("on")
+    return [Action("play", {"player": name, "card": c, "_card": legal.card(c), **({"on": on} if on else {})},
+                   PlayerName(name)) for c in dict.fromkeys(hand) if c in offered]
+
+
+def _unoffered(rules: Any, state: State, name: str, hand: Sequence[str], blind: Sequence[Any]) -> list[Any]:
+    """The card plays listed with the hand known that the `<CARD>` moves listed
+    without it do not offer (same card, same target), where the game's
+    `<CARD>` moves name their cards (Culture War's)."""
+    from referee.rules.legal import legal_moves
+
+    if state.game.value != "culture-war":
+        return []
+    offered = {(c, m.details.get("on")) for m in blind if m.action is None
+               for c in m.details.get("cards", ()) or ()}
+    known = legal_moves(rules, state, name, {name: list(hand)})
+    return [m for m in known if m.action is not None and m.action.name == "play"
+            and m.action.args["_card"]["type"] != "real-estate"
+            and (m.action.args["card"], m.action.args.get("on")) not in offered]
 
 
 def _refusal(at: Reached, player: str, move: Any, why: str) -> Refusal:
