@@ -176,3 +176,43 @@ def test_each_target_is_listed_at_a_physical_table_and_the_line_typed_with_the_c
             assert key(recorded) == key(known[on].action), line
             typed += 1
     assert typed >= 40
+
+
+def test_a_hand_kept_on_a_phone_lists_each_target_and_the_phone_plays_it(table):
+    """End to end: Ann keeps her hand on her phone (`POST /p/TOKEN/hand`);
+    her moves list each targeted card on each target the rules accept, and
+    the phone plays them by the listed action."""
+    from starlette.testclient import TestClient
+
+    from referee.serve.app import create_app
+    from referee.serve.play import Play
+    from referee.serve.tokens import TokenStore
+    from referee.serve.watch import TableWatch
+    from referee.table import operations
+
+    table.run("new culture-war --player ann:anarchy --player bo:community --seed 3 --house-rule first-player=seating")
+    table.run("capital ann =6")  # coins enough for two of them
+    hand = ["anarchy-pirate-radio-host", "anarchy-leaked-group-chat", "anarchy-looting-spree"]
+    state = operations.status(table.db).state
+    watch = TableWatch(table.db)
+    watch.poll()
+    tokens = TokenStore(table.db, watch.players())
+    with TestClient(create_app(watch, tokens, poll_s=0.05, play=Play(table.db))) as client:
+        ann = f"/p/{tokens.tokens['ann']}"
+        assert client.post(f"{ann}/hand", json={"drew": hand}).status_code == 200
+        listed = client.get(f"{ann}/moves").json()
+        assert listed["hand_kept"] and not any(CARD_PLACEHOLDER in m["command"] for m in listed["moves"])
+        plays = [m for m in listed["moves"] if (m["action"] or {}).get("name") == "play"]
+        for card_id in hand:
+            ons = {m["action"]["args"].get("on") for m in plays if m["action"]["args"]["card"] == card_id}
+            found = rules_targets(state, "ann", legal.card(card_id))
+            assert found - {None} and ons == found, (card_id, ons, found)
+        for card_id, on in (("anarchy-pirate-radio-host", "4"), ("anarchy-leaked-group-chat", "bo")):
+            move = next(m for m in plays if m["action"]["args"]["card"] == card_id and m["action"]["args"]["on"] == on)
+            got = client.post(f"{ann}/act", json={"action": move["action"]})
+            assert got.status_code == 200, got.text
+            listed = client.get(f"{ann}/moves").json()  # the next move is listed on the table as it is now
+            plays = [m for m in listed["moves"] if (m["action"] or {}).get("name") == "play"]
+    log = table.log()["events"]
+    assert [(e["action"], e["args"].get("card"), e["args"].get("on")) for e in log[-2:]] == \
+        [("play", "anarchy-pirate-radio-host", "4"), ("play", "anarchy-leaked-group-chat", "bo")]
