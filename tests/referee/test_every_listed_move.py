@@ -86,6 +86,12 @@ def test_every_listed_move_plays_at_a_physical_table(game, players, seed):
     assert count >= SAMPLES
 
 
+def test_every_game_is_played():
+    from referee.model import GameSlug
+
+    assert set(GAMES) == set(FAST) == {slug.value for slug in GameSlug}
+
+
 def test_a_refused_move_is_counted_and_named_with_its_game_seed_step_and_words(monkeypatch):
     """The test can fail: a move the rules refuse, listed beside the real
     ones, comes out as one refusal naming the game, seed, step and words."""
