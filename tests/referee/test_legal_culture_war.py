@@ -29,6 +29,7 @@ from helpers.legal_play import parsed as parse_command
 from referee.rules import prompts
 from referee.rules import rules_for
 from referee.games.culture_war import legal
+from referee.games.culture_war.table import cards as printed
 from referee.games.culture_war.table.board import Board
 from referee.rules.legal import CARD_PLACEHOLDER, legal_moves
 from referee.model import Action, GameSlug, PlayerName, Setup, State
@@ -50,7 +51,7 @@ def new_game(seed: int, players: int = 3, seating: bool = False) -> tuple[State,
     state = RULES.setup(Setup(GameSlug.CULTURE_WAR, seats, seed, house_rules=rules), ())
     decks, hands = {}, {}
     for name, faction in seats:
-        deck = list(legal.deck_cards(faction))
+        deck = list(printed.deck_cards(faction))
         rng.shuffle(deck)
         hands[name] = [deck.pop() for _ in range(int(state.player(name).fields["hand"]))]
         decks[name] = deck
@@ -125,7 +126,7 @@ def candidates(state: State, name: str, hand: list[str]) -> list[Action]:
     window = state.fields.get("window")
     if window and board.pieces.get(str(window["attacker"]), {}).get("owner") == name:
         out.append(Action("settle", {}, me))  # the CLI records the attacker's owner, whoever types it
-    cards = [legal.card(c) for c in dict.fromkeys(hand)] + list(legal.estate_cards(None))
+    cards = [legal.card(c) for c in dict.fromkeys(hand)] + list(printed.estate_cards(None))
     for c in cards:
         for on in [None, *handles, *players]:
             args: dict[str, Any] = {"player": name, "card": c["id"], "_card": c}

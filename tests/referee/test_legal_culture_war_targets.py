@@ -24,6 +24,7 @@ from helpers.legal_play import key
 from helpers.legal_play import parsed as parse_command
 from helpers.listed_play import play_as_listed
 from referee.games.culture_war import legal
+from referee.games.culture_war.table import cards as printed
 from referee.games.culture_war.table.board import Board
 from referee.model import Action, GameSlug, PlayerName, Setup, State
 from referee.rules import rules_for
@@ -66,7 +67,7 @@ def tables() -> dict[str, State]:
     for who, faction in SEATS:
         assert state.active_player.name == who
         state = rich(state)
-        for card_id in (*PUT[who], legal.estate_cards(faction)[1]["id"]):
+        for card_id in (*PUT[who], printed.estate_cards(faction)[1]["id"]):
             state = play(state, who, card_id, cost=0)  # the scorekeeper's --cost: the table as set up
         state = play_as_listed(RULES, state, Action("end-turn", {}, PlayerName(who)), 1)
     state = rich(state)
@@ -111,7 +112,7 @@ def targeted() -> list[tuple[str, str, str, frozenset]]:
     """(table, player, card, the rules' targets) of every card played on a
     target by someone, on either table: the cards with a target."""
     out = []
-    cards = [c for c in legal._every_card().values() if c["type"] != "real-estate"]
+    cards = [c for c in printed._every_card().values() if c["type"] != "real-estate"]
     for name, state in tables().items():
         for who, _ in SEATS:
             for c in sorted(cards, key=lambda c: c["id"]):
