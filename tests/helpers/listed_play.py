@@ -52,30 +52,36 @@ class Refusal:
                 f"`referee {self.command}` ({self.text}) is refused: {self.why}")
 
 
-def self_played(game: str, players: int, seed: int, turns: int, agent: str = "random") -> tuple[Any, Any]:
-    """(config, record) of one self-play game (`agent` at every seat), its actions and dice kept."""
+def self_played(game: str, players: int, seed: int, turns: int, agent: str = "random",
+                house_rules: Sequence[str] = ()) -> tuple[Any, Any]:
+    """(config, record) of one self-play game (`agent` at every seat, `house_rules`
+    as `KEY=VALUE`), its actions and dice kept."""
     from referee.simulate.play import play_game
     from referee.simulate.runner import make_plan
 
-    plan = make_plan(game, players, (), (agent,), 1, seed=seed, turn_cap=turns, keep=1)
+    plan = make_plan(game, players, (), (agent,), 1, seed=seed, turn_cap=turns, keep=1, house_rules=house_rules)
     config = replace(plan.config(0), keep=True)
     return config, play_game(config)
 
 
-def reached(game: str, players: int, seed: int, turns: int, samples: int, agent: str = "random") -> list[Reached]:
-    """`samples` states of one self-played game, at steps spread evenly over it."""
+def reached(game: str, players: int, seed: int, turns: int, samples: int, agent: str = "random",
+            house_rules: Sequence[str] = ()) -> list[Reached]:
+    """The table right after the setup (step 0) and `samples` states of one
+    self-played game, at steps spread evenly over it."""
     from referee.rules import rules_for
     from referee.rules.unseen import unseen
     from referee.simulate.play import physical_for, setup_of
 
-    config, record = self_played(game, players, seed, turns, agent)
+    config, record = self_played(game, players, seed, turns, agent, house_rules)
     rules = rules_for(config.game)
     steps = record.steps
-    wanted = {max(1, (len(steps) * (i + 1)) // (samples + 1)) for i in range(samples)} & set(range(1, len(steps) + 1))
+    wanted = {0} | {max(1, (len(steps) * (i + 1)) // (samples + 1)) for i in range(samples)} & set(range(1, len(steps) + 1))
     hands_at: dict[int, dict[str, list[str]] | None] = {}
     with unseen():  # the dealer meets the states self-play met
         state = rules.setup(setup_of(config), record.setup_dice)
         physical = physical_for(rules, state, random.Random(f"deal:{config.seed}"))
+        hands = physical.hands()
+        hands_at[0] = None if hands is None else {str(k): list(v) for k, v in hands.items()}
         for i, step in enumerate(steps, start=1):
             before = state
             state = rules.apply(before, step.action, step.dice)
@@ -83,13 +89,28 @@ def reached(game: str, players: int, seed: int, turns: int, samples: int, agent:
             if i in wanted:
                 hands = physical.hands()
                 hands_at[i] = None if hands is None else {str(k): list(v) for k, v in hands.items()}
-    out = []
     state = rules.setup(setup_of(config), record.setup_dice)  # the table's own states, outside unseen()
+    out = [Reached(game, seed, 0, state, hands_at[0])]
     for i, step in enumerate(steps, start=1):
         state = rules.apply(state, step.action, step.dice)
         if i in wanted:
             out.append(Reached(game, seed, i, state, hands_at[i]))
     return out
+
+
+def kind_of(move: Any) -> str:
+    """What a listed move is, for counting what the tables reached: its
+    action's name, a battle's target (a unit or a player's life) and a card
+    play's card type and whether it names a target."""
+    action = move.action
+    if action is None:
+        return f"<CARD> {move.kind}"
+    if action.name in ("battle", "window") and "direct" in move.details:
+        return f"{action.name} {'a player' if move.details['direct'] else 'a unit'}"
+    card = action.args.get("_card")
+    if action.name == "play" and isinstance(card, Mapping):
+        return f"play {card.get('type')}" + (" --on" if "on" in action.args else "")
+    return action.name
 
 
 def movers(state: State) -> list[PlayerName]:

@@ -24,7 +24,7 @@ from functools import lru_cache
 
 import pytest
 
-from helpers.listed_play import Refusal, every_listed, reached
+from helpers.listed_play import Refusal, every_listed, kind_of, reached
 
 # game: (table sizes, turn cap) for self-play; samples: the states taken from each game
 GAMES = {
@@ -34,12 +34,23 @@ GAMES = {
     "petri-dish": ((2,), 60),
     "debate": ((2,), 60),
 }
-FAST = {  # game: (players, seed) played in the fast layer
-    "culture-war": ((3, 1), (2, 4)),
-    "cold-war": ((2, 1), (3, 2)),
+FAST = {  # game: (players, seed) played in the fast layer, chosen so that together they list every kind of move
+    "culture-war": ((3, 5), (3, 6), (2, 6)),
+    "cold-war": ((2, 2), (3, 3)),
     "divide-and-conquer": ((4, 1),),
-    "petri-dish": ((2, 1),),
-    "debate": ((2, 1),),
+    "petri-dish": ((2, 1), (2, 3)),
+    "debate": ((2, 2),),
+}
+KINDS = {  # what the fast tables must list and play, with the hands known (kind_of's words)
+    "culture-war": {"rolloff", "battle a unit", "battle a player", "window a unit", "settle", "play flash",
+                    "play flash --on", "play happening", "play happening --on", "play mod --on", "play unit",
+                    "play operation", "play real-estate", "resolve", "discard", "discard-hand", "ally", "unally",
+                    "donate", "gift", "end-turn"},
+    "cold-war": {"setup", "place", "regroup", "attack", "challenge", "special", "answer", "discard", "end-turn"},
+    "divide-and-conquer": {"team", "attach", "attack", "event", "recruit", "fight", "raise", "call", "unaffiliate",
+                           "end-turn"},
+    "petri-dish": {"place", "grow", "move", "divide", "pass"},
+    "debate": {"argue", "device", "ability", "end-turn", "round-end"},
 }
 SAMPLES = 6
 SLOW_SEEDS = range(10, 16)
@@ -61,27 +72,30 @@ def states(game: str, players: int, seed: int) -> tuple:
     return tuple(reached(game, players, seed, GAMES[game][1], SAMPLES))
 
 
-def played(game: str, players: int, seed: int, known: bool) -> tuple[int, list[Refusal]]:
-    """(moves played, refusals) over the sampled states of one self-played game."""
-    count, refused = 0, []
+@lru_cache(maxsize=None)
+def played(game: str, players: int, seed: int, known: bool) -> tuple[int, tuple[Refusal, ...], frozenset[str]]:
+    """(moves played, refusals, the kinds of move played) over the sampled
+    states of one self-played game."""
+    count, refused, kinds = 0, [], set()
     for at in states(game, players, seed):
-        for _, _, refusal in every_listed(at, known):
+        for _, move, refusal in every_listed(at, known):
             count += 1
+            kinds.add(kind_of(move))
             if refusal is not None:
                 refused.append(refusal)
-    return count, refused
+    return count, tuple(refused), frozenset(kinds)
 
 
 @pytest.mark.parametrize("game, players, seed", cases())
 def test_every_listed_move_plays_with_the_hands_known(game, players, seed):
-    count, refused = played(game, players, seed, known=True)
+    count, refused, _ = played(game, players, seed, known=True)
     assert not refused, "\n".join(map(str, refused[:10])) + f"\n({len(refused)} of {count} listed moves refused)"
     assert count >= SAMPLES  # the states were reached and their moves played: never a pass on nothing
 
 
 @pytest.mark.parametrize("game, players, seed", cases())
 def test_every_listed_move_plays_at_a_physical_table(game, players, seed):
-    count, refused = played(game, players, seed, known=False)
+    count, refused, _ = played(game, players, seed, known=False)
     assert not refused, "\n".join(map(str, refused[:10])) + f"\n({len(refused)} of {count} listed moves refused)"
     assert count >= SAMPLES
 
@@ -89,7 +103,15 @@ def test_every_listed_move_plays_at_a_physical_table(game, players, seed):
 def test_every_game_is_played():
     from referee.model import GameSlug
 
-    assert set(GAMES) == set(FAST) == {slug.value for slug in GameSlug}
+    assert set(GAMES) == set(FAST) == set(KINDS) == {slug.value for slug in GameSlug}
+
+
+@pytest.mark.parametrize("game", list(FAST))
+def test_the_fast_tables_list_every_kind_of_move(game):
+    """The fast layer's few games are chosen to reach every kind of move, so
+    a fast pass is not a pass on a corner of the game."""
+    met = set().union(*(played(game, players, seed, True)[2] for players, seed in FAST[game]))
+    assert KINDS[game] <= met, sorted(KINDS[game] - met)
 
 
 def test_a_refused_move_is_counted_and_named_with_its_game_seed_step_and_words(monkeypatch):
@@ -102,17 +124,16 @@ def test_a_refused_move_is_counted_and_named_with_its_game_seed_step_and_words(m
     real = legal.legal_moves
 
     def with_a_bad_one(rules, state, player, hands=None):
-        taken = next(p for p, germ in state.fields["board"].items() if germ)  # a point a germ already holds
-        bad = Move(Action("place", {"at": taken}, player), f"place {taken}", "place", f"place a germ on {taken}")
+        bad = Move(Action("place", {"at": "z9"}, player), "place z9", "place", "place a germ on z9")  # no such point
         return [*real(rules, state, player, hands), bad]
 
     states("petri-dish", 2, 1)  # reached by self-play before the listing is spoiled
     monkeypatch.setattr(legal, "legal_moves", with_a_bad_one)
-    count, refused = played("petri-dish", 2, 1, known=True)
-    assert len(refused) == 2 * SAMPLES and count > len(refused)  # one for each player at each state
+    count, refused, _ = played.__wrapped__("petri-dish", 2, 1, known=True)  # not the cached count
+    assert len(refused) == 2 * len(states("petri-dish", 2, 1)) and count > len(refused)  # one for each player at each state
     words = str(refused[0])
     assert words.startswith(f"petri-dish seed 1 step {refused[0].step}: ")
-    assert "`referee place " in words and "(place a germ on " in words
+    assert "`referee place z9` (place a germ on z9) is refused: " in words
 
 
 if __name__ == "__main__":  # the counts for a report: moves played per game, fast and slow layers
@@ -126,7 +147,7 @@ if __name__ == "__main__":  # the counts for a report: moves played per game, fa
         for players in sizes:
             for seed in (SLOW_SEEDS if "--slow" in sys.argv else [s for p, s in FAST[game] if p == players]):
                 for known in (True, False):
-                    n, r = played(game, players, seed, known)
+                    n, r, _ = played(game, players, seed, known)
                     totals[known] += n
                     bad += len(r)
         print(f"{game}: {totals[True]} moves with the hands known, {totals[False]} at a physical table, "
