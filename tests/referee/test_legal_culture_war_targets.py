@@ -108,9 +108,10 @@ def blind_of(moves: list[Move], card_id: str) -> dict[str | None, Move]:
 
 
 @lru_cache(maxsize=1)
-def targeted() -> list[tuple[str, str, str, frozenset]]:
-    """(table, player, card, the rules' targets) of every card played on a
-    target by someone, on either table: the cards with a target."""
+def every_play() -> list[tuple[str, str, str, frozenset]]:
+    """(table, player, card, the targets the rules let the player play it on,
+    None for no --on; empty: not now) of every card but Real Estate, by each
+    player, on both tables (only Flashes while a battle waits)."""
     out = []
     cards = [c for c in printed._every_card().values() if c["type"] != "real-estate"]
     for name, state in tables().items():
@@ -118,10 +119,13 @@ def targeted() -> list[tuple[str, str, str, frozenset]]:
             for c in sorted(cards, key=lambda c: c["id"]):
                 if name == "battle" and c["type"] != "flash":
                     continue  # only Flashes play while a battle waits
-                found = rules_targets(state, who, c)
-                if found - {None}:
-                    out.append((name, who, c["id"], frozenset(found)))
+                out.append((name, who, c["id"], frozenset(rules_targets(state, who, c))))
     return out
+
+
+def targeted() -> list[tuple[str, str, str, frozenset]]:
+    """The plays of `every_play` on a target: the cards with a target."""
+    return [play for play in every_play() if play[3] - {None}]
 
 
 def test_the_cards_with_a_target_are_found_in_the_card_sources():
@@ -144,15 +148,17 @@ def _kind(state: State, on: str) -> str:
 def test_each_target_a_card_may_take_is_listed_when_the_hand_is_known(kept):
     """Self-play's dealer passes the hand to the generator; a hand kept on a
     phone reaches it through `moves_view` (`referee moves`, the phone's
-    list). Either way every target is listed, and every listed play plays."""
-    for name, who, card_id, found in targeted():
+    list). Either way every target is listed, each once (a battle Flash
+    finds its own unit: `--on` that unit is the same move), every listed play
+    plays, and a card the rules refuse now is not listed."""
+    for name, who, card_id, found in every_play():
         state = tables()[name]
         if kept:
             moves = list(moves_view(state, who, [card_id]).moves)
         else:
             moves = legal_moves(RULES, state, PlayerName(who), {PlayerName(who): [card_id]})
         listed = plays_of(moves, card_id)
-        assert found <= set(listed), (name, who, card_id, sorted(map(str, found - set(listed))))
+        assert found == set(listed), (name, who, card_id, sorted(map(str, found ^ set(listed))))  # each once
         for on, move in listed.items():
             play_as_listed(RULES, state, move.action, 7)  # refused: raises, and names the card
             if on is not None:

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from referee.games.culture_war.actions import MOD_KINDS, NOW_OF, targets_of
+from referee.games.culture_war.actions import MOD_KINDS, NOW_OF, targets_of, unit_side
+from referee.games.culture_war.battle.attacks import WINDOW
 from referee.games.culture_war.effects import static as effects
 from referee.games.culture_war.table.board import PLAIN
 from referee.games.culture_war.table.cards import card, deck_cards, estate_cards
@@ -131,8 +132,19 @@ class CardMoves:
         if kinds == {"unit"} and not any(p["kind"] == "unit" for p in board.pieces.values()):
             return [None]  # a unit target with no unit in play: played for nothing
         if any(effects.when_of(e) == "before-battle" for e in now):
-            return [None, *handles]  # a battle Flash without --on finds its own unit in the battle
+            return self.in_battle(now)
         return handles
+
+    def in_battle(self, now: list[dict[str, Any]]) -> list[str | None]:
+        """A battle Flash's targets: without --on it finds the unit of the
+        waiting battle that its card names (the player's own, or the enemy's:
+        `battle_flash_target`), and naming that unit is the same move; only a
+        card naming neither side may be aimed at the other unit of the battle."""
+        if unit_side(now) is not None:
+            return [None]
+        window = self.board.f.get(WINDOW) or {}
+        sides = [window.get("attacker"), window.get("defender")]
+        return [None, *(str(h) for h in sides if h in self.board.pieces and self.board.pieces[h]["owner"] != self.name)]
 
     def placeholder(self, kind: str) -> None:
         """The cards of `kind` the hand may hold, by what they may cost: one
