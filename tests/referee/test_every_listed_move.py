@@ -35,7 +35,7 @@ GAMES = {
     "debate": ((2,), 60),
 }
 FAST = {  # game: (players, seed) played in the fast layer, chosen so that together they list every kind of move
-    "culture-war": ((3, 5), (3, 6), (2, 6)),
+    "culture-war": ((3, 12), (3, 5), (2, 10)),
     "cold-war": ((2, 2), (3, 3)),
     "divide-and-conquer": ((4, 1),),
     "petri-dish": ((2, 1), (2, 3)),
@@ -109,7 +109,9 @@ def test_every_game_is_played():
 @pytest.mark.parametrize("game", list(FAST))
 def test_the_fast_tables_list_every_kind_of_move(game):
     """The fast layer's few games are chosen to reach every kind of move, so
-    a fast pass is not a pass on a corner of the game."""
+    a fast pass is not a pass on a corner of the game. A change to a
+    generator changes what self-play plays: when this fails, choose other
+    seeds in FAST (the message names the kinds no fast game reached)."""
     met = set().union(*(played(game, players, seed, True)[2] for players, seed in FAST[game]))
     assert KINDS[game] <= met, sorted(KINDS[game] - met)
 

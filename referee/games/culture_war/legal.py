@@ -22,7 +22,11 @@ order `--from` (the referee's default pays from the fullest Real Estate
 first, then the bank, which never wastes production). An alliance is
 listed with every group it may join (`ally ann bo`, `ally ann bo cy`: each
 pair of the group becomes allied); a move that changes nothing (`ally` of
-players already allied pair by pair) is not a move.
+players already allied pair by pair) is not a move, and two that leave the
+same table are one: a group is listed once for each set of new pairs (the
+smallest group that makes them), `unally NAME` only with two alliances or
+more, and `gift --faction` only with coins of two kinds or more. A battle
+Flash is listed without `--on` (it finds its unit in the battle).
 
 Hands: with `hands=None` the referee knows only how many cards each hand
 holds, so the cards a hand may hold are listed by what they may be

@@ -18,15 +18,24 @@ class AllianceMoves:
     def alliances(self) -> None:
         board, name = self.board, self.name
         allied = [pair for pair in board.f.get("alliances", []) if name in pair]
-        # every group of allies the rules allow (two players or more), as long as it makes a new pair
+        # every group of allies the rules allow (two players or more), as long as it makes new pairs,
+        # and once for each set of new pairs: a larger group that only makes the pairs a smaller one
+        # makes (the others already allied) leaves the same table, so it is the same move
         made = board.f.get("alliances", [])
         others = [n for n in board.live() if n != name]
-        groups = [[name, *g] for k in range(1, len(others) + 1) for g in combinations(others, k)
-                  if any(sorted([a, b]) not in made for a, b in combinations([name, *g], 2))]
+        groups, seen = [], set()
+        for k in range(1, len(others) + 1):
+            for g in combinations(others, k):
+                new = frozenset(tuple(sorted([a, b])) for a, b in combinations([name, *g], 2)
+                                if sorted([a, b]) not in made)
+                if new and new not in seen:
+                    seen.add(new)
+                    groups.append([name, *g])
         self.run(len(groups), lambda i: self.worded(Action("ally", {"players": groups[i]}),
                                                     "ally " + " ".join(groups[i])))
-        if allied:  # `unally NAME` (every alliance of theirs), then each alliance alone
-            ends = [[name], *([name, pair[0] if pair[1] == name else pair[1]] for pair in allied)]
+        if allied:  # `unally NAME` (every alliance of theirs, when more than one), then each alliance alone
+            ends = [[name]] if len(allied) > 1 else []
+            ends += [[name, pair[0] if pair[1] == name else pair[1]] for pair in allied]
             self.run(len(ends), lambda i: self.worded(Action("unally", {"players": ends[i]}),
                                                       "unally " + " ".join(ends[i])))
         if any(board.people[p].eliminated for pair in allied for p in pair):
@@ -41,7 +50,7 @@ class AllianceMoves:
             self.run(sum(coins.values()), lambda i, other=other: (
                 Action("gift", {"from": name, "to": other, "amount": i + 1}, me),
                 f"gift {name} {other} {i + 1}", f"{name} gives {other} {i + 1} coin{'' if i == 0 else 's'}"))
-            for faction, held in sorted(coins.items()):
+            for faction, held in sorted(coins.items()) if len(coins) > 1 else ():  # one kind: the gift above
                 self.run(held, lambda i, other=other, faction=faction: (
                     Action("gift", {"from": name, "to": other, "amount": i + 1, "faction": faction}, me),
                     f"gift {name} {other} {i + 1} --faction {faction}",
