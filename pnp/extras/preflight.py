@@ -103,6 +103,8 @@ def _who(folder: Path) -> tuple[dict[tuple[str, int], str], dict[str, list[str]]
                 name, _, page = ref.partition("#page=")
                 labels.setdefault((name, int(page) if page.isdigit() else 1), label)
                 refs.setdefault(label, []).append(ref)
+                if side == "back":   # a back per card: its card's own
+                    refs.setdefault(f"{row.get('card_id', '?')} back", []).append(ref)
     return labels, refs
 
 
@@ -183,7 +185,7 @@ def check_export(folder: Path, game: Game, shop: Shop, notes: list[LayoutNote]) 
             card = labels.get((name, page), "-") if page else "-"
             report.findings.append(Finding(f"{base}/{name}", page, card, rule, message))
     for note in notes:
-        label = f"{note.card} front" if note.card else f"{note.deck} back"
+        label = note.label
         where = refs.get(label) or [f"{note.deck}/"]
         name, _, page = where[0].partition("#page=")
         copies = f" (and on its {len(where) - 1} other copies)" if len(where) > 1 else ""
