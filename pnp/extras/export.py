@@ -17,7 +17,7 @@ Shops:
 - drivethru (DriveThruCards): one PDF/X-1a:2003 file per deck (CMYK, the
   SWOP output intent, fonts embedded, TrimBox and BleedBox set: see
   pnp.extras.pdfx), pages back 1, front 1, back 2, front 2, ..., each page
-  the card plus 1/8 inch bleed.
+  the card plus 1/8 inch bleed (a deck with a back per card: each copy its own).
 - pdf-single: one PDF per card copy (front page, then back page), the card
   plus 1/8 inch bleed, TrimBox and BleedBox set.
 
