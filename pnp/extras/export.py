@@ -56,6 +56,7 @@ from pnp.sources.qrpayload import format_payload
 
 BLEED_MM = MM_PER_INCH / 8          # 1/8 inch
 ORDER_CSV = "order.csv"
+PRESS_PICTURES = ".press"   # in the staging folder: the DriveThruCards pictures in CMYK (pnp.extras.presspictures)
 
 
 class Output(str, Enum):
@@ -233,14 +234,23 @@ class ShopJob(ExportJob):
             else:
                 for card, image in zip(cards, png_images(fronts, size, px, ctx, title)):
                     stage(front_png(card.id), image)
-        elif spec.output is Output.DECK_PDF:
+        elif spec.output is Output.DECK_PDF:   # drawn here, made PDF/X-1a for every deck at once in `write`
+            from pnp.extras.pdfx import INK_LIMIT, cmyk_profile  # lazy: only this shop needs them
+            from pnp.extras.presspictures import press_face
+
+            profile, pictures = cmyk_profile(), Path(self.staging) / PRESS_PICTURES
+            ready: dict[int, object] = {}
+
+            def press(face):   # each distinct face once: identical backs stay one form
+                if id(face) not in ready:
+                    ready[id(face)] = press_face(face, pictures, profile, INK_LIMIT)
+                return ready[id(face)]
+
             pages = []
             for card, face in zip(cards, fronts):   # back 1, front 1, back 2, front 2, ...: each copy its own back
                 for _ in range(card.quantity):
-                    pages += ([backs[card.id]] if backs is not None else []) + [face]
-            from pnp.extras.pdfx import to_pdfx  # lazy: only this shop needs Ghostscript
-
-            stage(f"{game.slug}-{deck.id}.pdf", to_pdfx(pdf_pages(pages, size, spec.bleed_mm, ctx, title), title))
+                    pages += ([press(backs[card.id])] if backs is not None else []) + [press(face)]
+            stage(f"{game.slug}-{deck.id}.pdf", pdf_pages(pages, size, spec.bleed_mm, ctx, title, a85=False))
         else:
             for card, face in zip(cards, fronts):
                 data = pdf_pages([face] + ([backs[card.id]] if backs is not None else []), size, spec.bleed_mm, ctx,
@@ -286,6 +296,11 @@ class ShopTarget(ExportTarget):
         staged: list[str] = []
         order: list[str] = []
         rows = []
+        if self.spec.output is Output.DECK_PDF:   # every deck's PDF made PDF/X-1a by one Ghostscript run
+            from pnp.extras.pdfx import to_pdfx_files
+
+            to_pdfx_files([(self.staging / deck.id / f"{game.slug}-{deck.id}.pdf", f"{game.name} — {deck.name}")
+                           for deck in part.decks], f"{game.name} — DriveThruCards")
         for i, deck in enumerate(part.decks):
             mine = [made for u, (_, made) in zip(part.units, results) if u.deck == i]
             back_files = {card: name for made in mine for card, name in made[2].items()}
