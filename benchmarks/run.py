@@ -431,14 +431,22 @@ def exports(work: Path) -> dict[str, tuple[Peaked, Peaked]]:
     """Each export against the PDF build of the same game, both from nothing
     (no .pnp-cache, no output): the Tabletop Simulator export of a deck of
     1,000 distinct cards, and the DriveThruCards export (every deck, PDF/X-1a
-    by Ghostscript) of culture-war and of a small game, petri-dish (where
-    Ghostscript's cost per run weighs most against a short build)."""
+    by Ghostscript) of culture-war, of a small game, petri-dish (where
+    Ghostscript's cost per run weighs most against a short build), and of a
+    PNG-heavy designer game (benchmarks/designer_png.py: 26 cards, 40 copies,
+    26 pictures of 1200 x 800 px, where the pictures' CMYK conversion and
+    ink limit weigh most)."""
+    import designer_png  # benchmarks/designer_png.py, beside this file
+
     out = {}
     runs = 3 if QUICK else 5
+    designer = designer_png.make(work / "designer-png", PNP)
     for name, project, game, shop in (("TTS export, 1,000 distinct cards", synthetic_project(work, 1_000), "culture-war", "tts"),
                                       ("DriveThru export, culture-war", snapshot(work / "shop"), "culture-war", "drivethru"),
                                       ("DriveThru export, petri-dish (small game)", snapshot(work / "shop-small"),
-                                       "petri-dish", "drivethru")):
+                                       "petri-dish", "drivethru"),
+                                      ("DriveThru export, PNG-heavy designer game (26 PNGs)", designer,
+                                       designer_png.GAME, "drivethru")):
         def export(project=project, game=game, shop=shop):
             shutil.rmtree(project / ".pnp-cache", ignore_errors=True)
             return peaked([PNP, "--project", str(project), "export", game, "--shop", shop,
@@ -461,7 +469,7 @@ def export_figures(work: Path, add: Callable[[str], None], notes: list[str]) -> 
             add(row(f"9. {name}, peak memory", f"{exp.peak} MB", f"PDF build {pdf.peak} MB",
                     exp.peak / pdf.peak, "< 250 MB", exp.peak < 250))
         notes.append(f"9. {name}: export {exp.spread()}, peak {exp.peak} MB; "
-                     f"build {pdf.spread()}, peak {pdf.peak} MB")
+                     f"build {pdf.spread()}, peak {pdf.peak} MB; load average {os.getloadavg()[0]:.2f} after it")
 
 
 # ---------------------------------------------------------------- 10. pnp diff
