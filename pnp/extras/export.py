@@ -160,6 +160,18 @@ def _deck_names(shop: ShopSpec, game: Game, deck: Deck, size: Size, per_copy: bo
 
 
 
+@dataclass(frozen=True)
+class Drawn:
+    """What one task drew: the names it staged, the faces' notes for the preflight
+    (pnp.extras.facenotes), each card's back image (an image shop's back task) and a
+    DriveThruCards deck's pages, each the index of its distinct page in the staged PDF."""
+
+    staged: list[str] = field(default_factory=list)
+    notes: list = field(default_factory=list)
+    back_files: dict[str, str] = field(default_factory=dict)
+    order: list[int] = field(default_factory=list)
+
+
 CARDS_PER_TASK = 16   # distinct cards drawn by one task (a DriveThruCards deck is one task)
 
 
@@ -187,8 +199,7 @@ class ShopJob(ExportJob):
     per_copy: bool = False   # image shops: one image per printed copy, each with its copy-numbered QR code
 
     def run(self, work: Work, task: Task):
-        """(problems, (names staged, the faces' notes for the preflight (pnp.extras.facenotes),
-        each card's back image (image shops' back task))."""
+        """(problems, what it drew: a Drawn)."""
         spec = SHOPS[self.shop]
         part: ShopPart = work.parts[task.game]
         unit = part.units[task.index]
@@ -200,7 +211,7 @@ class ShopJob(ExportJob):
         drawn_here = unit.kind != "cards" or spec.output is Output.CARD_PDF
         backs = card_backs(self.project, deck, game, tools, problems, cards) if drawn_here else None
         if problems or backs is BAD_BACK:
-            return problems.items, ([], [], {})
+            return problems.items, Drawn()
         bleed = max(spec.bleed_mm, spec.bleed_px / DPI * MM_PER_INCH)
         ctx = replace(tools.context, bleed=bleed + 0.5)
         notes = [n for card, face in zip(cards, fronts) for n in notes_of(deck, card.id, face, size, tools.style)]
@@ -217,6 +228,7 @@ class ShopJob(ExportJob):
             self.stage(staged[-1], data)
 
         back_files: dict[str, str] = {}
+        order: list[int] = []
         if spec.output is Output.PNG:
             px = pixel_size(size, spec)
             if unit.kind == "back":  # one image per distinct back, shared by the cards it is behind
@@ -246,18 +258,25 @@ class ShopJob(ExportJob):
                     ready[id(face)] = press_face(face, pictures, profile, INK_LIMIT)
                 return ready[id(face)]
 
-            pages = []
-            for card, face in zip(cards, fronts):   # back 1, front 1, back 2, front 2, ...: each copy its own back
+            # each distinct face one page, so Ghostscript converts it once; `order`: the deck's pages
+            # (back 1, front 1, back 2, front 2, ...: each copy its own back) as distinct pages
+            distinct: dict[int, int] = {}
+            faces: list = []
+            for card, face in zip(cards, fronts):
                 for _ in range(card.quantity):
-                    pages += ([press(backs[card.id])] if backs is not None else []) + [press(face)]
-            stage(f"{game.slug}-{deck.id}.pdf", pdf_pages(pages, size, spec.bleed_mm, ctx, title, a85=False))
+                    for shown in ([press(backs[card.id])] if backs is not None else []) + [press(face)]:
+                        if id(shown) not in distinct:
+                            distinct[id(shown)] = len(faces)
+                            faces.append(shown)
+                        order.append(distinct[id(shown)])
+            stage(f"{game.slug}-{deck.id}.pdf", pdf_pages(faces, size, spec.bleed_mm, ctx, title, a85=False))
         else:
             for card, face in zip(cards, fronts):
                 data = pdf_pages([face] + ([backs[card.id]] if backs is not None else []), size, spec.bleed_mm, ctx,
                                  f"{game.name} — {card.name}")
                 for n in range(1, card.quantity + 1):
                     stage(f"{card.id}-{n}.pdf", data)
-        return [], (staged, notes, back_files)
+        return [], Drawn(staged, notes, back_files, order)
 
 
 class ShopTarget(ExportTarget):
@@ -299,14 +318,16 @@ class ShopTarget(ExportTarget):
         if self.spec.output is Output.DECK_PDF:   # every deck's PDF made PDF/X-1a by one Ghostscript run
             from pnp.extras.pdfx import to_pdfx_files
 
+            orders = [[n for u, (_, made) in zip(part.units, results) if u.deck == i for n in made.order]
+                      for i in range(len(part.decks))]
             to_pdfx_files([(self.staging / deck.id / f"{game.slug}-{deck.id}.pdf", f"{game.name} — {deck.name}")
-                           for deck in part.decks], f"{game.name} — DriveThruCards")
+                           for deck in part.decks], f"{game.name} — DriveThruCards", orders)
         for i, deck in enumerate(part.decks):
             mine = [made for u, (_, made) in zip(part.units, results) if u.deck == i]
-            back_files = {card: name for made in mine for card, name in made[2].items()}
+            back_files = {card: name for made in mine for card, name in made.back_files.items()}
             names, refs, size_words = _deck_names(self.spec, game, deck, deck_size(deck, game), self.per_copy,
                                                   back_files)
-            missing = set(names) - {n.split("/", 1)[1] for made in mine for n in made[0]}
+            missing = set(names) - {n.split("/", 1)[1] for made in mine for n in made.staged}
             if missing:
                 raise PnpError(f"internal: {deck.id}: {len(missing)} files not drawn, e.g. {sorted(missing)[0]}")
             zip_files(self.staging / f"{deck.id}.zip", [(name, self.staging / deck.id / name) for name in names])
@@ -315,7 +336,7 @@ class ShopTarget(ExportTarget):
             order += files
             report.decks.append(DeckExport(deck.id, len(deck.cards), deck.copies, size_words, folder / deck.id,
                                            folder / f"{deck.id}.zip"))
-            report.notes += [n for made in mine for n in made[1]]
+            report.notes += [n for made in mine for n in made.notes]
             per_card = self.spec.output is Output.PNG and back_reads_card(self.project, game, deck)
             shared = back_sharing(deck, back_files) if per_card else {}   # a back per card: who shares which
             for card in deck.cards:

@@ -87,12 +87,14 @@ def to_pdfx(pdf: bytes, title: str) -> bytes:
         return path.read_bytes()
 
 
-def to_pdfx_files(files: list[tuple[Path, str]], title: str) -> None:
+def to_pdfx_files(files: list[tuple[Path, str]], title: str, orders: list[list[int]] | None = None) -> None:
     """Each (PDF, its title) made PDF/X-1a:2003 in place, by one Ghostscript
     run over them all (its start-up and profile paid once per export, not
     once per deck): Ghostscript writes their pages into one file, its ink is
     limited once, and it is split back into the files, each with the output
-    intent and its own title."""
+    intent and its own title. With `orders`, each file's pages are its
+    distinct faces, one each, and its order lists the pages it is made of
+    (a face shown on many pages is converted once, and shared by them)."""
     import pikepdf  # lazy: only this shop needs it here
 
     gs, profile = ghostscript(), cmyk_profile()
@@ -115,14 +117,15 @@ def to_pdfx_files(files: list[tuple[Path, str]], title: str) -> None:
             raise PnpError(f"Ghostscript could not make the PDF/X-1a file for {title}: "
                            f"{said[-1] if said else f'exit {done.returncode}'}")
         limited = limit_ink(out.read_bytes(), profile, INK_LIMIT)
-    if len(files) == 1:
+    if orders is None and len(files) == 1:
         files[0][0].write_bytes(limited)
         return
-    _split(limited, files, counts)
+    _split(limited, files, counts, orders or [list(range(count)) for count in counts])
 
 
-def _split(pdf: bytes, files: list[tuple[Path, str]], counts: list[int]) -> None:
-    """The converted pages back into their files: each its pages, the output intent and its own title."""
+def _split(pdf: bytes, files: list[tuple[Path, str]], counts: list[int], orders: list[list[int]]) -> None:
+    """The converted pages back into their files: each its pages in its order (a page shown twice: two
+    page objects sharing one content and its resources), the output intent and its own title."""
     import io
 
     import pikepdf
@@ -131,10 +134,13 @@ def _split(pdf: bytes, files: list[tuple[Path, str]], counts: list[int]) -> None
         if len(whole.pages) != sum(counts):
             raise PnpError(f"internal: Ghostscript wrote {len(whole.pages)} pages, not {sum(counts)}")
         start = 0
-        for (path, title), count in zip(files, counts):
+        for (path, title), count, order in zip(files, counts, orders):
             part = pikepdf.new()
-            part.pages.extend(whole.pages[start:start + count])
+            copied = [part.copy_foreign(whole.pages[start + n].obj) for n in range(count)]
             start += count
+            for n in order:
+                page = pikepdf.Dictionary({key: value for key, value in copied[n].items() if key != "/Parent"})
+                part.pages.append(pikepdf.Page(part.make_indirect(page)))
             part.Root.OutputIntents = pikepdf.Array([part.copy_foreign(intent) for intent in whole.Root.OutputIntents])
             info = pikepdf.Dictionary({key: pikepdf.String(str(value)) if isinstance(value, pikepdf.String) else value
                                        for key, value in whole.docinfo.items()})
