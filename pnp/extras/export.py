@@ -27,11 +27,13 @@ trim, pictures under 300 dpi) go to the preflight that follows every export
 (pnp.extras.preflight).
 
 The export runs through the one pipeline (pnp.pipeline.stages) on every core:
-each task makes a chunk of a deck's faces (or a whole DriveThruCards deck,
-whose PDF Ghostscript converts in that task, so decks convert in parallel),
-writes their files into the staging folder (pnp.extras.staging) and drops
-them; the write stage zips each deck from its staged files and moves
-everything into place.
+each task makes a chunk of a deck's faces (or a whole DriveThruCards deck:
+its pictures made CMYK within the ink limit by pnp.extras.presspictures, and
+each distinct face drawn once as a page), writes their files into the
+staging folder (pnp.extras.staging) and drops them; the write stage has
+Ghostscript make every DriveThruCards deck PDF/X-1a in one run
+(pnp.extras.pdfx.to_pdfx_files: its start and profile paid once per export),
+zips each deck from its staged files and moves everything into place.
 """
 from __future__ import annotations
 
@@ -44,6 +46,7 @@ from enum import Enum
 from pathlib import Path
 
 from pnp.errors import PnpError, Problems
+from pnp.extras.deckpdf import draw_deck
 from pnp.extras.facenotes import notes_of
 from pnp.extras.shopdraw import DPI, MM_PER_INCH, pdf_pages, png_images, zip_files
 from pnp.extras.shoporder import ORDER_COLUMNS, back_png, back_sharing, front_png, upload_words
@@ -246,30 +249,10 @@ class ShopJob(ExportJob):
             else:
                 for card, image in zip(cards, png_images(fronts, size, px, ctx, title)):
                     stage(front_png(card.id), image)
-        elif spec.output is Output.DECK_PDF:   # drawn here, made PDF/X-1a for every deck at once in `write`
-            from pnp.extras.pdfx import INK_LIMIT, cmyk_profile  # lazy: only this shop needs them
-            from pnp.extras.presspictures import press_face
-
-            profile, pictures = cmyk_profile(), Path(self.staging) / PRESS_PICTURES
-            ready: dict[int, object] = {}
-
-            def press(face):   # each distinct face once: identical backs stay one form
-                if id(face) not in ready:
-                    ready[id(face)] = press_face(face, pictures, profile, INK_LIMIT)
-                return ready[id(face)]
-
-            # each distinct face one page, so Ghostscript converts it once; `order`: the deck's pages
-            # (back 1, front 1, back 2, front 2, ...: each copy its own back) as distinct pages
-            distinct: dict[int, int] = {}
-            faces: list = []
-            for card, face in zip(cards, fronts):
-                for _ in range(card.quantity):
-                    for shown in ([press(backs[card.id])] if backs is not None else []) + [press(face)]:
-                        if id(shown) not in distinct:
-                            distinct[id(shown)] = len(faces)
-                            faces.append(shown)
-                        order.append(distinct[id(shown)])
-            stage(f"{game.slug}-{deck.id}.pdf", pdf_pages(faces, size, spec.bleed_mm, ctx, title, a85=False))
+        elif spec.output is Output.DECK_PDF:   # drawn here, made PDF/X-1a with every other deck in `write`
+            data, order = draw_deck(cards, fronts, backs, size, spec.bleed_mm, ctx, title,
+                                    Path(self.staging) / PRESS_PICTURES)
+            stage(f"{game.slug}-{deck.id}.pdf", data)
         else:
             for card, face in zip(cards, fronts):
                 data = pdf_pages([face] + ([backs[card.id]] if backs is not None else []), size, spec.bleed_mm, ctx,
@@ -316,7 +299,7 @@ class ShopTarget(ExportTarget):
         order: list[str] = []
         rows = []
         if self.spec.output is Output.DECK_PDF:   # every deck's PDF made PDF/X-1a by one Ghostscript run
-            from pnp.extras.pdfx import to_pdfx_files
+            from pnp.extras.pdfx import to_pdfx_files  # lazy: only this shop needs Ghostscript
 
             orders = [[n for u, (_, made) in zip(part.units, results) if u.deck == i for n in made.order]
                       for i in range(len(part.decks))]

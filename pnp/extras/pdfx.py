@@ -21,6 +21,7 @@ rich black C60 M40 Y40 K100).
 from __future__ import annotations
 
 import glob
+import io
 import shutil
 import subprocess
 import tempfile
@@ -126,9 +127,7 @@ def to_pdfx_files(files: list[tuple[Path, str]], title: str, orders: list[list[i
 def _split(pdf: bytes, files: list[tuple[Path, str]], counts: list[int], orders: list[list[int]]) -> None:
     """The converted pages back into their files: each its pages in its order (a page shown twice: two
     page objects sharing one content and its resources), the output intent and its own title."""
-    import io
-
-    import pikepdf
+    import pikepdf  # lazy: only this shop needs it here
 
     with pikepdf.open(io.BytesIO(pdf)) as whole:
         if len(whole.pages) != sum(counts):

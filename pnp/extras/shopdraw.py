@@ -43,7 +43,7 @@ def pdf_pages(faces: list, card: Size, bleed: float, ctx, title: str, boxes: boo
     False: pictures embedded as binary, not ASCII85 (a file only Ghostscript reads: 20% smaller,
     and ReportLab spends a fifth of the DriveThruCards export encoding ASCII85 otherwise)."""
     if not a85:
-        from reportlab import rl_config
+        from reportlab import rl_config  # lazy: only the DriveThruCards deck asks for it
 
         kept, rl_config.useA85 = rl_config.useA85, 0
         try:
