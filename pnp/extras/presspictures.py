@@ -46,20 +46,23 @@ def _to_cmyk(profile: str):
 
 def press_picture(src: str, folder: Path, profile: Path, limit: float) -> str:
     """The press-ready CMYK JPEG of the picture at `src` (made in `folder` once), or `src` itself
-    when it has transparency."""
-    data = Path(src).read_bytes()
-    target = folder / f"{hashlib.sha256(data).hexdigest()[:24]}.jpg"
+    when it has transparency or a mode Pillow cannot convert."""
+    content = Path(src).read_bytes()
+    target = folder / f"{hashlib.sha256(content).hexdigest()[:24]}.jpg"
     if target.is_file():
         return str(target)
     with Image.open(src) as image:
         if image.mode in ("RGBA", "LA", "PA") or "transparency" in image.info:
             return src
-        rgb = image.convert("RGB")
-    cmyk = ImageCms.applyTransform(rgb, _to_cmyk(str(profile)))
+        dpi = image.info.get("dpi", (300, 300))
+        try:   # a CMYK picture keeps its own separations; anything else goes through the profile
+            cmyk = image.copy() if image.mode == "CMYK" else ImageCms.applyTransform(image.convert("RGB"),
+                                                                                   _to_cmyk(str(profile)))
+        except (OSError, ValueError):   # a mode Pillow cannot convert (16-bit grey...): as before
+            return src
     for margin in JPEG_MARGINS:   # the JPEG read back must be within the limit: else a wider margin
         data = io.BytesIO()
-        limit_picture(cmyk, limit - margin).save(data, format="JPEG", quality=JPEG_QUALITY, subsampling=0,
-                                                 dpi=rgb.info.get("dpi", (300, 300)))
+        limit_picture(cmyk, limit - margin).save(data, format="JPEG", quality=JPEG_QUALITY, subsampling=0, dpi=dpi)
         with Image.open(data) as back:
             if within(back, limit):
                 break

@@ -116,3 +116,27 @@ def test_ghostscript_runs_once_to_convert_and_once_to_measure_ink(project, tmp_p
             assert len(pdf.pages) == pages
             assert str(pdf.docinfo["/Title"]) == f"Dragon Market — {deck.title()} deck"
             assert str(pdf.docinfo["/GTS_PDFXVersion"]) == "PDF/X-1a:2003" and len(pdf.Root.OutputIntents) == 1
+
+
+@pytest.mark.pdf
+@pytest.mark.parametrize("mode", ["RGB", "CMYK"])
+def test_a_press_ready_picture_is_within_the_ink_limit(tmp_path, mode):
+    """A dark picture (a CMYK one at 340% total ink, or a near-black RGB one, 295% in SWOP) comes back
+    as a CMYK JPEG whose every pixel, read back, is within 240% (to the 1/255 of each ink)."""
+    from pnp.extras.pdfx import cmyk_profile
+    from pnp.extras.presspictures import press_picture
+
+    source = tmp_path / ("dark.jpg" if mode == "CMYK" else "dark.png")
+    if mode == "CMYK":
+        Image.new("CMYK", (300, 200), (230, 204, 204, 230)).save(source, quality=95)
+    else:
+        Image.merge("RGB", [ImageChops.add(Image.new("L", (300, 200), 12), Image.effect_noise((300, 200), 8), 1, -128)
+                            for _ in range(3)]).save(source)
+    made = Path(press_picture(str(source), tmp_path / "press", cmyk_profile(), 2.4))
+    assert made.suffix == ".jpg" and made.parent == tmp_path / "press"
+    with Image.open(made) as image:
+        assert image.mode == "CMYK" and image.size == (300, 200)
+        raw = image.tobytes()
+        most = max(sum(raw[i:i + 4]) for i in range(0, len(raw), 4))
+    assert most <= 2.4 * 255 + 2, most / 255
+    assert most >= 2.0 * 255   # still dark: limited, not washed out
