@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pnp.errors import PnpError, Problems
+from pnp.errors import Problems
 from pnp.faces.artpanel import MIN_DPI, is_raster, raster_dpi, raster_pixels
 from pnp.faces.elements import Art
 from pnp.faces.templates import TemplateProblem
@@ -88,14 +88,34 @@ def prepare_game(game: Game, tools: Tools, problems: Problems,
     return prepare_decks(game, tools, problems), docs
 
 
-def refuse_per_card_backs(project: Path, game: Game, decks, what: str) -> None:
-    """Exports draw one back per deck: a deck whose back template reads the
-    card (per-card backs) is refused with one error, never printed with the
-    wrong backs."""
-    for deck in decks:
-        if back_reads_card(project, game, deck):
-            raise PnpError(f"{game.path.name}:{deck.line}: {deck.id}: its back template {deck.back!r} reads `card` "
-                           f"(a back per card); {what} draws one back per deck so far: build the PDFs with `pnp build`")
+def card_backs(project: Path, deck: Deck, game: Game, tools: Tools, problems: Problems, cards, cache=None):
+    """The backs of `cards`, card id -> Face: the deck's one back behind every
+    card, or (its back template reads `card`: see `back_reads_card`) each
+    card's own, identical backs one and the same Face (so a shop gets one
+    image of it and a PDF one form); None for a one-sided deck; BAD_BACK when
+    a back has a problem (every card's problems recorded)."""
+    if deck.back is None:
+        return None
+    if not back_reads_card(project, game, deck):
+        back = prepare_back(deck, game, tools, problems, cache)
+        return back if back is BAD_BACK else {card.id: back for card in cards}
+    distinct: dict = {}
+    out, bad = {}, False
+    for card in cards:
+        face = prepare_back(deck, game, tools, problems, cache, card=card)
+        if face is BAD_BACK:
+            bad = True
+            continue
+        try:
+            out[card.id] = distinct.setdefault(face, face)
+        except TypeError:  # a face holding something unhashable: kept as it is
+            out[card.id] = face
+    return BAD_BACK if bad else out
+
+
+def distinct_backs(backs: dict[str, Any]) -> list[Any]:
+    """The distinct faces of `card_backs`'s answer, in the order of the cards first showing them."""
+    return list({id(face): face for face in backs.values()}.values())
 
 
 def prepare_decks(game: Game, tools: Tools, problems: Problems, decks=None) -> list[DeckFaces]:
@@ -183,25 +203,29 @@ def validate(project: Path, games: list[str] | None, warnings: list[str] | None 
     sources = load_sources(project, games)
     problems = Problems(project)
     for slug, game in sources.games.items():
-        decks, _ = prepare_game(game, load_tools(project, slug), problems)  # decks and documents
+        tools = load_tools(project, slug)
+        decks, _ = prepare_game(game, tools, problems)  # decks and documents
         if warnings is not None:
             warnings += art_resolution_warnings(project, decks)
-        _check_colour_identities(game, problems, warnings)
+        _check_colour_identities(game, tools.templates, problems, warnings)
     problems.raise_if_any()
     return sources
 
 
-def _check_colour_identities(game, problems: Problems, notes: list[str] | None) -> None:
-    """Deck colours that colour-blind players cannot tell apart and no icon
-    separates are problems; the closest pair per simulation is noted."""
-    from pnp.sources.cvdcheck import closest_pairs  # lazy: only validate needs it
+def _check_colour_identities(game, templates, problems: Problems, notes: list[str] | None) -> None:
+    """Colour identities (deck colours, and the sets the style declares) that
+    one colour names twice, or that colour-blind players cannot tell apart and
+    no symbol separates, are problems; the closest pair of each set, under
+    each view, is noted."""
+    from pnp.sources.cvdcheck import deck_set, measure  # lazy: only validate needs it
+    from pnp.sources.cvdsets import style_sets  # lazy: only validate needs it
 
-    closest, clashes = closest_pairs(game)
+    sets = [deck_set(game), *style_sets(game, templates.style, templates.style_files, problems)]
+    report, clashes = measure(sets)
     for clash in clashes:
-        deck = next(d for d in game.decks if d.id == clash.second)
-        problems.add(game.path, deck.line or None, None, clash.message())
-    if notes is not None and closest:
-        notes.append(f"note: {game.slug}: closest deck colours (ΔE00) " + ", ".join(
+        problems.add(clash.path, clash.line or None, None, clash.message())
+    for cs, closest in report if notes is not None else ():
+        notes.append(f"note: {game.slug}: closest {cs.what} colours (ΔE00) " + ", ".join(
             f"{c.simulation} {c.delta_e:.1f} ({c.first}/{c.second})" for c in closest))
 
 
