@@ -229,6 +229,26 @@ def _check_colour_identities(game, templates, problems: Problems, notes: list[st
             f"{c.simulation} {c.delta_e:.1f} ({c.first}/{c.second})" for c in closest))
 
 
+def colour_identity_warnings(project: Path, game) -> list[str]:
+    """The colour-identity clashes `pnp validate` refuses (see
+    `_check_colour_identities`), as a build's stated warnings: a build draws
+    what it is given, and says which colours players may not tell apart."""
+    from pnp.sources.cvdcheck import deck_set, measure  # lazy: only a build that draws, and validate
+    from pnp.sources.cvdsets import style_sets
+
+    tools = load_tools(project, game.slug)
+    problems = Problems(project)
+    sets = [deck_set(game), *style_sets(game, tools.templates.style, tools.templates.style_files, problems)]
+    _, clashes = measure(sets)
+    out = []
+    for clash in clashes:
+        where = Path(clash.path)
+        shown = where.relative_to(project.resolve()) if where.is_relative_to(project.resolve()) else where
+        out.append(f"warning: {shown}{f':{clash.line}' if clash.line else ''}: {clash.message()} "
+                   "(`pnp validate` refuses it)")
+    return out
+
+
 def art_resolution_warnings(project: Path, decks: list[DeckFaces]) -> list[str]:
     """One line per PNG or JPEG illustration that prints under 300 dpi
     somewhere (at its largest printed size), naming a card that shows it."""
