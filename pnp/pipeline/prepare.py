@@ -234,7 +234,7 @@ def colour_identity_warnings(project: Path, game) -> list[str]:
     `_check_colour_identities`), as a build's stated warnings: a build draws
     what it is given, and says which colours players may not tell apart."""
     from pnp.sources.cvdcheck import deck_set, measure  # lazy: only a build that draws, and validate
-    from pnp.sources.cvdsets import style_sets
+    from pnp.sources.cvdsets import style_sets  # lazy: as above
 
     tools = load_tools(project, game.slug)
     problems = Problems(project)
