@@ -129,7 +129,7 @@ def test_a_window_nobody_answers_is_timed_out_by_the_server_and_undo_reopens_it(
         assert seconds_between(attack, timed) >= 1.0  # not before its time, by the log's own clock
         assert core.status(table.db).state.fields["pending"] is None
         log = table.run("log").output
-        assert "Bo (timer)" in log and "no answer in time" in log
+        assert "Bo (timer)" in log and "the clock runs out: no answer from Bo in time" in log
         assert any(e.player == "Bo" and e.via == "timer" and "no answer" in e.public_echo for e in running.echoes)
         until(lambda: "answer_clock" not in running.state(), "the page still shows the clock")
         # undo: the window is back, with a fresh clock from the undo's recorded time
@@ -239,7 +239,7 @@ def test_the_timer_records_what_answer_timeout_records(tmp_path):
     assert b["args"].pop("_via") == "timer" and a["args"] == b["args"] == {**a["args"], "timeout": True}
     assert typed.status() == timed.status()
     said = [re.sub(r"\d\d:\d\d:\d\d", "TIME", t.run("log").output.splitlines()[-1]) for t in (typed, timed)]
-    assert said[1] == said[0].replace("Bo         ", "Bo (timer) ", 1) and "no answer in time" in said[0], said
+    assert said[1] == said[0].replace("Bo         ", "Bo (timer) ", 1) and "the clock runs out: no answer from Bo in time" in said[0], said
 
 
 def test_a_timeout_past_a_day_is_refused_as_one_error(tmp_path):

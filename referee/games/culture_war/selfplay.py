@@ -9,7 +9,8 @@ import random
 from typing import Any
 
 from referee.games.culture_war.dealer import Dealer, printed_copies
-from referee.games.culture_war.legal import card, dice_for
+from referee.games.culture_war.legal import dice_for
+from referee.games.culture_war.table.cards import card
 from referee.games.culture_war.sampling import determinise
 from referee.games.culture_war.table import zones
 from referee.model import PlayerName, State
