@@ -34,10 +34,10 @@ from referee.simulate.tune.apply import Refused, Written, write
 from referee.simulate.tune.engine import Engine
 from referee.simulate.tune.fairness import Count, Target
 from referee.simulate.tune.knobs import STRONGER, Knob
+from referee.simulate.tune.verify import by_place, compact
 
 CARD_PENALTY = 0.5  # points of gap a changed knob costs
 STEP_PENALTY = 0.25  # ... and each step of it
-VERIFY_SEED = 1_000_000  # the verification's seeds start this far past the search's
 
 
 @dataclass
@@ -51,6 +51,7 @@ class Spec:
     max_candidates: int = 12
     max_rounds: int = 8
     verify_games: int = 400
+    until_decided: float | None = None  # the verification stops once the sequential test decides (this effect)
 
 
 @dataclass
@@ -91,13 +92,15 @@ class Search:
                                       self.spec.knobs, change)
         return self.written[key]
 
-    def evaluate(self, change: Mapping[str, Any], seed: int, games: int, bar: float | None = None) -> dict:
-        """Play `change` on `games` seeds from `seed` in batches, or take it from the state."""
+    def evaluate(self, change: Mapping[str, Any], seed: int, games: int, bar: float | None = None,
+                 keep: bool = False) -> dict:
+        """Play `change` on `games` seeds from `seed` in batches, or take it from the state
+        (`keep`: each game's record too, for the verification's pairs)."""
         key = key_of(change)
         entry = self.state.find(key, seed)
         if entry is None:
             entry = {"key": key, "change": dict(change), "seed": seed, "count": Count().to_json(),
-                     "pruned": False, "refused": None}
+                     "pruned": False, "refused": None, **({"records": []} if keep else {})}
             self.state.evaluations.append(entry)
         if entry["refused"] or entry["pruned"]:
             return entry
@@ -115,7 +118,9 @@ class Search:
             rules = dict(plan.house_rules) | dict(written.house_rules)
             configs = [self._config(seed, i, rules) for i in range(count.games, count.games + n)]
             for record in self.engine.play(configs, written.packet):
-                count.add(record)
+                count.add(by_place(record))
+                if keep:
+                    entry["records"].append(compact(record))
             self.state.games += n
             self.state.seconds += time.perf_counter() - started
             entry["count"] = count.to_json()
