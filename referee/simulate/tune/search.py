@@ -71,8 +71,15 @@ def key_of(change: Mapping[str, Any]) -> str:
 
 def score(spec: Spec, gap: float, change: Mapping[str, Any]) -> float:
     steps = sum(abs(v - spec.knobs[k].now) if spec.knobs[k].kind == "card" else
-                (abs(v) if spec.knobs[k].kind == "deck" else 1) for k, v in change.items())
+                (abs(v) if spec.knobs[k].kind == "deck" else _rule_steps(spec.knobs[k], v)) for k, v in change.items())
     return gap * 100 + CARD_PENALTY * len(change) + STEP_PENALTY * steps
+
+
+def _rule_steps(knob: Knob, value: Any) -> int:
+    """A house rule's steps: places along its values from today's (1 when today's is not among them)."""
+    if knob.now in knob.values and value in knob.values:
+        return abs(knob.values.index(value) - knob.values.index(knob.now))
+    return 1
 
 
 class Search:
@@ -166,7 +173,7 @@ class Search:
                     if new not in knob.values:
                         continue
                 change = {**current, name: new}
-                if knob.kind != "house-rule" and new == knob.now:
+                if new == knob.now:
                     change.pop(name)
                 moves.append((-base.plays[knob.target], len(moves), change))
         moves.sort(key=lambda m: m[:2])  # the cards played most first

@@ -42,6 +42,12 @@ def make_spec(game: str, target: str, tolerance: float, vary: Sequence[str], gam
             rules = rules_for(plan.game)
             for value in knob.values:
                 rules._house_rules(setup_of(replace(plan.config(0), house_rules={knob.target: value})))
+            given = dict(plan.house_rules).get(knob.target)
+            if given is not None:
+                raise RefereeError(f"--vary {knob.name}: the house rule is also set by --house-rule "
+                                   f"{knob.target}={given}; give it one way")
+            default = rules.house_rules[knob.target].default
+            knobs = tuple(replace(k, now=str(default)) if k is knob and default is not None else k for k in knobs)
     spec = Spec(plan, goal, tolerance, {k.name: k for k in knobs},
                 auto=any(v.strip() == "auto" for v in vary), batch=batch, max_candidates=max_candidates,
                 max_rounds=max_rounds, verify_games=verify_games, until_decided=until_decided)
