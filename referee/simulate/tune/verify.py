@@ -24,7 +24,7 @@ from typing import Any
 
 from referee.simulate.paired import Pairs
 from referee.simulate.play import GameRecord, Outcome, Seat
-from referee.simulate.sequential import batches, decide
+from referee.simulate.sequential import EFFECT, batches, decide
 from referee.simulate.tune.fairness import Count
 
 VERIFY_SEED = 1_000_000  # the verification's seeds start this far past the search's
@@ -112,8 +112,6 @@ def _pairs(before: dict[str, Any], after: dict[str, Any]) -> Pairs:
 
 
 def _effect(spec) -> float:
-    from referee.simulate.sequential import EFFECT  # the default smallest effect
-
     return max(EFFECT, spec.tolerance / 100)
 
 
