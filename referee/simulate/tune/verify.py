@@ -22,6 +22,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from referee.simulate.agents import AgentKind
 from referee.simulate.paired import Pairs
 from referee.simulate.play import GameRecord, Outcome, Seat
 from referee.simulate.sequential import EFFECT, batches, decide
@@ -50,8 +51,6 @@ def compact(record: GameRecord) -> list[Any]:
 
 
 def expand(data: list[Any]) -> GameRecord:
-    from referee.simulate.agents import AgentKind  # lazy: as play.py
-
     seed, seats, first, outcome, winner, turns, actions, played = data
     return GameRecord(seed, tuple(Seat(n, f, AgentKind(a)) for n, f, a in seats), first, Outcome(outcome), winner,
                       turns, actions, tuple(tuple(c) for c in played))
