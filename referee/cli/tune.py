@@ -25,7 +25,7 @@ from referee.cli.common import FILE
               help="Games per candidate (on the same seeds for every candidate).")
 @click.option("--batch", type=int, default=40, show_default=True, help="Games between two pruning looks.")
 @click.option("--verify-games", type=int, default=800, show_default=True,
-              help="Games on fresh seeds to verify the proposal against the unchanged cards.")
+              help="Pairs of games on fresh seeds (the unchanged cards and the proposal on each) to verify it.")
 @click.option("--candidates", "max_candidates", type=int, default=12, show_default=True,
               help="Neighbours tried in a round at most.")
 @click.option("--rounds", "max_rounds", type=int, default=8, show_default=True, help="Steps of the search at most.")
@@ -59,6 +59,7 @@ def tune(game, target, tolerance, vary, count, batch, verify_games, max_candidat
     Examples:
       referee tune culture-war --vary auto --jobs 2
       referee tune culture-war --vary 'anarchy-window-smasher.atk=1..6' --write
+      referee tune debate --target seat=fair --vary 'house-rule:first-player-bonus=0..10' --pdf tune.pdf
     """
     from referee.simulate.tune.setup import make_spec  # lazy: self-play loads only for this command
     from referee.simulate.tune.run import tune as run  # lazy: as above

@@ -12,7 +12,6 @@ worker is caught as surely as another release.
 from __future__ import annotations
 
 import hashlib
-from functools import lru_cache
 from pathlib import Path
 
 from referee.errors import RefereeError
@@ -24,8 +23,17 @@ class OtherCode(RefereeError):
     """A worker that plays with other code than the machine that sent the games."""
 
 
-@lru_cache(maxsize=1)
+_NAMED: list[str] = []  # once per process: not an lru_cache, which sources.forget_cards clears between packets
+
+
 def code_version() -> str:
+    """This process's code, read the first time it is asked (a worker is asked as the run connects)."""
+    if not _NAMED:
+        _NAMED.append(_read())
+    return _NAMED[0]
+
+
+def _read() -> str:
     import pnp  # lazy: only a cluster run names its code
     import referee
 

@@ -119,7 +119,10 @@ def _resumed(path: Path, identity: dict[str, Any]) -> State:
     except (OSError, ValueError) as exc:
         raise RefereeError(f"--resume {path}: cannot read it: {exc}") from None
     if data.get("format") != FORMAT:
-        raise RefereeError(f"--resume {path}: not a referee tune file")
+        found = data.get("format")
+        raise RefereeError(f"--resume {path}: " + (f"written by another referee tune ({found}, this one reads {FORMAT}); "
+                                                    "start the search again" if str(found).startswith("referee-tune/")
+                                                    else "not a referee tune file"))
     for k, v in identity.items():
         if data.get(k) != v:
             raise RefereeError(f"--resume {path}: it was a run with {k} {data.get(k)!r}, not {v!r}")
