@@ -81,7 +81,9 @@ def tune(game, target, tolerance, vary, count, batch, verify_games, max_candidat
         return
     ver = rep["verification"]
     click.echo(f"proposal: {_change(rep['proposal']['change'])}")
-    click.echo(f"verified on {ver['pairs']} fresh pairs of games (seeds {ver['seed']}+, before and after on each): "
+    sides = (f"{ver['pairs']} fresh pairs of games (seeds {ver['seed']}+, before and after on each)" if ver["pairs"]
+             else f"{ver['games']} fresh games (seeds {ver['seed']}+) of the unchanged cards")
+    click.echo(f"verified on {sides}: "
                f"{ver['gap_points_before']:.1f} points from the target before, {ver['gap_points_after']:.1f} after "
                f"(95% interval {ver['gap_interval_after'][0]:.1f} to {ver['gap_interval_after'][1]:.1f}); {ver['met']}")
     click.echo(f"  {ver['sequential_line']}")

@@ -75,6 +75,7 @@ def test_a_house_rule_knob_steps_from_the_rules_default(project):
 
 
 @pytest.mark.slow
+@pytest.mark.pdf
 def test_the_verification_is_paired_and_stops_once_the_sequential_test_decides(project):
     """Every anarchy unit 3 ATK stronger: anarchy's paired win rate jumps, the
     sequential test (effect 20 points) calls it before the most games, and
@@ -105,13 +106,31 @@ def test_the_verification_is_paired_and_stops_once_the_sequential_test_decides(p
     assert not ver["passed"] and "target not met" in ver["met"]
     played = {e["seed"]: e["count"]["games"] for e in state.evaluations}
     assert set(played) == {1 + VERIFY_SEED} and sum(e["count"]["games"] for e in state.evaluations) == 2 * ver["pairs"]
+    # the PDF of a proposal that was played against the unchanged cards shows both sides and the pairs
+    from referee.simulate.tune import report_pdf
+    report = {"target": "faction=fair", "tolerance": 2.0, "knobs": ["deck:anarchy.atk"], "agents": ["heuristic"],
+              "players": 2, "factions": ["anarchy", "community"], "games_played": state.games, "seconds": 1.0,
+              "games": 8, "seed": 1, "path": [], "evaluations": state.evaluations,
+              "proposal": {"change": {"deck:anarchy.atk": 3}, "gap_points": 0.0, "patch": ""}, "verification": ver}
+    text = _text(report_pdf.write(report, "Culture War", project.parent / "v.pdf").path)
+    for words in (f"Verification on {ver['pairs']} fresh pairs", "anarchy before", "anarchy after", "community after",
+                  "Target not met", "decided after", f"{anarchy['a_only']} won only after"):
+        assert words in text, words
+
+
+def _text(path: Path) -> str:
+    import pypdfium2 as pdfium
+
+    doc = pdfium.PdfDocument(str(path))
+    try:
+        return " ".join(" ".join(doc[i].get_textpage().get_text_range() for i in range(len(doc))).split())
+    finally:
+        doc.close()
 
 
 @pytest.mark.slow
 @pytest.mark.pdf
 def test_the_pdf_report_names_the_proposal_verification_path_games_and_agents(project, tmp_path):
-    import pypdfium2 as pdfium
-
     out, pdf = tmp_path / "t.json", tmp_path / "t.pdf"
     result = CliRunner().invoke(cli, [
         "tune", "culture-war", "--players", "2", "--faction", "anarchy", "--faction", "community",
@@ -119,13 +138,14 @@ def test_the_pdf_report_names_the_proposal_verification_path_games_and_agents(pr
         "--turn-cap", "60", "--rounds", "1", "--json", str(out), "--pdf", str(pdf)])
     assert result.exit_code == 0, result.output
     report = json.loads(out.read_text())
-    doc = pdfium.PdfDocument(str(pdf))
-    text = " ".join(" ".join(doc[i].get_textpage().get_text_range() for i in range(len(doc))).split())
-    doc.close()
+    text = _text(pdf)
     assert "Culture War: balance search" in text
     assert "heuristic in every seat" in text and report["agents_in_words"] == "heuristic in every seat"
     assert f"{report['games_played']} games played" in text
-    for words in ("Proposal", "Verification on 8 fresh pairs", "McNemar", "The search's path", "Every evaluation",
-                  "anarchy before", "community after", "anarchy-window-smasher.atk = 1"):
+    ver = report["verification"]
+    heading = (f"Verification on {ver['pairs']} fresh pairs" if report["proposal"]["change"] else
+               "Verification: the unchanged cards on 8 fresh games")
+    for words in ("Proposal", heading, "The search's path", "Every evaluation", "anarchy before", "community before",
+                  "anarchy-window-smasher.atk = 1", "anarchy-window-smasher.atk = 3"):
         assert words in text, words
-    assert report["verification"]["pairs"] == 8 and "McNemar" in report["verification"]["test"]
+    assert ver["pairs"] == (8 if report["proposal"]["change"] else 0) and "McNemar" in ver["test"]

@@ -104,16 +104,19 @@ def draw(report: dict[str, Any], title: str, out) -> tuple[str, ...]:
 
 
 def _verification(ver, para, body, small, h2, width, ink, name_of) -> list:
-    out: list = [para(f"Verification on {ver['pairs']} fresh pairs (seeds {ver['seed']} on), before and after", h2)]
+    out: list = [para(f"Verification on {ver['pairs']} fresh pairs (seeds {ver['seed']} on), before and after"
+                      if ver["pairs"] else f"Verification: the unchanged cards on {ver['games']} fresh games "
+                      f"(seeds {ver['seed']} on)", h2)]
     out.append(para(f"{ver['met'][:1].upper()}{ver['met'][1:]}. {ver['gap_points_before']:.1f} points from the "
                     f"target before, {ver['gap_points_after']:.1f} after (95% interval "
                     f"{ver['gap_interval_after'][0]:.1f} to {ver['gap_interval_after'][1]:.1f}); "
-                    f"{ver['pairs_played_differently']} of {ver['pairs']} pairs played out differently.", body))
+                    + (f"{ver['pairs_played_differently']} of {ver['pairs']} pairs played out differently."
+                       if ver["pairs"] else "No change proposed, so no pairs: one side measured."), body))
     if ver.get("sequential_line"):
         out.append(para(f"Sequential test: {ver['sequential_line']}.", small))
     bars = []
     for key, row in ver["rates"].items():
-        for when in ("before", "after"):
+        for when in ("before", "after") if ver["pairs"] else ("before",):
             rate = _rate(row[when])
             if rate is not None:
                 bars.append((f"{name_of(key)} {when}", rate))

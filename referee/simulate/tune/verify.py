@@ -78,7 +78,7 @@ def verify(search, spec, best: dict[str, Any]) -> dict[str, Any]:
     cb, ca = Count.from_json(before["count"]), Count.from_json(after["count"])
     gap_before, _, worst_before = cb.gap(spec.target)
     gap_after, se_after, worst = ca.gap(spec.target)
-    paired = {k.split(":", 1)[1]: m.to_json() for k, m in measures.items()}
+    paired = {k.split(":", 1)[1]: m.to_json() for k, m in measures.items()} if change else {}  # none: one side
     moved = _moved_toward(paired.get(worst_before or ""), cb, spec)
     fair_before = gap_before * 100 <= spec.tolerance
     passed = bool(change) and gap_after * 100 <= spec.tolerance and (fair_before or moved)
@@ -88,7 +88,7 @@ def verify(search, spec, best: dict[str, Any]) -> dict[str, Any]:
         b, a = rb.get(name), ra.get(name)
         rows[name] = {"before": b.to_json() if b else None, "after": a.to_json() if a else None,
                       "paired": paired.get(name)}
-    return {"seed": seed, "games": pairs.pairs, "games_asked": spec.verify_games, "pairs": pairs.pairs,
+    return {"seed": seed, "games": cb.games, "games_asked": spec.verify_games, "pairs": pairs.pairs if change else 0,
             "pairs_played_differently": pairs.differ, "fair_share": round(ca.fair(), 4),
             "gap_points_before": round(gap_before * 100, 2), "gap_points_after": round(gap_after * 100, 2),
             "gap_interval_after": [round(max(0, gap_after - 1.96 * se_after) * 100, 2),
