@@ -331,3 +331,4 @@ class CardUse:
     revision: str
     warning: str | None = None
     copy: int | None = None  # the printed copy a scan named
+    scanned: bool = False  # named by its QR text (so its printed revision was checked)

@@ -182,25 +182,29 @@ def validate(project: Path, games: list[str] | None, warnings: list[str] | None 
     sources = load_sources(project, games)
     problems = Problems(project)
     for slug, game in sources.games.items():
-        decks, _ = prepare_game(game, load_tools(project, slug), problems)  # decks and documents
+        tools = load_tools(project, slug)
+        decks, _ = prepare_game(game, tools, problems)  # decks and documents
         if warnings is not None:
             warnings += art_resolution_warnings(project, decks)
-        _check_colour_identities(game, problems, warnings)
+        _check_colour_identities(game, tools.templates, problems, warnings)
     problems.raise_if_any()
     return sources
 
 
-def _check_colour_identities(game, problems: Problems, notes: list[str] | None) -> None:
-    """Deck colours that colour-blind players cannot tell apart and no icon
-    separates are problems; the closest pair per simulation is noted."""
-    from pnp.sources.cvdcheck import closest_pairs  # lazy: only validate needs it
+def _check_colour_identities(game, templates, problems: Problems, notes: list[str] | None) -> None:
+    """Colour identities (deck colours, and the sets the style declares) that
+    one colour names twice, or that colour-blind players cannot tell apart and
+    no symbol separates, are problems; the closest pair of each set, under
+    each view, is noted."""
+    from pnp.sources.cvdcheck import deck_set, measure  # lazy: only validate needs it
+    from pnp.sources.cvdsets import style_sets  # lazy: only validate needs it
 
-    closest, clashes = closest_pairs(game)
+    sets = [deck_set(game), *style_sets(game, templates.style, templates.style_files, problems)]
+    report, clashes = measure(sets)
     for clash in clashes:
-        deck = next(d for d in game.decks if d.id == clash.second)
-        problems.add(game.path, deck.line or None, None, clash.message())
-    if notes is not None and closest:
-        notes.append(f"note: {game.slug}: closest deck colours (ΔE00) " + ", ".join(
+        problems.add(clash.path, clash.line or None, None, clash.message())
+    for cs, closest in report if notes is not None else ():
+        notes.append(f"note: {game.slug}: closest {cs.what} colours (ΔE00) " + ", ".join(
             f"{c.simulation} {c.delta_e:.1f} ({c.first}/{c.second})" for c in closest))
 
 

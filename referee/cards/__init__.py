@@ -3,9 +3,10 @@
 A code is either a card id (`anarchy-brick-courier`, any case) or a QR
 payload (`PNP:ANARCHY-WINDOW-SMASHER:1A2B3C:2`, or an older print's
 `PNP:CULTURE-WAR:ANARCHY-WINDOW-SMASHER:1A2B3C`). A payload also says
-which revision was printed and, on newer prints, which copy it is; when the sources have moved on, the lookup says
-the printed card is out of date and, when the index still remembers the
-printed revision, which fields changed.
+which revision was printed and, on newer prints, which copy it is; when the
+sources have moved on, the lookup says the copy was printed before the last
+change and what changed, when the card index or the last build remembers the
+printed revision (referee.cards.printed).
 """
 from __future__ import annotations
 
@@ -16,17 +17,12 @@ from pathlib import Path
 from typing import Any
 
 from referee.cards.index import CardIndex, CardInfo, load_index, project_root
+from referee.cards import printed as prints
+from referee.cards.printed import FieldChange
 from referee.errors import CardError
 from referee.model import CardUse
 
 _ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
-
-
-@dataclass(frozen=True)
-class FieldChange:
-    field: str
-    printed: Any
-    current: Any
 
 
 @dataclass(frozen=True)
@@ -40,18 +36,16 @@ class Lookup:
     def out_of_date(self) -> bool:
         return self.printed_revision is not None and self.printed_revision != self.card.revision
 
-    def warning(self) -> str | None:
+    def note(self) -> str | None:
+        """'this copy was printed before the last change (...): what changed'; None for an up-to-date copy."""
         if not self.out_of_date:
             return None
-        text = (
-            f"the printed card {self.card.id} is out of date: it was printed at revision "
-            f"{self.printed_revision}, the card sources are now at {self.card.revision}"
-        )
-        if self.changes is not None:
-            text += "; changed: " + (", ".join(c.field for c in self.changes) or "nothing printed")
-        else:
-            text += " (the old revision is not in the card index, so the changes cannot be listed)"
-        return text
+        return prints.note(str(self.printed_revision), self.card.revision, self.changes)
+
+    def warning(self) -> str | None:
+        """The note with the card it is about, for a warning line."""
+        said = self.note()
+        return None if said is None else f"{self.card.name} ({self.card.id}): {said}"
 
     def to_json(self) -> dict[str, Any]:
         data = self.card.to_json()
@@ -124,18 +118,13 @@ def lookup(code: str, start: Path | None = None, index: CardIndex | None = None,
         raise CardError(f"the QR code says card {card_id} belongs to {game}, but the sources put it in {card.game}")
     changes = None
     if printed is not None and printed != card.revision:
-        old = index.history.get(card_id, {}).get(printed)
-        if old is not None:
-            changes = _changes(old, card.fields)
+        found = prints.printed_fields(index.root, index.history.get(card_id, {}), card, printed)
+        if found is not None:
+            changes = prints.changes(found[0], found[1])
     if copy is not None and not 1 <= copy <= card.quantity:
         raise CardError(f"the QR code says copy {copy} of {card_id}, but only {card.quantity} "
                         f"{'is' if card.quantity == 1 else 'are'} printed")
     return Lookup(card, printed, changes, copy)
-
-
-def _changes(old: Any, new: Any) -> tuple[FieldChange, ...]:
-    keys = [k for k in dict.fromkeys([*old, *new]) if k != "quantity"]
-    return tuple(FieldChange(k, old.get(k), new.get(k)) for k in keys if old.get(k) != new.get(k))
 
 
 def resolve(code: str, game: str, start: Path | None = None) -> CardUse:
@@ -143,7 +132,7 @@ def resolve(code: str, game: str, start: Path | None = None) -> CardUse:
     found = lookup(code, start, table_game=game)
     if found.card.game != game:
         raise CardError(f"card {found.card.id} belongs to {found.card.game}, but this table plays {game}")
-    return CardUse(found.card.id, found.card.revision, found.warning(), found.copy)
+    return CardUse(found.card.id, found.card.revision, found.warning(), found.copy, found.printed_revision is not None)
 
 
 def is_card(text: str, start: Path | None = None) -> bool:

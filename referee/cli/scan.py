@@ -59,8 +59,10 @@ def run_scan(group: click.Group, db: Path) -> None:
                 if card.copy and card.code in gathering[1]:
                     raise RefereeError(f"{card.name} ({card.card_id}): copy {card.copy} is already among "
                                        "this command's cards; a printed copy is one card")
-                gathering[1].append(card.code)
-                for note in card.notes:
+                # a hidden card's QR text goes to the command as scanned: the command then says, the same
+                # whatever the card, that its hidden cards were not checked aloud (referee.table.printnotes)
+                gathering[1].append(line.strip() if hidden and looks_like_payload(line) else card.code)
+                for note in () if hidden else card.notes:
                     click.echo(f"warning: {note}", err=True)
                 click.echo(f"  + {'a card' if hidden else card.name} ({len(gathering[1])} so far)")
             except RefereeError as exc:

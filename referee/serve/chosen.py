@@ -30,8 +30,9 @@ from dataclasses import dataclass, replace
 from typing import Any, Mapping, Sequence
 
 from referee.errors import RefereeError
-from referee.model import Action, PlayerName, State
+from referee.model import Action, CardUse, PlayerName, State
 from referee.rules import legal
+from referee.table.printnotes import is_shown
 
 OPTION = re.compile(r"\((--[a-z][a-z-]*): [^)]+\)")  # a move's words offering one flag (as the page reads them)
 MAX_LINE = 2000  # characters of a sent command
@@ -59,7 +60,8 @@ class Chosen:
 
     action: Action
     drawn: bool = False  # it draws its dice as it rolls them (a Culture War battle)
-    warnings: tuple[str, ...] = ()
+    warnings: tuple[str, ...] = ()  # about each scanned copy (an old printing), for the player who scanned it
+    uses: tuple[CardUse, ...] = ()   # the cards it names, to say aloud only what others may hear
 
 
 def choose(rules: Any, state: State, player: str, sent: Mapping[str, Any],
@@ -247,11 +249,13 @@ def _concrete(rules: Any, state: State, player: str, sent: Sequence[str], codes:
         raise NotListed(f"that is not a move {player} can make now with those cards")
     chosen = min(best, key=lambda found: found[:2])[2]
     args = {k: _in_order(v, order) for k, v in chosen.args.items()}
-    numbered = copy_register.args_for(uses)
+    # a copy is followed only where every player sees it: a face-down card's copy number would name it in the log
+    shown = rules.public_args(replace(chosen, args=args))
+    numbered = [entry for entry in copy_register.args_for(uses) if is_shown(entry[0], shown)]
     if numbered:
         args[copy_register.ARG] = numbered
     action = replace(chosen, args=args)
-    return Chosen(action, _draws(state, action), tuple(u.warning for u in uses if u.warning))
+    return Chosen(action, _draws(state, action), tuple(u.warning for u in uses if u.warning), tuple(uses))
 
 
 def _shape(words: Sequence[str], cards: set[str]) -> tuple:

@@ -29,7 +29,7 @@ import threading
 import time
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, Sequence
 
 from referee.rules import legal, prompts
 from referee.serve import chosen
@@ -226,7 +226,7 @@ class Play:
                 raise _Moved()
 
         try:
-            shown, own = table.perform(self.path, action, None, guard, move.warnings, move.drawn)
+            shown, own = table.perform(self.path, action, None, guard, (), move.drawn)
         except _Moved:
             raise
         except TableError as exc:
@@ -236,13 +236,24 @@ class Play:
         if kept is not None:  # the cards the move took leave the hand kept on the phone
             with contextlib.suppress(RefereeError):
                 self.hands.forget_played(me, move.action.args)
-        return Acted(me, _echo(own), _echo(shown), own.event.seq)
+        from referee.table.printnotes import stated  # lazy: only a move naming cards words their prints
+
+        aloud = stated(rules_for(state.game).hides_cards(action.name),
+                       dict(shown.event.args) if shown.event else {}, move.uses)
+        return Acted(me, _noted(_echo(own), move.warnings), _noted(_echo(shown), aloud), own.event.seq)
 
     def _status(self):
         try:
             return table.status(self.path)
         except RefereeError as exc:
             raise PlayError(503, _scrub(str(exc), self.path)) from None
+
+
+def _noted(echo: str, notes: Sequence[str]) -> str:
+    """An echo with its notes: on the player's own phone, every copy they
+    scanned (their own cards, hidden or not); on the table's screen, only what
+    the other players may hear (referee.table.printnotes)."""
+    return "\n".join([echo, *(f"warning: {note}" for note in notes)])
 
 
 def _echo(result: Any) -> str:

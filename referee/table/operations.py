@@ -264,9 +264,12 @@ def parse_resolve(words: Sequence[str]) -> tuple[int | None, str | None]:
 
 
 def act(path: Path, name: str, args: dict[str, object], actor: str | None = None,
-        cards: Sequence[str] = (), dice_text: str | None = None, drawn: bool = False) -> ActResult:
+        cards: Sequence[str] = (), dice_text: str | None = None, drawn: bool = False,
+        unchecked: bool = False) -> ActResult:
     """Check and apply one game action (life, capital, crowd, end-turn, win ...).
-    `drawn`: it takes as many dice as it rolls, drawn as it is played (ledger.perform)."""
+    `drawn`: it takes as many dice as it rolls, drawn as it is played (ledger.perform).
+    `unchecked`: a card it keeps hidden was given by its QR text, which is not
+    checked aloud for an old printing (referee.table.printnotes)."""
     from referee.rules import copy_register  # lazy: dice, the ledger, results: not needed to read a table
     from referee.rules import dice as dicelib  # lazy: dice, the ledger, results: not needed to read a table
     from referee.table import ledger  # lazy: dice, the ledger, results: not needed to read a table
@@ -283,9 +286,11 @@ def act(path: Path, name: str, args: dict[str, object], actor: str | None = None
         )
         outcome = ledger.perform(conn, rules, action, entered, drawn=drawn)
     _backed_up(path, outcome.event.seq)
-    warnings = tuple(u.warning for u in uses if u.warning)
-    return results.ActResult(public_event(rules, outcome.event), outcome.before, outcome.after, warnings,
-                             facts=outcome.facts)
+    from referee.table.printnotes import stated  # lazy: only an action naming cards words their prints
+
+    shown = public_event(rules, outcome.event)
+    warnings = stated(rules.hides_cards(name), dict(shown.args) if shown else {}, uses, unchecked)
+    return results.ActResult(shown, outcome.before, outcome.after, warnings, facts=outcome.facts)
 
 
 def perform(path: Path, action: Action, entered: Sequence[int] | None = None,

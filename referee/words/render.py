@@ -417,12 +417,15 @@ def card(found: Any, where: Any = None) -> str:
     rows.append(["source", f"{c.path}:{c.line}"])
     lines += ["  " + line for line in table(rows)]
     if found.out_of_date:
-        lines.append(f"OUT OF DATE: this copy was printed at revision {found.printed_revision}; "
-                     f"the sources are at {c.revision}")
+        lines.append(f"PRINTED BEFORE THE LAST CHANGE: this copy is rev {found.printed_revision}, "
+                     f"the source now reads {c.revision}")
         if found.changes is None:
-            lines.append("  (the printed revision is not in the card index, so the changes are unknown)")
+            lines.append(f"  what changed is not known (neither the card index nor the last build "
+                         f"remembers rev {found.printed_revision})")
+        elif not found.changes:
+            lines.append("  nothing printed on it changed")
         for change in found.changes or ():
-            lines.append(f"  {change.field}: {_value(change.printed)} -> {_value(change.current)}")
+            lines.append(f"  {change.words()}")
     if where is not None:
         free = max(1, c.quantity) - len(where.places)
         lines.append(f"on the table: {where_text(where.places)} ({free} of {max(1, c.quantity)} free)"

@@ -91,13 +91,13 @@ def test_an_old_printed_card_is_flagged_with_what_changed(card_project, table, m
     new = revision_of(card_project, "alpha-courier")
     assert new != old
     result = table.run(["card", f"PNP:CULTURE-WAR:ALPHA-COURIER:{old}"])
-    assert "out of date" in result.output.lower() and old in result.output and new in result.output
-    assert "cost: 2 -> 3" in result.output
+    assert "printed before the last change" in result.output and old in result.output and new in result.output
+    assert "cost 2 -> 3" in result.output
     data = json.loads(table.run(["card", f"PNP:CULTURE-WAR:ALPHA-COURIER:{old}", "--json"]).stdout)
     assert data["out_of_date"] is True
     assert data["changes"] == [{"field": "cost", "printed": 2, "current": 3}]
     unknown = table.run(["card", "PNP:CULTURE-WAR:ALPHA-COURIER:ABCDEF"]).output
-    assert "ABCDEF" in unknown and "not in the card index" in unknown
+    assert "ABCDEF" in unknown and "what changed is not known" in unknown
 
 
 def test_broken_sources_are_reported_not_crashed(card_project, table, monkeypatch):

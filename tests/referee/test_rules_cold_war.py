@@ -273,7 +273,7 @@ def test_cards_can_be_given_as_scanned_qr_payloads(table):
     assert table.status()["state"]["tables"]["Ann"]["science"]["S1"]["cards"] == ["cold-wm-kitchen"]
     stale = table.run(["setup", "Bo", "PNP:COLD-WAR:COLD-VK-ORBIT-DOG:000000", *BO.split()[1:],
                        "cold-vk-tank-column", *discards(BO_OUT).split()])
-    assert "out of date" in stale.output
+    assert "printed before the last change" in stale.output
     wrong = table.fail("attack Ann S1 anarchy-brick-courier")
     assert "Traceback" not in wrong.output
 

@@ -236,7 +236,7 @@ def test_a_scanned_qr_payload_plays_the_card_and_an_old_print_warns(table):
     result = table.run(f"deploy PNP:CULTURE-WAR:ANARCHY-WINDOW-SMASHER:{card.revision}")
     assert "Window Smasher enters play as #5" in result.output
     result = table.run("play PNP:CULTURE-WAR:ANARCHY-GAS-MASK:000000 --on 5")
-    assert "out of date" in result.output
+    assert "printed before the last change" in result.output
     assert table.status()["state"]["pieces"]["5"]["now"] == {"atk": 2, "def": 1}
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Sequence
 
+from referee.cards import looks_like_payload
 from referee.table import operations as table
 from referee.errors import RefereeError
 from referee.games.cold_war import desk as D
@@ -24,6 +25,7 @@ class _Args:
 
     def __init__(self) -> None:
         self.codes: list[str] = []
+        self.hidden: list[str] = []  # codes of cards that may lie face down (not checked aloud)
 
     def card(self, code: str | None, hidden: bool = False) -> str | None:
         """The card id a code names. A card that may lie face down (`hidden`)
@@ -35,8 +37,7 @@ class _Args:
         if not code:
             raise RefereeError("an empty card name was given")
         cid = resolve_id(code)
-        if not hidden:
-            self.codes.append(code)
+        (self.hidden if hidden else self.codes).append(code)
         return cid
 
     def cards(self, codes: Sequence[str], hidden: bool = False) -> list[str]:
@@ -59,8 +60,9 @@ def _split(values: Sequence[str]) -> list[str]:
 
 
 def _act(path: Path, name: str, args: dict[str, Any], actor: str | None, collected: _Args) -> ActResult:
+    unchecked = any(looks_like_payload(code) for code in collected.hidden if code not in collected.codes)
     return table.act(path, name, {k: v for k, v in args.items() if v not in (None, [], False)}, actor,
-                     collected.codes)
+                     collected.codes, unchecked=unchecked)
 
 
 def _onto(text: str | None) -> tuple[str | None, str | None]:

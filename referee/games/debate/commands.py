@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from referee.table import operations as table
-from referee.cards import lookup
+from referee.cards import looks_like_payload, lookup
 from referee.errors import RefereeError
 from referee.games.debate import cards, view
 from referee.games.debate.actions import round_report
@@ -88,7 +88,8 @@ def deck(path: Path, player: str, codes: list[str]) -> ActResult:
         entries = cards.starter_deck(codes[0])
     else:
         entries = [_card(code) for code in codes]
-    return table.act(path, "deck", {"player": name, "_deck": entries}, None)
+    return table.act(path, "deck", {"player": name, "_deck": entries}, None,
+                     unchecked=any(looks_like_payload(code) for code in codes))
 
 
 def no_argument(path: Path, player: str | None = None) -> ActResult:
