@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
+import referee
 from referee.errors import RefereeError
 
 SOURCE_SUFFIXES = frozenset({".py", ".yaml", ".yml", ".json", ".j2", ".html", ".css", ".js", ".txt", ".md"})
@@ -35,7 +36,6 @@ def code_version() -> str:
 
 def _read() -> str:
     import pnp  # lazy: only a cluster run names its code
-    import referee
 
     digest = hashlib.sha256()
     for package in (referee, pnp):

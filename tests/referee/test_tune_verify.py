@@ -67,11 +67,51 @@ def test_a_house_rule_knob_steps_from_the_rules_default(project):
     from referee.simulate.tune.search import Search, score
     from referee.simulate.tune.fairness import Count
     search = Search(spec, ROOT, None, None)  # neighbours only: nothing is played
-    try:
-        assert search.neighbours({}, Count()) == [{"house-rule:first-player-bonus": "1"}]  # never the default itself
+    try:  # a knob given by name: every other value, the nearest first, never the default itself
+        assert search.neighbours({}, Count()) == [{"house-rule:first-player-bonus": v} for v in ("1", "2", "3")]
+        assert search.neighbours({"house-rule:first-player-bonus": "2"}, Count()) == [
+            {"house-rule:first-player-bonus": "1"}, {"house-rule:first-player-bonus": "3"}, {}]
         assert score(spec, 0.0, {"house-rule:first-player-bonus": "3"}) == 0.5 + 3 * 0.25  # three steps
     finally:
         search.close()
+
+
+def test_a_named_card_knob_is_searched_along_its_range_and_auto_one_step(project):
+    """Window Smasher planted at ATK 6: a round tries ATK 5 down to 1 (so the printed 2 is
+    reached in one round, its four steps paid in the score); auto tries one step."""
+    from referee.simulate.tune.fairness import Count
+    from referee.simulate.tune.search import Search, score
+    from referee.simulate.tune.setup import make_spec
+
+    deck = project / "card_sources" / "culture-war" / "anarchy.yaml"
+    text = deck.read_text()
+    at = text.index("id: anarchy-window-smasher")
+    deck.write_text(text[:at] + text[at:].replace("atk: 2", "atk: 6", 1))
+    spec, base = make_spec("culture-war", "faction=fair", 2.0, ["anarchy-window-smasher.atk=1..6"], 8, 4, 8, 12, 1, 2,
+                           ("anarchy", "community"), (), 1, 40)
+    search = Search(spec, base, None, None)
+    try:
+        assert search.neighbours({}, Count()) == [{"anarchy-window-smasher.atk": v} for v in (5, 4, 3, 2, 1)]
+    finally:
+        search.close()
+    assert score(spec, 0.01, {"anarchy-window-smasher.atk": 2}) == pytest.approx(1 + 0.5 + 4 * 0.25)
+    auto, _ = make_spec("culture-war", "faction=fair", 2.0, ["auto"], 8, 4, 8, 400, 1, 2, ("anarchy", "community"),
+                        (), 1, 40)
+    strong = Count(faction_games={"anarchy": 10, "community": 10}, faction_wins={"anarchy": 8, "community": 2},
+                   games=10, wins=10, seat_total=20)
+    search = Search(auto, base, None, None)
+    try:
+        tried = search.neighbours({}, strong)
+    finally:
+        search.close()
+    smasher = [c for c in tried if "anarchy-window-smasher.atk" in c]
+    assert smasher == [{"anarchy-window-smasher.atk": 5}]  # one step, the weaker way: anarchy is above its share
+    from referee.simulate.tune.knobs import STRONGER
+    for change in tried:  # anarchy above its share is weakened, community below it strengthened, a step each
+        (name, value), = change.items()
+        knob = auto.knobs[name]
+        stronger = STRONGER[knob.field] * (value - knob.now)
+        assert abs(value - knob.now) == 1 and (stronger < 0 if knob.faction == "anarchy" else stronger > 0), change
 
 
 @pytest.mark.slow

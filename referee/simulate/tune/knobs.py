@@ -37,6 +37,7 @@ class Knob:
     values: tuple[Any, ...]  # absolute values (card), shifts (deck), strings (house rule)
     now: Any  # the value today (card), 0 (deck), the default (house rule)
     faction: str | None = None  # the deck a card belongs to
+    named: bool = True  # given by name (its whole range is searched), not by auto (one step either way)
 
     @property
     def name(self) -> str:
@@ -54,7 +55,8 @@ def parse_vary(texts: Sequence[str], game: str, root: Path) -> tuple[Knob, ...]:
                     value = card.fields.get(name)
                     if isinstance(value, int) and not isinstance(value, bool):
                         low = max(_minimum(root, game, card.type, name), value - 1)
-                        knobs.append(Knob("card", card.id, name, tuple(range(low, value + 2)), value, card.deck))
+                        knobs.append(Knob("card", card.id, name, tuple(range(low, value + 2)), value, card.deck,
+                                          named=False))
             continue
         head, sep, spec = text.partition("=")
         if not sep:

@@ -1,12 +1,13 @@
-"""`referee tune`'s search: coordinate descent over the knobs, one step at a
-time, each candidate played on the same seeds as the unchanged cards.
+"""`referee tune`'s search: coordinate descent over the knobs, each candidate
+played on the same seeds as the unchanged cards.
 
 Score = gap (points from the target) + CARD_PENALTY per knob changed +
 STEP_PENALTY per step away from the printed value: few and small changes
-win ties. A round tries every neighbour of the current proposal (one knob
-one step either way; with `--vary auto` only the steps that weaken a faction
-above its share or strengthen one below, the cards played most first, at
-most `max_candidates`), and moves to the best if it beats the current one
+win ties. A round tries every neighbour of the current proposal (a knob given
+by name: every other value of its range, a line search along it; with
+`--vary auto`, one step, and only the steps that weaken a faction above its
+share or strengthen one below; the cards played most first, then the
+nearest values, at most `max_candidates`), and moves to the best if it beats the current one
 by more than one standard error of its gap (so noise does not move it).
 
 Pruning (the one sequential rule, here): a candidate is played in batches of
@@ -160,24 +161,31 @@ class Search:
                     continue  # a fair faction's cards are left alone
                 weaker = -STRONGER.get(knob.field, 1)
                 wanted = (weaker,) if rate.value > fair else (-weaker,)
-            for step in wanted:
-                if knob.kind == "house-rule":
-                    options = list(knob.values)
-                    at = options.index(value) if value in options else -1
-                    nxt = at + step
-                    if not 0 <= nxt < len(options):
-                        continue
-                    new = options[nxt]
-                else:
-                    new = value + step
-                    if new not in knob.values:
-                        continue
+            for new, distance in self._values(knob, value, wanted):
                 change = {**current, name: new}
                 if new == knob.now:
                     change.pop(name)
-                moves.append((-base.plays[knob.target], len(moves), change))
-        moves.sort(key=lambda m: m[:2])  # the cards played most first
-        return [m[2] for m in moves[:spec.max_candidates]]
+                moves.append((-base.plays[knob.target], distance, len(moves), change))
+        moves.sort(key=lambda m: m[:3])  # the cards played most first, the nearest values first
+        return [m[3] for m in moves[:spec.max_candidates]]
+
+    @staticmethod
+    def _values(knob: Knob, value: Any, wanted: tuple[int, ...]) -> list[tuple[Any, int]]:
+        """The values a round tries for a knob now at `value`, with their distance from it: a knob
+        given by name, every other value of its range (a line search: a fix several steps away is
+        found in one round, its steps paid in the score); an auto knob, one step the wanted way."""
+        options = list(knob.values)
+        at = options.index(value) if value in options else None
+        if knob.named and knob.kind == "house-rule":
+            return [(v, abs(i - at) if at is not None else 1) for i, v in enumerate(options) if v != value]
+        if knob.named:
+            return [(v, abs(v - value)) for v in options if v != value]
+        out = []
+        for step in wanted:
+            new = value + step
+            if new in options:
+                out.append((new, 1))
+        return out
 
     def run(self) -> dict[str, Any]:
         spec = self.spec
