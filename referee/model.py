@@ -193,6 +193,7 @@ class State:
 # see the action (`rules_args`) and stores it with the event's args.
 VIA = "_via"
 VIA_PHONE = "phone"
+VIA_TIMER = "timer"  # an answer window's timeout, recorded by the server (serve/timer.py)
 
 
 def rules_args(args: Mapping[str, Any]) -> dict[str, Any]:

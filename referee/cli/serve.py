@@ -9,9 +9,10 @@ import io
 
 import click
 
-from referee.cli.common import db_option, db_path, emit
+from referee.cli.common import db_option, db_path, emit, warn
 from referee.errors import RefereeError
 
+MAX_ANSWER_TIMEOUT_S = 86400  # a day: --answer-timeout's largest (0 waits for ever)
 LAN_WARNING = ("warning: --lan serves the table to every device on this network; anyone who can reach "
                "this machine can read the public page (private links still need their token)")
 
@@ -26,6 +27,12 @@ def _lan_address() -> str:
             return probe.getsockname()[0]
     except OSError:
         return socket.gethostname()
+
+
+def _a_number(seconds: float) -> float:
+    if seconds != seconds:  # NaN passes FloatRange: it compares false with every bound
+        raise click.BadParameter("nan is not a number of seconds", param_hint="'--answer-timeout'")
+    return seconds
 
 
 def _qr(text: str) -> str:
@@ -45,8 +52,13 @@ def _qr(text: str) -> str:
 @click.option("--play", is_flag=True,
               help="Each private link becomes that player's controller: their legal moves as buttons, "
                    "played through the same rules as typed commands.")
+@click.option("--answer-timeout", "answer_timeout", type=click.FloatRange(min=0, max=MAX_ANSWER_TIMEOUT_S), default=60, show_default=True,
+              metavar="SECONDS", callback=lambda ctx, param, value: _a_number(value),
+              help="With --play: an answer window (an attack waiting for its target's answer) not answered "
+                   "within SECONDS is recorded as timed out, as `referee answer --timeout` does, under the "
+                   "target's name; the pages count it down. 0 waits for ever.")
 @db_option
-def serve(port, lan, no_qr, play) -> None:
+def serve(port, lan, no_qr, play, answer_timeout) -> None:
     """Serve the table as a web page that follows every change.
 
     The public page shows what everyone at the table may see; each player
@@ -57,11 +69,19 @@ def serve(port, lan, no_qr, play) -> None:
     is echoed as "a face-down card"). The scorekeeper can still type
     anything, and `referee undo` undoes a phone's move like any other.
 
+    With --play, an action waiting for one player's answer (Cold War's
+    answer window) waits --answer-timeout seconds (60 unless told; 0 for
+    ever) from the moment the log recorded it; the phones and the TV count
+    the time down, and then the server records the timeout, logged as
+    "Bo (timer)" and undone like any other line (the window then opens
+    afresh).
+
     \b
     Examples:
       referee serve
       referee serve --play --lan        (phones on this network play their own moves)
       referee serve --port 8080 --lan --db finals.db
+      referee serve --play --answer-timeout 30
     """
     from referee.serve import server  # lazy: sockets and the web server load only when `serve` runs
     from referee.serve.app import create_app  # lazy: Starlette
@@ -69,6 +89,10 @@ def serve(port, lan, no_qr, play) -> None:
     from referee.serve.tokens import TokenStore  # lazy: with the app
     from referee.serve.watch import TableWatch  # lazy: with the app
 
+    source = click.get_current_context().get_parameter_source("answer_timeout")
+    if not play and source is not None and source.name == "COMMANDLINE":
+        raise RefereeError("--answer-timeout goes with --play: without it the server never changes the table "
+                           "(record a timeout with `referee answer --timeout`)")
     path = db_path()
     watch = TableWatch(path)
     watch.poll()
@@ -91,8 +115,11 @@ def serve(port, lan, no_qr, play) -> None:
     click.echo(f"tokens kept in {tokens.path}; Ctrl-C stops the server")
     if play:
         click.echo("--play: each private link plays that player's moves; they are echoed here")
+        click.echo(f"--answer-timeout: an answer window times out after {answer_timeout:g} s" if answer_timeout
+                   else "--answer-timeout 0: an answer window waits for its answer for ever")
     player_moves = Play(path, on_act=_echo) if play else None
-    app = create_app(watch, tokens, hosts=_hosts(shown_host, lan), play=player_moves)
+    app = create_app(watch, tokens, hosts=_hosts(shown_host, lan), play=player_moves,
+                     answer_timeout_s=answer_timeout, warn=lambda text: click.echo(f"warning: {text}", err=True))
     server.run(app, sock, closing=app.state.close)  # open pages do not hold Ctrl-C up
 
 
@@ -108,9 +135,9 @@ def _hosts(shown_host: str, lan: bool) -> list[str]:
 
 
 def _echo(acted) -> None:
-    """A phone's move on the scorekeeper's terminal, as every player may see it."""
+    """A phone's move (or an answer window's timeout) on the scorekeeper's terminal, as every player may see it."""
     head, _, rest = acted.public_echo.partition("\n")
-    click.echo(f"{acted.player} (phone): {head}" + (f"\n{rest}" if rest else ""))
+    click.echo(f"{acted.player} ({acted.via}): {head}" + (f"\n{rest}" if rest else ""))
 
 
 @click.command()
@@ -158,7 +185,11 @@ def hand(player, drew, played, show) -> None:
     The referee then knows that hand, for PLAYER only: their moves on their
     private link list every card play concretely. The hand is kept beside
     the table (TABLE.serve-hands.json), never in the log, the export, the
-    report or any page but PLAYER's own. Without --show only the count is
+    report or any page but PLAYER's own. It is held to the table's count of
+    PLAYER's hand: a card drawn past the count, or a card played that is
+    not kept, is refused and nothing changes; a count that dropped under
+    the kept hand (a card played here at the terminal) is a warning until
+    the card is marked --played. Without --show only the counts are
     printed. (At a Divide and Conquer table, `hand PLAYER AMOUNT` stays the
     correction of the count.)
 
@@ -169,11 +200,14 @@ def hand(player, drew, played, show) -> None:
     """
     from referee.serve.hands import kept_hand  # lazy: only `hand` reads the kept hands
 
-    name, cards = kept_hand(db_path(), player, drew, played)
+    kept = kept_hand(db_path(), player, drew, played)
+    name, cards = kept.player, kept.cards
+    counted = f"{name} holds no hand now" if kept.counted is None else f"the table counts {kept.counted}"
     if show:
-        click.echo(f"{name}'s hand (kept on the phone): " + (", ".join(cards) if cards else "no cards"))
+        click.echo(f"{name}'s hand (kept on the phone): " + (", ".join(cards) if cards else "no cards") + f"; {counted}")
     else:
-        click.echo(f"{name}'s hand (kept on the phone): {len(cards)} card{'s' if len(cards) != 1 else ''}")
+        click.echo(f"{name}'s hand (kept on the phone): {len(cards)} card{'s' if len(cards) != 1 else ''}; {counted}")
+    warn(kept.warnings)
 
 
 def register(group: click.Group) -> None:

@@ -197,6 +197,10 @@ class GameRules(Protocol):
     def default_actor(self, state: State, action: Action) -> PlayerName | None:
         """Who makes an action typed without --by (the log's actor); None: the scorekeeper."""
 
+    def timed_answer(self, state: State) -> Action | None:
+        """What is recorded when the answer waited for now does not come in time
+        (its actor: the player waited for); None when no answer is waited for."""
+
     def phase(self, state: State) -> str | None:
         """The named phase now (status, refusals); None for a game without phases."""
 

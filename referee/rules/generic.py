@@ -148,10 +148,40 @@ class GenericRules:
         shows the scorekeeper."""
         return None
 
+    def timed_answer(self, state: State) -> Action | None:
+        """The action a player's answer is waited for with now, as it is
+        recorded when no answer comes in time (`serve --answer-timeout`), its
+        actor the player who did not answer; None (the default): nothing waits
+        for one player's answer. Decided from public facts only."""
+        return None
+
     def phase(self, state: State) -> str | None:
         """The named phase of the game's turn structure now, shown by `status`
         and named in refusals; None for a game with no phases."""
         return None
+
+    def hand_size(self, state: State, player: str) -> int | None:
+        """How many cards the table counts in `player`'s hand now, a number
+        every player may see; None when they hold no hand now (a game without
+        hands). A hand kept on a phone (referee.serve.hands) is held to it."""
+        return None
+
+    def known_in_hand(self, state: State, player: str) -> list[str]:
+        """The cards every player saw go into `player`'s hand and that are
+        still there as far as the table knows (one id per copy)."""
+        return []
+
+    def cards_from_hand(self, state: State, action: Action) -> list[str] | None:
+        """The card ids `action` takes from its actor's hand, when the game
+        says; None: every card id among the action's public args (a hand kept
+        on a phone drops those it holds)."""
+        return None
+
+    def own_face_down(self, state: State, player: str, action: Action) -> list[tuple[str, list[str]]]:
+        """The face-down places of `player`'s own that `action` (theirs) names
+        ("M2"), each with the card ids lying there: for that player's eyes
+        only (their own phone shows them beside the move). None in most games."""
+        return []
 
     def where_is(self, state: State, card_id: str) -> list[str]:
         """Where the copies of a card are on the table now, one entry per copy,

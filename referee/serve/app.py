@@ -29,6 +29,7 @@ from starlette.routing import Route
 
 from referee.serve.play import Play
 from referee.serve.play_http import internal_error, play_routes
+from referee.serve.timer import TICK_S, AnswerTimer, time_text, utc_now
 from referee.serve.tokens import TokenStore
 from referee.serve.watch import POLL_S, TableWatch
 
@@ -36,6 +37,7 @@ KEEPALIVE_S = 15.0
 SEND_TIMEOUT_S = 10.0  # a client that takes longer to accept one event is dropped
 JS, CSS = "text/javascript; charset=utf-8", "text/css; charset=utf-8"
 STATIC = {"dom.js": JS, "app.js": JS, "app.css": CSS, "controller.js": JS, "controller.css": CSS,
+          "cards.js": JS, "hand.js": JS, "narrow.js": JS,
           "index.html": "text/html; charset=utf-8",
           "vendor/jsqr/jsQR.js": JS, "vendor/jsqr/LICENSE": "text/plain; charset=utf-8"}  # the only files served
 HEADERS = {
@@ -144,10 +146,14 @@ class EventStream(StreamingResponse):
 
 def create_app(watch: TableWatch, tokens: TokenStore, poll_s: float = POLL_S,
                keepalive_s: float = KEEPALIVE_S, hosts: Sequence[str] | None = None,
-               send_timeout_s: float = SEND_TIMEOUT_S, play: Play | None = None) -> Starlette:
+               send_timeout_s: float = SEND_TIMEOUT_S, play: Play | None = None,
+               answer_timeout_s: float = 0.0, warn: Callable[[str], None] | None = None) -> Starlette:
     """The app; `hosts`: the host names the page is served as (None: any, for
-    tests); `play`: the play API (`serve --play`), None for a read-only table."""
+    tests); `play`: the play API (`serve --play`), None for a read-only table;
+    `answer_timeout_s`: with `play`, an answer window not answered within it is
+    recorded as timed out (timer.py; 0: never); `warn`: the terminal's warnings."""
     watch.play = play is not None
+    watch.answer_timeout_s = answer_timeout_s if play is not None else 0.0
     watch.poll()  # the first snapshot, before any page asks for it
     hubs: list[Hub] = []
 
@@ -156,13 +162,18 @@ def create_app(watch: TableWatch, tokens: TokenStore, poll_s: float = POLL_S,
         hub = Hub(watch, poll_s, tokens)
         app.state.hub = hub
         hubs.append(hub)
-        task = asyncio.create_task(hub.run())
+        tasks = [asyncio.create_task(hub.run())]
+        if play is not None and watch.answer_timeout_s > 0:
+            tasks.append(asyncio.create_task(_run_timer(hub, AnswerTimer(watch, play, watch.answer_timeout_s,
+                                                                         warn=warn))))
         try:
             yield
         finally:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+            for task in tasks:
+                task.cancel()
+            for task in tasks:
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
 
     def respond(body: str | bytes, media: str, status: int = 200) -> Response:
         return Response(body, status_code=status, media_type=media, headers=HEADERS)
@@ -190,8 +201,8 @@ def create_app(watch: TableWatch, tokens: TokenStore, poll_s: float = POLL_S,
             who = player(request)
             if who is None:
                 return not_found()
-            return respond(watch.private_json(who), "application/json")
-        return respond(watch.public_json(), "application/json")
+            return respond(stamped(watch.private_json(who)), "application/json")
+        return respond(stamped(watch.public_json()), "application/json")
 
     async def events(request: Request) -> Response:
         alive: Callable[[], bool] = lambda: True  # noqa: E731
@@ -233,6 +244,28 @@ def create_app(watch: TableWatch, tokens: TokenStore, poll_s: float = POLL_S,
     return app
 
 
+async def _run_timer(hub: Hub, timer: AnswerTimer) -> None:
+    """Every TICK_S: when a window's time is up, record its timeout (in a
+    thread: it is a write) and let the pages know at once."""
+    while True:
+        await asyncio.sleep(TICK_S)
+        try:
+            if timer.due() is not None and await asyncio.to_thread(timer.fire) is not None:
+                await hub.poke()
+        except Exception as exc:  # never let the timer die: say so (once), and try again next tick
+            timer.trouble(exc)
+
+
+def stamped(text: str) -> str:
+    """A snapshot's JSON as it is sent: while an answer window's clock runs,
+    with the server's clock now (`"now"`), so a page counts down to the
+    recorded deadline by the server's clock, not by its own alone (a
+    snapshot without a clock is sent as it was built, byte for byte)."""
+    if not text.startswith("{") or '"answer_clock":' not in text:
+        return text
+    return f'{{"now":"{time_text(utc_now())}",' + text[1:]
+
+
 async def _stream(hub: Hub, build: Callable[[], str], keepalive_s: float, stop: asyncio.Event,
                   last_id: str | None = None, alive: Callable[[], bool] = lambda: True) -> AsyncIterator[str]:
     """The newest snapshot at once (unless the client has it: `last_id`) and
@@ -244,7 +277,7 @@ async def _stream(hub: Hub, build: Callable[[], str], keepalive_s: float, stop: 
         version = hub.watch.version
         if version != sent:
             sent = version
-            yield f"id: {hub.event_id(version)}\nevent: table\ndata: {build()}\n\n"
+            yield f"id: {hub.event_id(version)}\nevent: table\ndata: {stamped(build())}\n\n"
         await hub.wait(version, keepalive_s, stop)
         if not alive():
             return  # the link was rotated: not one more byte for it

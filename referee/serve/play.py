@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 import sqlite3
 import threading
 import time
@@ -33,13 +34,15 @@ from typing import Any, Callable, Mapping, Sequence
 
 from referee.rules import legal, prompts
 from referee.serve import chosen
+from referee.serve import hands
 from referee.serve.hands import HandStore
+from referee.serve.usable import usable_cards
 from referee.table import moves
 from referee.words import render
 from referee.rules import rules_for
 from referee.table import operations as table
 from referee.errors import RefereeError, TableError
-from referee.model import VIA, VIA_PHONE, Action, Event, State
+from referee.model import VIA, VIA_PHONE, VIA_TIMER, Action, Event, State
 from referee.serve.limits import loads
 
 MAX_BODY = 4096  # bytes of a POST's body
@@ -67,6 +70,7 @@ class Acted:
     echo: str
     public_echo: str
     version: int
+    via: str = VIA_PHONE  # how it reached the referee: a phone, or the answer window's timer
 
     def to_json(self) -> dict[str, Any]:
         return {"echo": self.echo, "version": self.version}
@@ -141,40 +145,61 @@ class Play:
             raise PlayError(429, "too many requests for the moves at once; wait a moment")
         status = self._status()
         state = status.state
-        kept = self.hands.kept(state.player(player).name)
+        kept = self._kept(state, state.player(player).name)
         view = moves.moves_view(state, player, kept)
+        words = _own_words(state, view.player, kept is not None)
         out: list[dict[str, Any]] = []
         for move in view.moves:
-            item: dict[str, Any] = {"kind": move.kind, "text": move.text, "command": move.command,
+            item: dict[str, Any] = {"kind": move.kind, "text": words(move.text), "command": move.command,
                                     "action": _named(move.action), "details": _plain(move.details)}
+            own = _own_face_down(state, view.player, move.action)
+            if own:
+                item["own"] = own
             if legal.CARD_PLACEHOLDER in move.command:
                 item["cards"] = usable_cards(state, view.player, move.kind, move.details)
             out.append(item)
-        return {"player": view.player, "version": status.log_length, "waiting": waiting(state, view, bool(out)),
-                "hand_kept": kept is not None, "moves": out}
+        found = {"player": view.player, "version": status.log_length, "waiting": waiting(state, view, bool(out)),
+                 "hand_kept": kept is not None, "moves": out}
+        if kept is not None:  # the kept cards' printed names, for the page's narrowing of a long list
+            from referee.serve.snapshot import card_info  # lazy: the card index, only with a kept hand
+
+            found["names"] = {c: info["name"] for c, info in card_info(state.game.value, kept).items()}
+        return found
 
     # ---- GET and POST /p/<token>/hand ----------------------------------------------
 
     def hand(self, player: str, body: bytes | None = None) -> dict[str, Any]:
-        """The hand `player` keeps on their phone; with a POST's body
-        (`{"drew": [CODE...], "played": [CODE...]}`), changed first."""
+        """The hand `player` keeps on their phone, beside the table's count of
+        it; with a POST's body (`{"drew": [CODE...], "played": [CODE...]}`),
+        changed first (refused whole, 422, when it would not fit the count)."""
         state = self._status().state
         me = state.player(player).name
+        rules = rules_for(state.game)
         if body is not None:
             data, _ = _object(body)
             ids = {key: _card_ids(state, data.get(key, []), key) for key in ("drew", "played")}
             try:
-                self.hands.change(me, ids["drew"], ids["played"])
+                kept = hands.keep(rules, state, self.hands, me, ids["drew"], ids["played"])
             except TableError as exc:
                 raise PlayError(503, _scrub(str(exc), self.path)) from None
             except RefereeError as exc:
                 raise PlayError(422, str(exc)) from None
-        kept = self.hands.kept(me) or []
-        from referee.serve.snapshot import card_info  # lazy: names, only for the hand's page
+        else:
+            kept = hands.held(rules, state, self.hands, me)
+        from referee.serve.snapshot import card_info, named  # lazy: names, only for the hand's page
 
-        names = card_info(state.game.value, kept)
-        return {"player": me, "kept": self.hands.kept(me) is not None, "count": len(kept),
-                "cards": [{"id": c, "name": names.get(c, {}).get("name", c)} for c in kept]}
+        names = card_info(state.game.value, kept.cards)
+        return {"player": me, "kept": kept.kept, "count": len(kept.cards), "table_count": kept.counted,
+                "missing": kept.missing, "warnings": [named(state.game.value, w) for w in kept.warnings],
+                "cards": [{"id": c, "name": names.get(c, {}).get("name", c)} for c in kept.cards],
+                "deck": usable_cards(state, me, "", {}) if kept.counted is not None else []}
+
+    def _kept(self, state: State, name: str) -> list[str] | None:
+        """The hand `name` keeps, when they keep one and hold a hand now (a Fallen Leader holds none)."""
+        kept = self.hands.kept(name)
+        if kept is None or rules_for(state.game).hand_size(state, name) is None:
+            return None
+        return kept
 
     # ---- POST /p/<token>/act -----------------------------------------------------
 
@@ -210,7 +235,7 @@ class Play:
             why = f"the game is over (won by {state.winner})" if state.winner else "the game is over"
             raise PlayError(409 if stale else 422, f"no longer possible: {why}" if stale else why)
         me = state.player(player).name
-        kept = self.hands.kept(me)
+        kept = self._kept(state, me)
         try:
             move = chosen.choose(rules_for(state.game), state, me, sent, kept)
         except chosen.BadMove as exc:
@@ -235,18 +260,67 @@ class Play:
             raise _refusal(_scrub(str(exc), self.path), stale) from None
         if kept is not None:  # the cards the move took leave the hand kept on the phone
             with contextlib.suppress(RefereeError):
-                self.hands.forget_played(me, move.action.args)
+                self.hands.forget_played(me, rules_for(state.game), state, own.event.to_action())
         from referee.table.printnotes import stated  # lazy: only a move naming cards words their prints
 
         aloud = stated(rules_for(state.game).hides_cards(action.name),
                        dict(shown.event.args) if shown.event else {}, move.uses)
         return Acted(me, _noted(_echo(own), move.warnings), _noted(_echo(shown), aloud), own.event.seq)
 
+    # ---- the answer window's timer (timer.py) -------------------------------------
+
+    def expire(self, action: Action, seq: int) -> Acted | None:
+        """Record `action` (the rules' timed answer: `answer --timeout` under the
+        target's name) when the log still ends at `seq`, the table the window's
+        time ran out on; None when anything was written since (an answer came
+        first, or an undo) or the table cannot be written just now (the timer
+        tries again). One write, like a move; the rules' refusal is raised."""
+        timed = replace(action, args={**action.args, VIA: VIA_TIMER})
+
+        def guard(last: Event, before: State, checked: Action) -> None:
+            if last.seq != seq:
+                raise _Moved()
+
+        with self._lock:
+            try:
+                shown, own = table.perform(self.path, timed, None, guard)
+            except (_Moved, TableError):
+                return None
+            acted = Acted(str(action.actor), _echo(shown), _echo(shown), own.event.seq, VIA_TIMER)
+            if self.on_act is not None:
+                with contextlib.suppress(OSError, ValueError):
+                    self.on_act(acted)
+            return acted
+
     def _status(self):
         try:
             return table.status(self.path)
         except RefereeError as exc:
             raise PlayError(503, _scrub(str(exc), self.path)) from None
+
+
+def _own_words(state: State, player: str, kept: bool) -> Callable[[str], str]:
+    """How a move's words read on `player`'s own phone: with their hand kept,
+    every card id by its printed name."""
+    from referee.serve.snapshot import named  # lazy: the card index, only for a phone's moves
+
+    game = state.game.value
+    return (lambda text: named(game, text)) if kept else (lambda text: text)
+
+
+def _own_face_down(state: State, player: str, action: Action | None) -> list[dict[str, Any]]:
+    """The player's own face-down cards a move names by their spot (a Cold
+    War regroup, a challenge's loss), each with the cards' names: shown on
+    that player's own phone only."""
+    if action is None:
+        return []
+    found = rules_for(state.game).own_face_down(state, player, action)
+    if not found:
+        return []
+    from referee.serve.snapshot import card_info  # lazy: the card index, only for a move naming them
+
+    names = card_info(state.game.value, {c for _, cards in found for c in cards})
+    return [{"spot": spot, "cards": [names.get(c, {}).get("name", c) for c in cards]} for spot, cards in found]
 
 
 def _noted(echo: str, notes: Sequence[str]) -> str:
@@ -329,8 +403,9 @@ def _card_ids(state: State, codes: Any, key: str) -> list[str]:
     for code in codes:
         try:
             out.append(resolve(code.strip(), state.game.value).card_id)
-        except RefereeError:
-            raise PlayError(422, f"`{code[:80]}` is not a card of this table's game") from None
+        except RefereeError as exc:  # the card index's own words (a copy never printed), no folder named
+            why = re.sub(r" in the card sources at \S+", "", str(exc))
+            raise PlayError(422, f"`{code[:80]}` is not a card of this table's game: {why}") from None
     return out
 
 
@@ -344,56 +419,3 @@ def _named(action: Action | None) -> dict[str, Any] | None:
 
 def _plain(value: Any) -> Any:
     return json.loads(json.dumps(value, default=str))
-
-
-NEUTRAL_DECKS = ("shared", "devices", "arguments")  # decks every player draws from
-NEVER_HELD = {"reference", "leader", "potus", "token", "coin"}  # card types no hand holds
-KIND_TYPES = {  # (game, move kind) -> the card types its <CARD> may be, where the move's details do not say
-    ("cold-war", "attack"): {"military"}, ("cold-war", "special"): {"special"},
-    ("debate", "argue"): {"argument"}, ("debate", "device"): {"rhetorical-device"},
-    ("divide-and-conquer", "event"): {"event"}, ("divide-and-conquer", "recruit"): {"group"},
-    ("divide-and-conquer", "unaffiliate"): {"group"}, ("divide-and-conquer", "attach"): {"asset", "deficit"},
-}
-
-
-def usable_cards(state: State, player: str, kind: str, details: Mapping[str, Any]) -> list[dict[str, str]]:
-    """The printed cards `player` may put where a move says `<CARD>`: the
-    cards of the table's game from the player's own deck (their faction) or
-    a deck every player shares, of the types the move takes (its details'
-    `type`, else the kind's), within its `max_cost`. The referee does not see
-    hands, so this is what the hand may hold, not what it holds."""
-    from referee.cards.index import load_index, project_root  # lazy: the card index, only for a move with a card
-
-    try:
-        index = load_index(project_root())
-    except Exception:  # no card sources at hand: the page offers a typed code only
-        return []
-    game = state.game.value
-    faction = (state.player(player).faction or "").lower()
-    cards = [c for c in index.cards.values() if c.game == game and c.type not in NEVER_HELD]
-    own = [c for c in cards if c.deck.lower() == faction]
-    if own:
-        cards = own + [c for c in cards if c.deck.lower() in NEUTRAL_DECKS]
-    else:
-        cards = [c for c in cards if c.deck.lower() in NEUTRAL_DECKS or c.deck.lower() not in _faction_decks(game)]
-    wanted = _types(details) or KIND_TYPES.get((game, kind), set())
-    if wanted:
-        cards = [c for c in cards if c.type in wanted]
-    top = details.get("max_cost")
-    if isinstance(top, int):
-        cards = [c for c in cards if not isinstance(c.fields.get("cost"), int) or c.fields["cost"] <= top]
-    return [{"id": c.id, "name": c.name, "code": str(c.fields.get("code") or "")} for c in cards]
-
-
-def _faction_decks(game: str) -> set[str]:
-    return {"culture-war": {"anarchy", "community", "conservative", "libertarian", "technocracy"},
-            "cold-war": {"albion", "grauberg", "vostokia", "westmark"}}.get(game, set())
-
-
-def _types(details: Mapping[str, Any]) -> set[str]:
-    value = details.get("type")
-    if isinstance(value, str):
-        return {value}
-    if isinstance(value, (list, tuple)):
-        return {str(v) for v in value}
-    return set()

@@ -75,6 +75,7 @@ class TableNow:
     seed: int | None
     recent: tuple[tuple[Event, bool, Event | None], ...]  # (public event, undone, public target)
     texts: tuple[str, ...] = ()  # each recent row in the log's words (render.log_line)
+    changed: str = ""  # the time the log recorded for the last change of the state (log.last_change)
 
 
 def read(path: Path, last: int = LOG_LINES) -> TableNow:
@@ -88,6 +89,7 @@ def read(path: Path, last: int = LOG_LINES) -> TableNow:
             except ValueError:
                 raise TableError(f"{path} is a table for a game this referee does not know") from None
             head = log.last_event(conn)
+            changed = head if head.kind.value != "roll" else log.last_change(conn)
             state, _ = log.state_at(conn, rules, head.head)
             live = log.in_effect(conn, head.head)
             rows = conn.execute("SELECT seq FROM events ORDER BY seq DESC LIMIT ?", (last,)).fetchall()
@@ -110,7 +112,8 @@ def read(path: Path, last: int = LOG_LINES) -> TableNow:
         raise TableError(f"cannot read the table {path}: {exc}") from None
     finally:
         conn.close()
-    return TableNow(path, rules, state, head.seq, log.seed_text(meta.get("seed")), tuple(recent), tuple(texts))
+    return TableNow(path, rules, state, head.seq, log.seed_text(meta.get("seed")), tuple(recent), tuple(texts),
+                    changed.time)
 
 
 MEMO_NODES = 64  # states kept per table between reads: a change then costs one action's fold

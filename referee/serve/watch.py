@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from referee.errors import RefereeError
-from referee.serve import snapshot
+from referee.serve import snapshot, timer
 
 POLL_S = 0.3
 
@@ -34,6 +34,7 @@ class TableWatch:
         self._private: dict[str, str] = {}
         self._lock = threading.Lock()
         self.play = False  # `serve --play`: private pages offer moves (their snapshot says so)
+        self.answer_timeout_s = 0.0  # `serve --play --answer-timeout`: the pages show the window's clock
 
     def poll(self) -> bool:
         """Read the table again if it changed; True if the snapshots changed."""
@@ -42,7 +43,7 @@ class TableWatch:
             return False
         try:
             table = snapshot.read(self.path)
-            public = dumps(snapshot.public(table))
+            public = dumps({**snapshot.public(table), **self._clock(table)})
             error = None
         except RefereeError as exc:
             message = self._scrub(str(exc))
@@ -60,6 +61,11 @@ class TableWatch:
             self._private = {}
             self.version += 1
         return True
+
+    def _clock(self, table: snapshot.TableNow) -> dict:
+        """`{"answer_clock": ...}` while an answer window's clock runs (timer.py), else nothing."""
+        found = timer.waiting(table, self.answer_timeout_s)
+        return {"answer_clock": found.to_json()} if found is not None else {}
 
     def _scrub(self, message: str) -> str:
         """An error as a page may show it: the table's folder (an absolute path
@@ -82,7 +88,7 @@ class TableWatch:
         if error is not None or table is None:
             return dumps({"error": error or "the table has not been read yet"})
         try:
-            text = dumps({**snapshot.private(table, player), "play": self.play})
+            text = dumps({**snapshot.private(table, player), **self._clock(table), "play": self.play})
         except RefereeError as exc:  # e.g. the player is not at this table any more
             text = dumps({"error": str(exc)})
         with self._lock:

@@ -15,7 +15,7 @@ import random
 
 import pytest
 
-from helpers.twins import NAMES, REVEALS, TIME, Twins
+from helpers.twins import REVEALS, TIME, Twins
 from referee.rules import rules_for
 from referee.model import GameSlug
 from referee.games.cold_war import cards as carddata
@@ -171,6 +171,43 @@ def _run_cold(twins: Twins, seed: int, steps: int) -> int:
     return len(twins.steps)
 
 
+def _clocks(twins: Twins, seconds: float = 45) -> list[tuple[str, object, object]]:
+    """Each twin's served page with the answer window's clock (`serve --play --answer-timeout`):
+    the public JSON whole, and the clock on each player's own page."""
+    import json
+
+    from referee.serve.watch import TableWatch
+
+    out = []
+    for t in twins.tables:
+        watch = TableWatch(t.db)
+        watch.play, watch.answer_timeout_s = True, seconds
+        watch.poll()
+        out.append((watch.public_json(), *(json.loads(watch.private_json(p)).get("answer_clock") for p in ("Ann", "Bo"))))
+    return out
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_cold_war_the_answer_clock_tells_nothing_hidden(tmp_path, seed):
+    """Door: the answer window's countdown (issue 36 item 1). Whether a clock runs, for
+    whom, from when and for how long reads the same on both twins after every line."""
+    twins = _cold_twins(tmp_path, OTHER_DOWN if seed % 2 else FEWER_PROPAGANDA)
+    twins.step("start", _cold_part)
+    rng, mover, shown = random.Random(200 + seed), "Ann", 0
+    lines = [f"attack Bo S1 {WM}airborne", "answer none --by Bo"]  # S1 lies face up: the window opens on both
+    for _ in range(30):
+        line = lines.pop(0) if lines else _cold_line(rng, mover)
+        step = twins.step(line, _cold_part)
+        if step.line in ("end-turn", "undo", "redo") and not any(step.refused) and not step.parted:
+            mover = twins.tables[0].status()["active"]
+        a, b = _clocks(twins)
+        assert a == b, f"after `{line}` the clock differs:\n--- a: {a[1:]}\n--- b: {b[1:]}"
+        if a[1] is not None:
+            shown += 1
+            assert a[1] == a[2] and a[1]["seconds"] == 45 and a[1]["opened"] == TIME
+    assert shown  # a window did wait, so the clock was compared while it ran
+
+
 def test_cold_war_setups_read_the_same_whatever_is_face_down(tmp_path):
     twins = _cold_twins(tmp_path, OTHER_DOWN, order=1)
     _cold_views(twins)
@@ -270,21 +307,24 @@ def _debate_twins(tmp_path, ben_named: bool) -> Twins:
 
 
 def _debate_part(line: str) -> str | None:
-    """Only a line naming a card of one twin's hidden deck may tell them apart."""
-    if line.split()[0] != "deck":  # a tactic played or read: the same words on both twins (issue 36)
-        return None
-    return NAMES if any(f"deb-{c}" in line.split() for c in set(DECK_A) ^ set(DECK_B)) else None
+    """No line may tell the twins apart, not even one naming a card of one twin's hidden
+    deck (issue 36): a tactic played or read, another player's `deck` and a device
+    `--by` a player naming a card of the other's hidden list read the same on both."""
+    return None
+
+
+ONE_TWIN = sorted(set(DECK_A) ^ set(DECK_B))  # in Ana's hidden deck on one twin only
 
 
 def _debate_line(rng: random.Random) -> str:
     who = rng.choice(["Ana", "Ben"])
     pool = [f"deb-{c}" for c in (SHARED if rng.random() < 0.6 else BEN if rng.random() < 0.6
-                                  else list(set(DECK_A) ^ set(DECK_B)))]
+                                  else ONE_TWIN + sorted(BEN_SWAP.values()))]
     card = rng.choice(pool)
     thread = rng.randint(1, 7)
     kinds = [
         lambda: f"argue {card} {thread}" + (f" --by {who}" if rng.random() < 0.3 else ""),
-        lambda: f"device {card} {thread}",
+        lambda: f"device {card} {thread}" + (f" --by {who}" if rng.random() < 0.5 else ""),
         lambda: "no-argument",
         lambda: "end-turn",
         lambda: "round-end",
@@ -294,38 +334,103 @@ def _debate_line(rng: random.Random) -> str:
         lambda: f"card {card}",
         lambda: "undo",
         lambda: "status",
+        lambda: _debate_deck(rng, who),
     ]
-    weights = [6, 3, 1, 3, 1, 1, 1, 1, 2, 1, 1]
+    weights = [6, 3, 1, 3, 1, 1, 1, 1, 2, 1, 1, 1]
     return rng.choices(kinds, weights)[0]()
 
 
-def _debate_views(twins: Twins) -> None:
+def _debate_deck(rng: random.Random, who: str) -> str:
+    """A `deck` line naming cards of the other player's hidden list (on one twin, or on both)."""
+    named = rng.sample(BEN, 15 - rng.randint(0, 3))
+    named += rng.sample([*ONE_TWIN, *SHARED], 15 - len(named))
+    return f"deck {who} " + " ".join(f"deb-{c}" for c in named)
+
+
+def _debate_views(twins: Twins, shown: str = "Ben") -> None:
+    """`shown`: the player whose list is the same on both twins (`status --reveal` them)."""
     ids = [f"deb-{c}" for c in sorted(set(DECK_A) | set(DECK_B))]
-    twins.same_views(["status", "status --json", "status --reveal Ben", "log", "log --json", "round-end --preview",
+    twins.same_views(["status", "status --json", f"status --reveal {shown}", "log", "log --json", "round-end --preview",
                       *[f"card {cid}" for cid in random.Random(len(twins.steps)).sample(ids, 6)]])
 
 
 @pytest.mark.parametrize("seed", _seeds(2, 6))
 def test_debate_random_lines_read_the_same_on_both_twins(tmp_path, seed):
-    twins = _debate_twins(tmp_path, ben_named=seed % 2 == 0)
+    ben_hidden = seed % 3 == 1  # the twins differ in Ben's list, and Ana's deck is learned as she plays
+    twins = _ben_twins(tmp_path) if ben_hidden else _debate_twins(tmp_path, ben_named=seed % 2 == 0)
     rng = random.Random(100 + seed)
+    if seed % 2 and not ben_hidden:  # Ben's deck not named yet: his list may name cards of Ana's hidden one
+        twins.step(_debate_deck(rng, "Ben"), _debate_part)
     for _ in range(30):
         twins.step(_debate_line(rng), _debate_part)
-    _debate_views(twins)
+    _debate_views(twins, "Ana" if ben_hidden else "Ben")
     twins.same_export()
     if seed == 0:
         twins.same_page()
 
 
-def test_debate_a_deck_clash_never_reads_out_the_hidden_deck(tmp_path):
-    """Door: naming Ben's deck against Ana's hidden one. The clash is refused on both
-    twins in the same words, naming no card of Ana's list."""
+@pytest.mark.parametrize("clash", [["cite-the-source-1"], ["point-of-order", "soothing-tone", "steelman-2"],
+                                   ["cheap-laugh", "point-of-order"]])
+def test_debate_a_deck_naming_the_hidden_deck_s_cards_reads_the_same(tmp_path, clash):
+    """Door: naming Ben's deck against Ana's hidden one (issue 36 item 4). Whether Ana's
+    list holds Ben's cards (on one twin, on both) tells nothing: Ben's list is taken as
+    his word on both twins, with the same stated note, naming no card of Ana's list."""
     twins = _debate_twins(tmp_path, ben_named=False)
-    clash = [*BEN[:12], "point-of-order", "soothing-tone", "steelman-2"]  # in both of Ana's lists
-    step = twins.step("deck Ben " + " ".join(f"deb-{c}" for c in clash), lambda line: None)
-    assert step.refused == (True, True)
-    out = twins.tables[0].run("deck Ben " + " ".join(f"deb-{c}" for c in clash), ok=False).output
-    assert "Point of Order" not in out and "hidden" in out
+    line = "deck Ben " + " ".join(f"deb-{c}" for c in [*BEN[:15 - len(clash)], *clash])
+    step = twins.step(line, _debate_part)
+    assert step.same and step.refused == (False, False)
+    twins.step("undo", _debate_part)
+    echoes = [twins.norm(i, t.run(line).output) for i, t in enumerate(twins.tables)]  # the echo, read again
+    assert echoes[0] == echoes[1]
+    assert "Ana's deck list is hidden, so the referee does not check it against Ben's" in echoes[0]
+    assert not twins.leaks(0, echoes[0], typed=line) and not twins.leaks(1, echoes[1], typed=line)
+    _debate_views(twins)
+
+
+BEN_SWAP = {"steelman-3": "steelman-1", "rehearsed-line": "cheap-laugh"}  # Ben's hidden list, one twin to the other
+BEN_B = [BEN_SWAP.get(c, c) for c in BEN]
+
+
+def _ben_twins(tmp_path) -> Twins:
+    """Twins that differ in Ben's hidden deck list only; Ana's deck is learned as she plays."""
+    from referee.cards.index import load_index, project_root
+
+    index = load_index(project_root())
+    ids = (sorted(set(BEN) - set(BEN_B)), sorted(set(BEN_B) - set(BEN)))
+    twins = Twins(tmp_path, lambda twin: [(f"deb-{c}", index.cards[f"deb-{c}"].name) for c in ids[twin]])
+    new = "new debate --player Ana:Lincoln --player Ben:Truman --seed 12 --house-rule starting-crowd=0"
+    for a, b in twins.each([new, "deck Ben " + " ".join(f"deb-{c}" for c in BEN)],
+                           [new, "deck Ben " + " ".join(f"deb-{c}" for c in BEN_B)]):
+        assert a == b, f"the decks' echoes differ:\n--- a:\n{a}--- b:\n{b}"
+    return twins
+
+
+OPEN_ANA, ANSWER_BEN = ["argue deb-common-ground-2 1 --by Ana"], ["argue deb-common-ground-2 1 --by Ana", "end-turn"]
+
+
+@pytest.mark.parametrize("hidden, before, line", [
+    # Ben (his deck learned as played) names a card Ana's hidden list holds on one twin only
+    ("Ana", ANSWER_BEN, "argue deb-cite-the-source-1 1 --by Ben"),
+    ("Ana", ANSWER_BEN, "argue deb-slippery-slope-1 1 --by Ben"),
+    ("Ana", [*ANSWER_BEN, "argue deb-common-ground-1 1 --by Ben"], "device deb-cheap-laugh 1 --by Ben"),
+    ("Ana", [*ANSWER_BEN, "argue deb-common-ground-1 1 --by Ben"], "device deb-strawman 1 --target 1 --by Ben"),
+    # Ana names a card of her own hidden list, held on one twin only (her word)
+    ("Ana", OPEN_ANA, "device deb-cheap-laugh 1 --by Ana"),
+    # Ana (her deck learned as played) names a card Ben's hidden list holds on one twin only
+    ("Ben", [], "argue deb-steelman-3 1 --by Ana"),
+    ("Ben", [], "argue deb-steelman-1 1 --by Ana"),
+    ("Ben", OPEN_ANA, "device deb-rehearsed-line 1 --by Ana"),
+    ("Ben", OPEN_ANA, "device deb-cheap-laugh 1 --by Ana"),
+])
+def test_debate_a_tactic_naming_a_hidden_deck_s_card_reads_the_same(tmp_path, hidden, before, line):
+    """Door: a tactic naming a card that one twin's hidden deck list holds and the other's
+    does not (issue 36 item 4): the same words on both twins, so no line tests a list."""
+    twins = _debate_twins(tmp_path, ben_named=False) if hidden == "Ana" else _ben_twins(tmp_path)
+    for setup in before:
+        assert not any(twins.step(setup, _debate_part).refused), setup
+    step = twins.step(line, _debate_part)
+    assert step.same and step.refused == (False, False), step
+    _debate_views(twins, "Ben" if hidden == "Ana" else "Ana")
 
 
 def test_cold_war_a_triad_sends_face_down_cards_to_the_box_unseen(tmp_path):

@@ -90,14 +90,19 @@ def test_a_deck_not_named_is_learned_and_never_holds_a_sixteenth_card():
         play(state, "argue", "Ana", args[15], 1)
 
 
-def test_the_other_deck_keeps_its_copies_even_in_its_draw_pile():
+def test_the_other_deck_s_hidden_list_is_not_read_out_by_a_refusal():
+    """Issue 36 item 4: Ana's named list is hidden, so a card of it that lies unseen (her
+    hand or draw pile) does not refuse Ben's play of it: that refusal would tell her list
+    apart from one without the card. Ben's play is his word; a copy in sight still counts."""
     state = start("Ana", "Ben", decks={"Ana": ["deb-revisit-the-record", "deb-shouting-match-1", "deb-steelman-1"]})
     assert state.fields["piles"]["Ana"]["named"]
     state = step(play(state, "argue", "Ana", "deb-steelman-1", 1), "end-turn")
-    # Ben's deck is not named: Shouting Match 1 is printed once, and Ana's deck holds it (unseen, in her hand or draw pile)
-    with pytest.raises(RuleViolation, match=r"Shouting Match \(deb-shouting-match-1\) has 1 printed copy, and it is "
-                                            r"already in use: Ana's deck"):
-        play(state, "argue", "Ben", "deb-shouting-match-1", 1)
+    taken = play(state, "argue", "Ben", "deb-shouting-match-1", 1)  # printed once, and in Ana's list unseen
+    assert [c["id"] for c in taken.fields["piles"]["Ben"]["deck"]] == ["deb-shouting-match-1"]
+    # a copy in sight does refuse: Steelman 1 lies in Ana's thread 1
+    with pytest.raises(RuleViolation, match=r"Steelman \(deb-steelman-1\) has 1 printed copy, and it is "
+                                            r"already in use: Ana's thread 1"):
+        play(state, "argue", "Ben", "deb-steelman-1", 1)
     state = play(state, "argue", "Ben", "deb-measured-rebuttal-3", 1)
     state = play(state, "device", "Ben", "deb-revisit-the-record", 1)  # the second printed copy is free
     assert [c["id"] for c in state.fields["piles"]["Ben"]["deck"]] == ["deb-measured-rebuttal-3",

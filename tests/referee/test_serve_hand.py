@@ -23,6 +23,13 @@ REST = {"a": ["deb-measured-rebuttal-1", "deb-socratic-questioning-1"],
         "b": ["deb-steelman-2", "deb-slippery-slope-1"]}
 
 
+def _index_types(deck: list[dict]) -> list[dict]:
+    from referee.cards.index import load_index, project_root
+
+    index = load_index(project_root()).cards
+    return [{"type": index[c["id"]].type} for c in deck]
+
+
 def _table(folder, rest: list[str]) -> dict[str, str]:
     folder.mkdir()
     table = Table(folder / "t.db")
@@ -33,7 +40,10 @@ def _table(folder, rest: list[str]) -> dict[str, str]:
     tokens.tokens.update({"Ana": "a" * 32, "Ben": "b" * 32})  # the same links on both twins
     with TestClient(create_app(watch, tokens, poll_s=0.05, play=Play(table.db))) as client:
         ana, ben = "/p/" + "a" * 32, "/p/" + "b" * 32
-        assert client.get(f"{ana}/hand").json() == {"player": "Ana", "kept": False, "count": 0, "cards": []}
+        empty = client.get(f"{ana}/hand").json()
+        assert {k: empty[k] for k in ("player", "kept", "count", "cards", "table_count", "warnings")} == \
+            {"player": "Ana", "kept": False, "count": 0, "cards": [], "table_count": 5, "warnings": []}
+        assert empty["deck"] and {c["type"] for c in _index_types(empty["deck"])} <= {"argument", "rhetorical-device"}
         kept = client.post(f"{ana}/hand", json={"drew": [PLAYED, *rest]}).json()
         assert kept["count"] == 3 and [c["id"] for c in kept["cards"]] == [PLAYED, *rest]
         listed = client.get(f"{ana}/moves").json()
@@ -78,9 +88,9 @@ def test_the_cli_keeps_a_hand_for_scripts_and_a_games_own_hand_command_stays(tmp
     table = Table(tmp_path / "t.db")
     table.run(NEW)
     assert table.run(["hand", "Ana", "--drew", PLAYED, "--drew", REST["a"][0]]).output.strip() == \
-        "Ana's hand (kept on the phone): 2 cards"  # the count only: the cards stay off a shared screen
+        "Ana's hand (kept on the phone): 2 cards; the table counts 5"  # the count only: the cards stay off a shared screen
     shown = table.run(["hand", "ana", "--played", PLAYED, "--show"]).output
-    assert shown.strip() == f"Ana's hand (kept on the phone): {REST['a'][0]}"
+    assert shown.strip() == f"Ana's hand (kept on the phone): {REST['a'][0]}; the table counts 5"
     refused = table.run(["hand", "Ana", "--played", PLAYED], ok=False)
     assert refused.exit_code != 0 and "not in the hand Ana keeps" in refused.output
     assert table.log()["events"][-1]["kind"] == "setup"  # nothing of it in the log

@@ -315,10 +315,11 @@ def odds(player, as_json) -> None:
 
 
 @click.command()
-@click.argument("how", metavar="none|block|redirect|shield|give")
+@click.argument("how", metavar="none|block|redirect|shield|give", required=False)
 @click.argument("cards", nargs=-1)
 @click.option("--onto", metavar="PLAYER:SPOT", help="Where a redirected attack lands, e.g. Cy:M1.")
-@click.option("--timeout", is_flag=True, help="No answer came in time: the action lands as with `none`.")
+@click.option("--timeout", is_flag=True, help="No answer came in time: the action lands as with `none` "
+              "(`referee serve --play` records this by itself after --answer-timeout seconds).")
 @BY
 @db_option
 def answer(how, cards, onto, timeout, actor) -> None:
@@ -332,7 +333,9 @@ def answer(how, cards, onto, timeout, actor) -> None:
     Shields against the Nuclear Triad; `give SPOT...` names which of your
     face-down cards a Propaganda challenge takes (the rules take only
     Propaganda; without it, the last placed go). Only the target answers
-    (--by); --timeout records that no answer came in time, and it lands.
+    (--by); --timeout records that no answer came in time, and it lands,
+    logged under the target's name (`referee serve --play` records it by
+    itself once --answer-timeout seconds have passed).
 
     \b
     Examples:
@@ -341,8 +344,12 @@ def answer(how, cards, onto, timeout, actor) -> None:
       referee answer redirect cold-al-special-friend --onto Ben:S1 --by Cy
       referee answer shield cold-vk-missile-ring cold-vk-deep-bunker --by Ben
       referee answer give M3 M1 --by Ben
+      referee answer --timeout
     """
-    _print(core.answer(db_path(), how, cards, onto, timeout, actor))
+    if how is None and not timeout:  # (`answer --timeout` alone needs no way: no answer came)
+        raise click.UsageError("say how: none, block CARD, redirect CARD --onto PLAYER:SPOT, shield CARD CARD "
+                               "or give SPOT... (or --timeout: no answer came in time)")
+    _print(core.answer(db_path(), how or "none", cards, onto, timeout, actor))
 
 
 COMMANDS: dict[str, click.Command] = {

@@ -71,7 +71,7 @@ def _answer(w: Words) -> str:
         return f"{w['who']} answers with a redirect: {w['redirect']}{onto}"
     if w.has("shields"):
         return f"{w['who']} answers with both Shields: {w['shields']}"
-    return "no answer in time" if w.args.get("timeout") else f"{w['who']} does not answer"
+    return "the clock runs out" if w.args.get("timeout") else f"{w['who']} does not answer"
 
 
 PHRASES: dict[str, Any] = {

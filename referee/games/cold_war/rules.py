@@ -74,6 +74,18 @@ OWN = frozenset(spec.name for spec in ACTIONS)
 TURN_MOVES = frozenset({"place", "discard", "attack", "special", "challenge", "triad", "fallen"})
 
 
+# The args naming the mover's own face-down spots (a regroup, Rapid Deployment's --with, a challenge's loss).
+OWN_SPOT_ARGS = {"regroup": ("stacks", "break"), "special": ("with",), "answer": ("their",)}
+
+
+def _flat(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, (list, tuple)):
+        return [s for v in value for s in _flat(v)]
+    return []
+
+
 class ColdWarRules(GenericRules):
     slug = GameSlug.COLD_WAR
     # 6: the answer window (window.py); a cold-war-5 table answers inline.
@@ -196,18 +208,51 @@ class ColdWarRules(GenericRules):
 
     def default_actor(self, state: State, action: Action) -> PlayerName | None:
         """A turn's move typed without --by is the move of the player whose turn
-        it is; an answer, of the player it is aimed at (a timeout: nobody's)."""
+        it is; an answer, of the player it is aimed at (a timeout too: the
+        answer that did not come was theirs)."""
         if state.finished or "desks" not in state.fields:
             return None
         pending = W.waiting(state.fields)
         if action.name == "answer":
-            return PlayerName(pending["target"]) if pending and not action.args.get("timeout") else None
+            return PlayerName(pending["target"]) if pending else None
         if action.name in TURN_MOVES and pending is None and state.fields.get("phase") != "setup":
             return PlayerName(state.players[state.active].name)
         return None
 
+    def timed_answer(self, state: State) -> Action | None:
+        """The answer window's timeout (`answer --timeout`, under the target's
+        name), while an action waits for its target's answer."""
+        pending = None if state.finished or "desks" not in state.fields else W.waiting(state.fields)
+        if pending is None:
+            return None
+        return Action("answer", {"timeout": True}, PlayerName(pending["target"]))
+
     def phase(self, state: State) -> str | None:
         return phases.phase_of(state)
+
+    def hand_size(self, state: State, player: str) -> int | None:
+        """The 9 cards drawn for the setup until it is recorded, then the hand;
+        a Fallen Leader holds none (the top card of the pile is flipped)."""
+        desk = state.fields["desks"][state.player(player).name]
+        if desk["fallen"]:
+            return None
+        if state.fields.get("phase") == "setup" and not desk["set_up"]:
+            return actions.SETUP_DRAW
+        return int(desk["hand"])
+
+    def known_in_hand(self, state: State, player: str) -> list[str]:
+        return list(state.fields["desks"][state.player(player).name]["known"])
+
+    def own_face_down(self, state: State, player: str, action: Action) -> list[tuple[str, list[str]]]:
+        """The player's own Military spots (a stack's "M2", or "M2.1") the action's own-side args name."""
+        desk = state.fields["desks"][state.player(player).name]
+        spots: dict[str, list[str]] = {}
+        for label, zone, cards in D.spots(desk):
+            if zone == "military":
+                spots[label] = list(cards)
+                spots.update({f"{label}.{i + 1}": [c] for i, c in enumerate(cards)})
+        named = [a for key in OWN_SPOT_ARGS.get(action.name, ()) for a in _flat(action.args.get(key))]
+        return [(s.upper(), spots[s.upper()]) for s in dict.fromkeys(named) if s.upper() in spots]
 
     def where_is(self, state: State, card_id: str) -> list[str]:
         """Only the places a player can see: face-up cards on a table and the

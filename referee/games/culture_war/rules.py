@@ -115,6 +115,12 @@ class CultureWarRules(GenericRules):
         """roll-off, card deployment, combat or game over (see phases.py)."""
         return phases.describe(state)
 
+    def known_in_hand(self, state: State, player: str) -> list[str]:
+        return zones.known_in_hand(state, state.player(player).name)
+
+    def hand_size(self, state: State, player: str) -> int | None:
+        return int(state.player(player).fields.get("hand", 0))
+
     def where_is(self, state: State, card_id: str) -> list[str]:
         return [f"{p.name}'s: {place}" for p in state.players for place in zones.places(state, p.name, card_id)]
 

@@ -15,6 +15,7 @@ from dataclasses import replace
 from typing import Any, Mapping, Sequence
 
 from referee.rules import prompts
+from referee.rules.facts import Fact
 from referee.rules.copies import check_free_copy
 from referee.errors import RuleViolation
 from referee.games.debate import forum as fm
@@ -209,6 +210,18 @@ def check_deck(rules: Any, state: State, action: Action) -> None:
     other = fm.opponent([p.name for p in state.players], player)
     theirs = state.fields["piles"][other]
     piles.check_deck(player, action.args.get("_deck") or [], theirs["deck"], other, bool(theirs.get("named")))
+
+
+def narrate_deck(rules: Any, state: State, action: Action, dice: Sequence[int]) -> list[Fact]:
+    """Said whenever the opponent's deck was named before (public: that `deck`
+    line is in the log), so the words never depend on what that list holds."""
+    player = state.player(action.args["player"]).name
+    other = fm.opponent([p.name for p in state.players], player)
+    if not state.fields["piles"][other].get("named"):
+        return []
+    return [Fact(f"{other}'s deck list is hidden, so the referee does not check it against {player}'s: "
+                 f"{player} and {other} check between them that no card is in both lists beyond its printed "
+                 "copies", who=player)]
 
 
 def apply_deck(rules: Any, state: State, action: Action, dice: Sequence[int]) -> State:

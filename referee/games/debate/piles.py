@@ -14,7 +14,10 @@
 Every other card of the deck is in the forum (a forum card keeps its
 `owner`), so draw + hand + discard + forum is always 15. The referee learns
 which card a player held only when it is played. Two decks together never
-hold more copies of a card than are printed.
+hold more copies of a card than are printed, as far as the referee can see:
+a list named with `deck` is hidden, so another list is never checked against
+it (that refusal would tell one hidden list from another); each played copy
+is still checked against every copy in sight.
 
 Functions here work on a deep copy of `State.fields` and raise
 RuleViolation naming the player, the card and the rule.
@@ -66,10 +69,12 @@ def draw_up(pile: dict[str, Any]) -> int:
 def check_deck(name: str, deck: Sequence[Mapping[str, Any]], other: Sequence[Mapping[str, Any]],
                other_name: str, other_hidden: bool = False) -> None:
     """A tactic deck is 15 arguments and devices, within the printed copies
-    of each card once the opponent's deck is counted too. When the
-    opponent's deck was named (`other_hidden`: its list is hidden) a clash
-    is refused without naming the card, so no refusal reads out the other
-    deck's list: the card and the count come from the two lists' owners."""
+    of each card once the opponent's deck is counted too. An opponent's deck
+    named with `deck` (`other_hidden`) is a hidden list, so it is not counted:
+    refusing a clash with it, even without naming the card, would tell that
+    list apart from another (issue 36: a twin table whose list does not hold
+    the card accepts the same line). The new list is taken as its player's
+    word; a copy played later is still judged against every copy in sight."""
     for card in deck:
         if card.get("kind") not in ("argument", "device"):
             raise RuleViolation("tactic deck", f"{name}'s deck can hold only arguments and rhetorical devices; "
@@ -77,14 +82,9 @@ def check_deck(name: str, deck: Sequence[Mapping[str, Any]], other: Sequence[Map
     if len(deck) != DECK_SIZE:
         raise RuleViolation("tactic deck", f"{name}'s tactic deck must hold {DECK_SIZE} cards, not {len(deck)}")
     mine = Counter(c["id"] for c in deck)
-    theirs = Counter(c["id"] for c in other)
+    theirs = Counter() if other_hidden else Counter(c["id"] for c in other)
     for card in {c["id"]: c for c in deck}.values():
         printed = int(card.get("quantity") or 1)
-        check_free_copy(card["id"], card["name"], printed, [], wanted=mine[card["id"]])
-        if other_hidden and theirs[card["id"]] + mine[card["id"]] > max(1, printed):
-            raise RuleViolation("printed copies", f"{name}'s deck and {other_name}'s deck (named before, hidden) "
-                                f"together hold more copies of a card than are printed; the referee does not say "
-                                f"which, since {other_name}'s list is hidden: check the two lists with their owners")
         places = [f"{other_name}'s deck"] * theirs[card["id"]]
         check_free_copy(card["id"], card["name"], printed, places, wanted=mine[card["id"]])
 
@@ -140,7 +140,10 @@ def take_from_hand(fields: dict[str, Any], player: str, card: Mapping[str, Any])
     if len(pile["deck"]) >= DECK_SIZE:
         raise RuleViolation("tactic deck", f"all {DECK_SIZE} cards of {player}'s deck have been played this "
                             f"match, and no free copy of {name} ({card_id}) is among them")
-    others = [f"{n}'s deck" for n, p in fields["piles"].items() if n != player for c in p["deck"] if c["id"] == card_id]
+    # (another deck named in full is a hidden list, never counted here: only the cards it has shown are,
+    # in copy_places above; a deck learned as played holds only cards everyone saw played)
+    others = [f"{n}'s deck" for n, p in fields["piles"].items() if n != player and not p["named"]
+              for c in p["deck"] if c["id"] == card_id]
     check_free_copy(card_id, name, quantity, [*others, *[f"{player}'s deck"] * held])
     pile["deck"].append(deck_card(card))
     pile["hand"] -= 1

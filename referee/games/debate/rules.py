@@ -47,7 +47,7 @@ STARTING_FORTITUDE = 60
 ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("end-turn", actions.check_end_turn, actions.apply_end_turn),  # the next phase
     ActionSpec("no-argument", actions.check_no_argument, actions.apply_no_argument),
-    ActionSpec("deck", actions.check_deck, actions.apply_deck),
+    ActionSpec("deck", actions.check_deck, actions.apply_deck, narrate=actions.narrate_deck),
     ActionSpec("potus", actions.check_potus, actions.apply_potus),
     ActionSpec("argue", check_by_applying(actions.apply_tactic), actions.apply_tactic),
     ActionSpec("device", check_by_applying(actions.apply_tactic), actions.apply_tactic),
@@ -144,6 +144,14 @@ class DebateRules(GenericRules):
     def phase(self, state: State) -> str | None:
         """The phase now, e.g. "cross-examination (Ana)"."""
         return ph.describe(state)
+
+    def known_in_hand(self, state: State, player: str) -> list[str]:
+        pile = (state.fields.get("piles") or {}).get(state.player(player).name)
+        return list(pile["seen"]) if pile else []
+
+    def hand_size(self, state: State, player: str) -> int | None:
+        pile = (state.fields.get("piles") or {}).get(state.player(player).name)
+        return int(pile["hand"]) if pile else 0
 
     def where_is(self, state: State, card_id: str) -> list[str]:
         """Every copy whose place every player knows: the forum, the face-up

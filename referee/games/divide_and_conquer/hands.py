@@ -12,7 +12,7 @@ from typing import Any, Mapping
 
 from referee.errors import RuleViolation
 from referee.rules.shared import changed, check_change
-from referee.model import State
+from referee.model import Action, State
 
 
 def check_correction(state: State, args: Mapping[str, Any]) -> None:
@@ -41,3 +41,13 @@ def apply_correction(state: State, args: Mapping[str, Any]) -> State:
         fields["hidden_discards"] = int(fields.get("hidden_discards") or 0) - more
     state = replace(state, fields=fields)
     return state.with_player(replace(player, fields={**player.fields, "hand": now + more}))
+
+
+def put_down(action: Action) -> list[str]:
+    """The card ids an action puts down from the actor's hand."""
+    args = action.args
+    if action.name in ("event", "unaffiliate", "recruit", "attach"):
+        return [str(args["card"])]
+    if action.name in ("team", "raise"):
+        return [*(str(c) for c in args.get("cards") or ()), *(str(a["card"]["id"]) for a in args.get("_attach") or ())]
+    return []

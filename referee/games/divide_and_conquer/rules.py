@@ -24,6 +24,7 @@ from referee.errors import RuleViolation
 from referee.rules import ActionSpec, HouseRule, action_table
 from referee.games.divide_and_conquer import actions, cards, view, zones
 from referee.games.divide_and_conquer.actions import step_action
+from referee.games.divide_and_conquer.hands import put_down
 from referee.games.divide_and_conquer.phases import phase_of
 from referee.games.divide_and_conquer.printed import places_of
 from referee.games.divide_and_conquer.work import Work
@@ -98,6 +99,12 @@ class DivideAndConquerRules(GenericRules):
     def phase(self, state: State) -> str | None:
         """action (no attack under way), team, call-or-raise, add, roll, or game over."""
         return phase_of(state.fields).value
+
+    def hand_size(self, state: State, player: str) -> int | None:
+        return int(state.player(player).fields.get("hand", 0))
+
+    def cards_from_hand(self, state: State, action: Action) -> list[str] | None:
+        return put_down(action)  # an attached asset is a `_`-arg
 
     def where_is(self, state: State, card_id: str) -> list[str]:
         return places_of(state.fields, card_id)

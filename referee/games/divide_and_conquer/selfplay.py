@@ -28,6 +28,7 @@ from collections import Counter
 from typing import Any, Mapping
 
 from referee.games.divide_and_conquer import printed, zones
+from referee.games.divide_and_conquer.hands import put_down
 from referee.games.divide_and_conquer.legal import deck_cards
 from referee.rules.legal import Hands
 from referee.model import Action, PlayerName, State
@@ -49,16 +50,6 @@ def printed_copies() -> list[Copy]:
         seen[card_id] += 1
         out.append((card_id, seen[card_id]))
     return out
-
-
-def put_down(action: Action) -> list[str]:
-    """The card ids an action puts down from the actor's hand."""
-    args = action.args
-    if action.name in ("event", "unaffiliate", "recruit", "attach"):
-        return [str(args["card"])]
-    if action.name in ("team", "raise"):
-        return [*(str(c) for c in args.get("cards") or ()), *(str(a["card"]["id"]) for a in args.get("_attach") or ())]
-    return []
 
 
 class DealtTable:

@@ -308,6 +308,7 @@
       try { PICTURES[d.game](d, pic); } catch (e) { pic.textContent = ""; }
     }
     pic.dataset.zones = pic.querySelectorAll(":scope > .zone").length;
+    clock(d);
     var prompts = document.getElementById("prompts");
     prompts.textContent = "";
     (d.prompts || []).forEach(function (text) { add(prompts, el("p", "prompt", text)); });
@@ -326,6 +327,31 @@
     fit();
     document.body.dataset.seq = d.seq;
     document.dispatchEvent(new CustomEvent("table", { detail: d }));  // controller.js follows the table too
+  }
+
+  // ---- the answer window's clock: counted down to the deadline the server read from the log ----
+  // (`now` is the server's clock as the snapshot was sent: the page counts by it, not by its own alone)
+  var countdown = null, ticking = null;
+  function clock(d) {
+    var c = d.answer_clock;
+    countdown = c ? { player: c.player, deadline: Date.parse(c.deadline), seconds: c.seconds,
+                      skew: d.now ? Date.parse(d.now) - Date.now() : 0,
+                      you: !!(d.you && d.you.player === c.player) } : null;
+    if (countdown && !ticking) ticking = setInterval(tick, 250);
+    if (!countdown && ticking) { clearInterval(ticking); ticking = null; }
+    tick();
+  }
+  function tick() {
+    var box = document.getElementById("clock");
+    if (!countdown) { box.hidden = true; box.textContent = ""; return; }
+    var left = Math.max(0, Math.ceil((countdown.deadline - (Date.now() + countdown.skew)) / 1000));
+    var who = countdown.you ? "You answer" : countdown.player + " answers";
+    var text = left > 0 ? who + ": " + left + " s left" : "time is up: " + countdown.player + "'s answer window closes";
+    if (box.textContent !== text) box.textContent = text;
+    box.dataset.left = left;
+    box.dataset.seconds = countdown.seconds;
+    box.classList.toggle("low", left <= 10);
+    box.hidden = false;
   }
 
   // ---- a TV cannot scroll: the type shrinks (to no less than FLOOR px) until the whole table is in sight ----

@@ -3,7 +3,7 @@
 // player pick the cards a move takes (by name, by the printed 5-character code, or by scanning the
 // card's QR code with the camera where the browser allows it), asks before sending, and sends the
 // move by name: a listed move's action as data, or a <CARD> move's command with the cards in (POST /p/<token>/act).
-// Built with DOM calls and textContent only, like app.js.
+// Cards are named through cards.js (codes, QR texts, the camera). Built with DOM calls and textContent only.
 (function () {
   "use strict";
   var m = location.pathname.match(/^\/p\/([A-Za-z0-9_-]+)$/);
@@ -18,6 +18,8 @@
   var note = null;          // what the last send said: {ok: bool, text}
   var fresh = 0;            // the table's version after this phone's last move: older move lists are not shown
   var seen = 0;             // the newest table version this page has heard of
+  var narrowed = {};        // kind -> the choices narrowing a long list of that kind (narrow.js)
+  var N = window.refereeNarrow;
 
   var el = window.refereeDom.el, add = window.refereeDom.add;
   function button(cls, text, onclick) {
@@ -69,7 +71,7 @@
   var drawn = "";
   function draw() {
     // unchanged moves are not redrawn: a button under a thumb stays the same button
-    var now = JSON.stringify([moves, note, names, !!sheet]);
+    var now = JSON.stringify([moves, note, names, !!sheet, narrowed]);
     if (now === drawn && box.firstChild) return;
     drawn = now;
     box.textContent = "";
@@ -101,16 +103,30 @@
       var g = el("section", "kind");
       g.dataset.kind = kind;
       add(g, el("h3", null, kindWords(kind) + " (" + groups[kind].length + ")"));
-      groups[kind].forEach(function (mv) {
-        var b = button("move", null, function () { choose(mv); });
-        var option = OPTION.exec(mv.text);
-        say(b, option ? mv.text.replace(option[0], " (or " + option[2] + ")") : mv.text);
-        if (holes(mv.command)) add(b, el("span", "hint", "choose cards…"));
-        b.dataset.command = mv.command;
-        add(g, b);
-      });
+      var many = moves.hand_kept && groups[kind].length > N.LONG &&
+        groups[kind].every(function (mv) { return mv.action && !holes(mv.command); });
+      if (many) {  // every card play listed, too many for buttons: narrowed by what they differ in (narrow.js)
+        g.classList.add("narrowed");
+        N.narrow(g, groups[kind], narrowed[kind] = narrowed[kind] || {}, moves.names || {}, moveButton,
+                 function () { drawn = ""; draw(); });
+      } else groups[kind].forEach(function (mv) { add(g, moveButton(mv)); });
       add(box, g);
     });
+  }
+
+  function moveButton(mv) {
+    var b = button("move", null, function () { choose(mv); });
+    var option = OPTION.exec(mv.text);
+    say(b, option ? mv.text.replace(option[0], " (or " + option[2] + ")") : mv.text);
+    if (holes(mv.command)) add(b, el("span", "hint", "choose cards…"));
+    if (mv.own && mv.own.length) add(b, el("span", "hint own", ownWords(mv.own)));
+    b.dataset.command = mv.command;
+    return b;
+  }
+
+  // a move's own face-down cards (only on this phone): "your M1: Tank Battalion · M2: ..."
+  function ownWords(own) {
+    return "your " + own.map(function (o) { return o.spot + ": " + o.cards.join(" + "); }).join(" · ");
   }
 
   function choose(mv) {
@@ -174,16 +190,7 @@
     return out;
   }
 
-  var LOOKALIKE = { O: "Q", "0": "Q", I: "J", "1": "J", L: "K" };
-  function codeOf(text) { return String(text).trim().toUpperCase(); }
-  function lookalike(text) { return codeOf(text).replace(/[O0I1L]/g, function (c) { return LOOKALIKE[c]; }); }
-  // A printed QR code's card id (and copy): PNP:CARD-ID:REVISION[:COPY], or an older PNP:GAME:CARD-ID:REVISION
-  function payload(text) {
-    var t = codeOf(text), p = t.match(/^PNP:([A-Z0-9-]+):([0-9A-F]{6})(?::([0-9]{1,3}))?$/);
-    if (p) return { id: p[1].toLowerCase(), copy: p[3] ? parseInt(p[3], 10) : null, text: t };
-    p = t.match(/^PNP:([A-Z0-9-]+):([A-Z0-9-]+):([0-9A-F]{6})$/);
-    return p ? { id: p[2].toLowerCase(), copy: null, text: t } : null;
-  }
+  var C = window.refereeCards, codeOf = C.codeOf, lookalike = C.lookalike, payload = C.payload, canScan = C.canScan;
 
   function picker(mv, slots) {
     var s = open("picker", null);
@@ -230,12 +237,8 @@
       without.textContent = "Go on without " + left.join(", ");
     }
     function drawList() {
-      var q = input.value.trim().toLowerCase(), code = codeOf(input.value);
       list.textContent = "";
-      var shown = cards.filter(function (c) {
-        return !q || String(c.name).toLowerCase().indexOf(q) >= 0 || String(c.code || "").indexOf(code) === 0 ||
-          String(c.id).indexOf(q) >= 0;
-      });
+      var shown = C.matching(cards, input.value);
       shown.forEach(function (c) {
         var b = button("pick", null, function () { found(c, c.id); });
         var times = me.slots.filter(function (o) { return o.card && o.card.id === c.id; }).length;
@@ -294,6 +297,7 @@
     // a move's words may offer one option, "(--propaganda: face down in Military)": a toggle here
     var option = OPTION.exec(mv.text), chosen = false;
     add(s, say(el("p", "say"), option ? mv.text.replace(option[0], "") : mv.text));
+    if (mv.own && mv.own.length) add(s, el("p", "own", ownWords(mv.own)));
     var command = "", line = el("code", "command");
     function update() {
       command = filled(mv.command, slots) + (chosen ? " " + option[1] : "");
@@ -366,6 +370,7 @@
       .then(function (result) {
         sending = false;
         note = result;
+        if (result.ok) narrowed = {};
         moves = null;  // "loading…" until the moves as they are now arrive: no stale button to tap
         close();
         draw();
@@ -376,71 +381,20 @@
 
   // ---- the camera: a printed card's QR code ----------------------------------------------
 
-  function canScan() {
-    return !!(window.isSecureContext && navigator.mediaDevices && navigator.mediaDevices.getUserMedia);
-  }
-  var decoder = null;
-  function loadDecoder() {
-    if (!decoder) decoder = new Promise(function (ok, fail) {
-      var tag = el("script");
-      tag.src = "/static/vendor/jsqr/jsQR.js";  // jsQR (Apache-2.0), loaded only when a card is scanned
-      tag.onload = function () { window.jsQR ? ok(window.jsQR) : fail(new Error("no decoder")); };
-      tag.onerror = function () { decoder = null; fail(new Error("the QR decoder did not load")); };
-      document.head.appendChild(tag);
-    });
-    return decoder;
-  }
   function scan(said, found) {
     if (!sheet || sheet.stop) return;
     var mine = sheet, cards = sheet.move.cards || [];
-    var view = el("div", "camera");
-    var video = el("video");
-    video.setAttribute("playsinline", "");
-    video.muted = true;
-    var canvas = el("canvas"), ctx = canvas.getContext("2d", { willReadFrequently: true });
-    var stream = null, timer = null, last = "";
-    mine.stop = function () {
-      clearTimeout(timer);
-      if (stream) stream.getTracks().forEach(function (t) { t.stop(); });
-      view.remove();
-      mine.stop = null;
-    };
-    add(view, video, button("cancel", "Stop the camera", function () { if (mine.stop) mine.stop(); }));
-    said.parentNode.insertBefore(view, said);
-    said.textContent = "starting the camera…";
-    Promise.all([loadDecoder(), navigator.mediaDevices.getUserMedia({ video: { facingMode: { ideal: "environment" } }, audio: false })])
-      .then(function (got) {
-        stream = got[1];
-        if (!mine.stop) { stream.getTracks().forEach(function (t) { t.stop(); }); return; }
-        video.srcObject = stream;
-        return video.play().then(function () {
-          said.textContent = "hold the card's QR code in the frame";
-          (function tick() {
-            if (!mine.stop) return;
-            if (video.videoWidth) {
-              var w = Math.min(640, video.videoWidth), h = Math.round(video.videoHeight * w / video.videoWidth);
-              canvas.width = w; canvas.height = h;
-              ctx.drawImage(video, 0, 0, w, h);
-              var qr = got[0](ctx.getImageData(0, 0, w, h).data, w, h, { inversionAttempts: "dontInvert" });
-              if (qr && qr.data && qr.data !== last) {
-                last = qr.data;
-                var p = payload(qr.data), c = p && cards.filter(function (x) { return x.id === p.id; })[0];
-                if (!c && p && !cards.length) c = { id: p.id, name: p.id, code: "" };  // no card list: the rules judge it
-                if (c) { mine.stop(); return found(c, p.copy ? p.text : c.id); }
-                said.textContent = p ? "that card (" + p.id + ") is not one you may use for this move"
-                                     : "that QR code is not a printed card's";
-              }
-            }
-            timer = setTimeout(tick, 120);
-          })();
-        });
-      })
-      .catch(function (e) {
-        if (mine.stop) mine.stop();
-        said.textContent = "no camera (" + (e && e.name ? e.name : "refused") + "): type the card's 5-character code instead";
-      });
+    mine.stop = C.camera(said, function (text) {
+      var p = payload(text), c = p && cards.filter(function (x) { return x.id === p.id; })[0];
+      if (!c && p && !cards.length) c = { id: p.id, name: p.id, code: "" };  // no card list: the rules judge it
+      if (c) { setTimeout(function () { found(c, p.copy ? p.text : c.id); }); return true; }
+      said.textContent = p ? "that card (" + p.id + ") is not one you may use for this move"
+                           : "that QR code is not a printed card's";
+      return false;
+    }, function () { mine.stop = null; });
   }
 
+  document.addEventListener("hand", function () { if (!box.hidden) refresh(); });  // the kept hand changed (hand.js)
   document.addEventListener("table", function (e) {
     var d = e.detail;
     seen = Math.max(seen, d.seq || 0);

@@ -136,6 +136,16 @@ def get_event(conn: sqlite3.Connection, seq: int) -> Event:
     return _verified(conn, seq)[0]
 
 
+def last_change(conn: sqlite3.Connection) -> Event:
+    """The last row that changed the table's state (an action, an undo, a redo
+    or the setup; not a dice roll on the side): what the table now shows began
+    at its time (an answer window's clock starts there)."""
+    row = conn.execute("SELECT MAX(seq) FROM events WHERE kind != ?", (EventKind.ROLL.value,)).fetchone()
+    if row is None or row[0] is None:
+        raise TableDamaged(1, "the log has no setup event")
+    return get_event(conn, int(row[0]))
+
+
 def all_events(conn: sqlite3.Connection, after: int = 0) -> list[Event]:
     """The rows after `after`, every one checked against the chain, to the log's end."""
     rows = conn.execute(f"SELECT {ALL} FROM events WHERE seq >= ? ORDER BY seq", (max(after, 1),)).fetchall()
