@@ -72,7 +72,7 @@ def main() -> list[str]:
     found = back is not None and back <= 3
     per_game = base_wall / base_games
     ratio = wall / (report["games_played"] * per_game)
-    rates = "; ".join(f"{k} {_r(v['before'])} -> {_r(v['after'])}" + (
+    rates = "; ".join(f"{k} {_r(v['before'])}" + (f" -> {_r(v['after'])}" if ver["pairs"] else "") + (
         f", within {v['paired']['pairs']} pairs {v['paired']['delta']:+.1%} [{v['paired']['delta_low']:+.1%}, "
         f"{v['paired']['delta_high']:+.1%}] McNemar p={v['paired']['p_value']:.2g}" if v.get("paired") else "")
         for k, v in ver["rates"].items())
@@ -82,7 +82,13 @@ def main() -> list[str]:
             f"simulate alone, same run: {base_games} games in {base_wall:.0f} s ({per_game * 1000:.0f} ms a game) | "
             f"{ratio:.2f}x the games' own time | proposes ATK 2 (or a change verified fair) | "
             f"{'PASS' if found or ver['passed'] else 'FAIL'} |",
-            f"| 13. ... verification on fresh seeds, {ver['pairs']} pairs: {rates} | | | | | - |",
+            "| 13. ... verification on fresh seeds, " + (f"{ver['pairs']} pairs" if ver["pairs"] else
+                                                         f"{ver['games']} games of the unchanged cards (nothing to pair)")
+            + f": {rates} | | | | | - |",
+            "| 13. ... every candidate on the search seeds: " + "; ".join(
+                f"{_c(e['change'])} {e['gap'] * 100:.1f} ± {e['se'] * 100:.1f} pts over {e['count']['games']} games"
+                + (" (pruned)" if e.get("pruned") else "") for e in report["evaluations"]
+                if e["seed"] == report["seed"] and "gap" in e) + " | | | | | - |",
             "| 13. ... search path: " + "; ".join(f"{_c(s['change'])} {s['gap_points']:.1f} pts"
                                                for s in report["path"]) + " | | | | | - |"]
 
