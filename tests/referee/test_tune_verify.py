@@ -74,6 +74,10 @@ def test_a_house_rule_knob_steps_from_the_rules_default(project):
         assert score(spec, 0.0, {"house-rule:first-player-bonus": "3"}) == 0.5 + 3 * 0.25  # three steps
     finally:
         search.close()
+    from referee.simulate.tune.run import _say
+    said = _say(spec, {"house-rule:first-player-bonus": "4"})
+    assert len(said) == 1 and said[0].startswith("the table should set house rule first-player-bonus=4 (more "
+                                                 "fortitude for the first player")
 
 
 def test_a_named_card_knob_is_searched_along_its_range_and_auto_one_step(project):
