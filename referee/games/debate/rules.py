@@ -75,7 +75,7 @@ class DebateRules(GenericRules):
         ),
         "first-player-bonus": HouseRule(
             "first-player-bonus", 0, "more fortitude for the first player (who opens round one) at the start, "
-            "for a table that finds the opener loses more often (referee tune --target seat=fair measures it)",
+            "for a table that finds the opener loses more often; referee tune --target seat=fair measures it",
             minimum=0, maximum=100,
         ),
         "crowd-spread": HouseRule(
