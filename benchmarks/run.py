@@ -427,18 +427,26 @@ def in_turns(a: Callable[[], tuple[float, float, int]], b: Callable[[], tuple[fl
     return sa, sb
 
 
-def exports(work: Path) -> dict[str, tuple[Peaked, Peaked]]:
+def exports(work: Path) -> dict[str, tuple[Peaked, Peaked, float]]:
     """Each export against the PDF build of the same game, both from nothing
     (no .pnp-cache, no output): the Tabletop Simulator export of a deck of
     1,000 distinct cards, and the DriveThruCards export (every deck, PDF/X-1a
-    by Ghostscript) of culture-war and of a small game, petri-dish (where
-    Ghostscript's cost per run weighs most against a short build)."""
+    by Ghostscript) of culture-war, of a small game, petri-dish (where
+    Ghostscript's cost per run weighs most against a short build), and of a
+    PNG-heavy designer game (benchmarks/designer_png.py: 26 cards, 40 copies,
+    26 pictures of 1200 x 800 px, where the pictures' CMYK conversion and
+    ink limit weigh most)."""
+    import designer_png  # benchmarks/designer_png.py, beside this file
+
     out = {}
     runs = 3 if QUICK else 5
+    designer = designer_png.make(work / "designer-png", PNP)
     for name, project, game, shop in (("TTS export, 1,000 distinct cards", synthetic_project(work, 1_000), "culture-war", "tts"),
                                       ("DriveThru export, culture-war", snapshot(work / "shop"), "culture-war", "drivethru"),
                                       ("DriveThru export, petri-dish (small game)", snapshot(work / "shop-small"),
-                                       "petri-dish", "drivethru")):
+                                       "petri-dish", "drivethru"),
+                                      ("DriveThru export, PNG-heavy designer game (26 PNGs)", designer,
+                                       designer_png.GAME, "drivethru")):
         def export(project=project, game=game, shop=shop):
             shutil.rmtree(project / ".pnp-cache", ignore_errors=True)
             return peaked([PNP, "--project", str(project), "export", game, "--shop", shop,
@@ -448,12 +456,12 @@ def exports(work: Path) -> dict[str, tuple[Peaked, Peaked]]:
             shutil.rmtree(project / ".pnp-cache", ignore_errors=True)
             return peaked([PNP, "--project", str(project), "build", game, "--force", "--out", str(work / "build-out")])
 
-        out[name] = in_turns(export, build, runs)
+        out[name] = (*in_turns(export, build, runs), os.getloadavg()[0])
     return out
 
 
 def export_figures(work: Path, add: Callable[[str], None], notes: list[str]) -> None:
-    for name, (exp, pdf) in exports(work).items():
+    for name, (exp, pdf, load) in exports(work).items():
         ratio = exp.wall / pdf.wall
         add(row(f"9. {name}, against the PDF build", f"{secs(exp)}, CPU {exp.cpu:.2f} s ({exp.use:.0%})",
                 f"PDF build {secs(pdf)}, CPU {pdf.cpu:.2f} s ({pdf.use:.0%})", ratio, "<= 3x", ratio <= 3))
@@ -461,7 +469,7 @@ def export_figures(work: Path, add: Callable[[str], None], notes: list[str]) -> 
             add(row(f"9. {name}, peak memory", f"{exp.peak} MB", f"PDF build {pdf.peak} MB",
                     exp.peak / pdf.peak, "< 250 MB", exp.peak < 250))
         notes.append(f"9. {name}: export {exp.spread()}, peak {exp.peak} MB; "
-                     f"build {pdf.spread()}, peak {pdf.peak} MB")
+                     f"build {pdf.spread()}, peak {pdf.peak} MB; load average {load:.2f} after it")
 
 
 # ---------------------------------------------------------------- 10. pnp diff

@@ -222,9 +222,13 @@ def _progress_bar(done: int, total: int, label: str) -> None:
               help="Default: the printer profile's, else long.")
 @click.option("--printer", metavar="NAME", help="Correct the back pages with printer profile NAME.")
 @click.option("--ink", type=click.Choice([i.value for i in Ink]), default="normal", show_default=True)
+@click.option("--cutter", type=click.Choice(["silhouette", "cricut", "scanncut"]), default=None,
+              help="As `pnp build --cutter`: the machine's registration marks and cutting files, rebuilt on each save.")
+@click.option("--marks", type=click.Choice(["3", "4"]), default=None,
+              help="silhouette: 3 marks (Type 1, the default) or 4 (four-point registration).")
 @click.option("--out", type=click.Path(file_okay=False), help="Write to DIR/<game>/ instead of output/<game>/.")
 @click.pass_context
-def watch_command(ctx, games, paper, layout, flip, printer, ink, out):
+def watch_command(ctx, games, paper, layout, flip, printer, ink, cutter, marks, out):
     """Rebuild GAMES (default: all) whenever a source or template is saved.
 
     Only the files that depend on what changed are rebuilt. A validation
@@ -235,12 +239,14 @@ def watch_command(ctx, games, paper, layout, flip, printer, ink, out):
     Examples:
       pnp watch
       pnp watch culture-war --paper letter
+      pnp watch --cutter silhouette --marks 4   # sheets and cutting files for a cutting machine
     """
     from pnp.pipeline.options import make_options  # lazy: loaded only when this command runs
     from pnp.extras.watch import watch  # lazy: as above
 
     project = _project(ctx)
     out_dir = Path(out) if out else project / "output"
+    options = make_options(paper, layout, flip, printer, ink, "deck", cutter, int(marks) if marks else None)
 
     def show(outcome, changed):
         if changed:
@@ -251,7 +257,7 @@ def watch_command(ctx, games, paper, layout, flip, printer, ink, out):
             click.echo(summary(outcome))
         click.echo("watching card_sources/ and templates/ (Ctrl-C to stop)")
 
-    watch(project, list(games) or None, out_dir, make_options(paper, layout, flip, printer, ink), show)
+    watch(project, list(games) or None, out_dir, options, show)
 
 
 @main.command()

@@ -17,7 +17,7 @@ Shops:
 - drivethru (DriveThruCards): one PDF/X-1a:2003 file per deck (CMYK, the
   SWOP output intent, fonts embedded, TrimBox and BleedBox set: see
   pnp.extras.pdfx), pages back 1, front 1, back 2, front 2, ..., each page
-  the card plus 1/8 inch bleed.
+  the card plus 1/8 inch bleed (a deck with a back per card: each copy its own).
 - pdf-single: one PDF per card copy (front page, then back page), the card
   plus 1/8 inch bleed, TrimBox and BleedBox set.
 
@@ -27,11 +27,13 @@ trim, pictures under 300 dpi) go to the preflight that follows every export
 (pnp.extras.preflight).
 
 The export runs through the one pipeline (pnp.pipeline.stages) on every core:
-each task makes a chunk of a deck's faces (or a whole DriveThruCards deck,
-whose PDF Ghostscript converts in that task, so decks convert in parallel),
-writes their files into the staging folder (pnp.extras.staging) and drops
-them; the write stage zips each deck from its staged files and moves
-everything into place.
+each task makes a chunk of a deck's faces (or a whole DriveThruCards deck:
+its pictures made CMYK within the ink limit by pnp.extras.presspictures, and
+each distinct face drawn once as a page), writes their files into the
+staging folder (pnp.extras.staging) and drops them; the write stage has
+Ghostscript make every DriveThruCards deck PDF/X-1a in one run
+(pnp.extras.pdfx.to_pdfx_files: its start and profile paid once per export),
+zips each deck from its staged files and moves everything into place.
 """
 from __future__ import annotations
 
@@ -44,18 +46,20 @@ from enum import Enum
 from pathlib import Path
 
 from pnp.errors import PnpError, Problems
+from pnp.extras.deckpdf import draw_deck
 from pnp.extras.facenotes import notes_of
 from pnp.extras.shopdraw import DPI, MM_PER_INCH, pdf_pages, png_images, zip_files
-from pnp.extras.shoporder import ORDER_COLUMNS, back_png, front_png, upload_words
+from pnp.extras.shoporder import ORDER_COLUMNS, back_png, back_sharing, front_png, upload_words
 from pnp.extras.staging import ExportJob, ExportTarget, chunks, shop_folder
 from pnp.model import Card, Deck, Game, Shop, Size
-from pnp.pipeline.prepare import BAD_BACK, deck_size, prepare_back, prepare_card, refuse_per_card_backs
+from pnp.pipeline.prepare import BAD_BACK, back_reads_card, card_backs, deck_size, distinct_backs, prepare_card
 from pnp.pipeline.stages import run_stages
 from pnp.pipeline.tasks import Task, Work
 from pnp.sources.qrpayload import format_payload
 
 BLEED_MM = MM_PER_INCH / 8          # 1/8 inch
 ORDER_CSV = "order.csv"
+PRESS_PICTURES = ".press"   # in the staging folder: the DriveThruCards pictures in CMYK (pnp.extras.presspictures)
 
 
 class Output(str, Enum):
@@ -119,11 +123,12 @@ def _copies(deck: Deck) -> list[tuple[Card, int]]:
     return [(card, n) for card in deck.cards for n in range(1, card.quantity + 1)]
 
 
-def _deck_names(shop: ShopSpec, game: Game, deck: Deck, size: Size, per_copy: bool = False
-                ) -> tuple[list[str], dict[str, dict[str, list[str]]], str]:
+def _deck_names(shop: ShopSpec, game: Game, deck: Deck, size: Size, per_copy: bool = False,
+                back_files: dict[str, str] | None = None) -> tuple[list[str], dict[str, dict[str, list[str]]], str]:
     """The deck's file names (in zip order), each card's fronts/backs references, and the size in words.
-    An image shop gets one front per card and one back per deck (the order says how many of each),
-    or with `per_copy` one front per printed copy, each with its own copy-numbered QR code."""
+    An image shop gets one front per card and one image per distinct back (`back_files`: each card's;
+    the order says how many of each), or with `per_copy` one front per printed copy, each with its own
+    copy-numbered QR code."""
     copies = _copies(deck)
     refs: dict[str, dict[str, list[str]]] = {c.id: {"fronts": [], "backs": []} for c in deck.cards}
     names: list[str] = []
@@ -134,9 +139,9 @@ def _deck_names(shop: ShopSpec, game: Game, deck: Deck, size: Size, per_copy: bo
             names.append(front_png(card.id, n))
             refs[card.id]["fronts"].append(names[-1])
         if two_sided:
-            names.append(back_png(deck.id))
+            names += list(dict.fromkeys(back_files[card.id] for card in deck.cards))
             for card in deck.cards:
-                refs[card.id]["backs"].append(names[-1])
+                refs[card.id]["backs"].append(back_files[card.id])
         return names, refs, f"{px[0]} x {px[1]} px"
     page_words = f"{size.width + 2 * shop.bleed_mm:.3f} x {size.height + 2 * shop.bleed_mm:.3f} mm"
     if shop.output is Output.DECK_PDF:
@@ -156,6 +161,18 @@ def _deck_names(shop: ShopSpec, game: Game, deck: Deck, size: Size, per_copy: bo
             refs[card.id]["backs"].append(f"{names[-1]}#page=2")
     return names, refs, page_words
 
+
+
+@dataclass(frozen=True)
+class Drawn:
+    """What one task drew: the names it staged, the faces' notes for the preflight
+    (pnp.extras.facenotes), each card's back image (an image shop's back task) and a
+    DriveThruCards deck's pages, each the index of its distinct page in the staged PDF."""
+
+    staged: list[str] = field(default_factory=list)
+    notes: list = field(default_factory=list)
+    back_files: dict[str, str] = field(default_factory=dict)
+    order: list[int] = field(default_factory=list)
 
 
 CARDS_PER_TASK = 16   # distinct cards drawn by one task (a DriveThruCards deck is one task)
@@ -185,7 +202,7 @@ class ShopJob(ExportJob):
     per_copy: bool = False   # image shops: one image per printed copy, each with its copy-numbered QR code
 
     def run(self, work: Work, task: Task):
-        """(problems, (names staged, the faces' notes for the preflight: pnp.extras.facenotes))."""
+        """(problems, what it drew: a Drawn)."""
         spec = SHOPS[self.shop]
         part: ShopPart = work.parts[task.game]
         unit = part.units[task.index]
@@ -194,14 +211,18 @@ class ShopJob(ExportJob):
         size = deck_size(deck, game)
         cards = deck.cards[unit.start:unit.start + unit.count] if unit.kind == "cards" else list(deck.cards)
         fronts = [prepare_card(card, deck, game, tools, problems) for card in cards] if unit.kind != "back" else []
-        back = prepare_back(deck, game, tools, problems) if unit.kind != "cards" or spec.output is Output.CARD_PDF else None
-        if problems or back is BAD_BACK:
-            return problems.items, ([], [])
+        drawn_here = unit.kind != "cards" or spec.output is Output.CARD_PDF
+        backs = card_backs(self.project, deck, game, tools, problems, cards) if drawn_here else None
+        if problems or backs is BAD_BACK:
+            return problems.items, Drawn()
         bleed = max(spec.bleed_mm, spec.bleed_px / DPI * MM_PER_INCH)
         ctx = replace(tools.context, bleed=bleed + 0.5)
         notes = [n for card, face in zip(cards, fronts) for n in notes_of(deck, card.id, face, size, tools.style)]
-        if back is not None and (unit.kind != "cards" or unit.start + unit.count == len(deck.cards)):
-            notes += notes_of(deck, None, back, size, tools.style)
+        per_card = backs is not None and back_reads_card(self.project, game, deck)
+        if backs is not None and (per_card or unit.kind != "cards" or unit.start + unit.count == len(deck.cards)):
+            first = {id(face): card_id for card_id, face in reversed(backs.items())}  # a back's first card
+            for face in distinct_backs(backs):
+                notes += notes_of(deck, first[id(face)] if per_card else None, face, size, tools.style, "back")
         title = f"{game.name} — {deck.name}"
         staged: list[str] = []
 
@@ -209,10 +230,16 @@ class ShopJob(ExportJob):
             staged.append(f"{deck.id}/{name}")
             self.stage(staged[-1], data)
 
+        back_files: dict[str, str] = {}
+        order: list[int] = []
         if spec.output is Output.PNG:
             px = pixel_size(size, spec)
-            if unit.kind == "back":
-                stage(back_png(deck.id), png_images([back], size, px, ctx, title)[0])
+            if unit.kind == "back":  # one image per distinct back, shared by the cards it is behind
+                faces = distinct_backs(backs)
+                names = {id(face): back_png(deck.id, n if per_card else 0) for n, face in enumerate(faces, 1)}
+                for face, image in zip(faces, png_images(faces, size, px, ctx, title)):
+                    stage(names[id(face)], image)
+                back_files = {card_id: names[id(face)] for card_id, face in backs.items()}
             elif self.per_copy:  # each copy drawn with its own QR payload, as a build prints it
                 copies = [(card, face, n) for card, face in zip(cards, fronts) for n in range(1, card.quantity + 1)]
                 payloads = [format_payload(card.id, card.revision, n) for card, _, n in copies]
@@ -222,21 +249,17 @@ class ShopJob(ExportJob):
             else:
                 for card, image in zip(cards, png_images(fronts, size, px, ctx, title)):
                     stage(front_png(card.id), image)
-        elif spec.output is Output.DECK_PDF:
-            pages = []
-            for card, face in zip(cards, fronts):
-                for _ in range(card.quantity):
-                    pages += ([back] if back is not None else []) + [face]
-            from pnp.extras.pdfx import to_pdfx  # lazy: only this shop needs Ghostscript
-
-            stage(f"{game.slug}-{deck.id}.pdf", to_pdfx(pdf_pages(pages, size, spec.bleed_mm, ctx, title), title))
+        elif spec.output is Output.DECK_PDF:   # drawn here, made PDF/X-1a with every other deck in `write`
+            data, order = draw_deck(cards, fronts, backs, size, spec.bleed_mm, ctx, title,
+                                    Path(self.staging) / PRESS_PICTURES)
+            stage(f"{game.slug}-{deck.id}.pdf", data)
         else:
             for card, face in zip(cards, fronts):
-                data = pdf_pages([face] + ([back] if back is not None else []), size, spec.bleed_mm, ctx,
-                                  f"{game.name} — {card.name}")
+                data = pdf_pages([face] + ([backs[card.id]] if backs is not None else []), size, spec.bleed_mm, ctx,
+                                 f"{game.name} — {card.name}")
                 for n in range(1, card.quantity + 1):
                     stage(f"{card.id}-{n}.pdf", data)
-        return [], (staged, notes)
+        return [], Drawn(staged, notes, back_files, order)
 
 
 class ShopTarget(ExportTarget):
@@ -254,7 +277,6 @@ class ShopTarget(ExportTarget):
     # 3. layout: a DriveThruCards deck is one task; other shops draw chunks of cards, and the back once
     def plan(self, game: Game) -> tuple[dict[str, ShopPart], list[Task]]:
         decks = tuple(self.chosen(game))
-        refuse_per_card_backs(self.project, game, decks, "an export")
         units: list[Unit] = []
         for i, deck in enumerate(decks):
             if self.spec.output is Output.DECK_PDF:
@@ -276,10 +298,19 @@ class ShopTarget(ExportTarget):
         staged: list[str] = []
         order: list[str] = []
         rows = []
+        if self.spec.output is Output.DECK_PDF:   # every deck's PDF made PDF/X-1a by one Ghostscript run
+            from pnp.extras.pdfx import to_pdfx_files  # lazy: only this shop needs Ghostscript
+
+            orders = [[n for u, (_, made) in zip(part.units, results) if u.deck == i for n in made.order]
+                      for i in range(len(part.decks))]
+            to_pdfx_files([(self.staging / deck.id / f"{game.slug}-{deck.id}.pdf", f"{game.name} — {deck.name}")
+                           for deck in part.decks], f"{game.name} — DriveThruCards", orders)
         for i, deck in enumerate(part.decks):
             mine = [made for u, (_, made) in zip(part.units, results) if u.deck == i]
-            names, refs, size_words = _deck_names(self.spec, game, deck, deck_size(deck, game), self.per_copy)
-            missing = set(names) - {n.split("/", 1)[1] for made in mine for n in made[0]}
+            back_files = {card: name for made in mine for card, name in made.back_files.items()}
+            names, refs, size_words = _deck_names(self.spec, game, deck, deck_size(deck, game), self.per_copy,
+                                                  back_files)
+            missing = set(names) - {n.split("/", 1)[1] for made in mine for n in made.staged}
             if missing:
                 raise PnpError(f"internal: {deck.id}: {len(missing)} files not drawn, e.g. {sorted(missing)[0]}")
             zip_files(self.staging / f"{deck.id}.zip", [(name, self.staging / deck.id / name) for name in names])
@@ -288,12 +319,14 @@ class ShopTarget(ExportTarget):
             order += files
             report.decks.append(DeckExport(deck.id, len(deck.cards), deck.copies, size_words, folder / deck.id,
                                            folder / f"{deck.id}.zip"))
-            report.notes += [n for made in mine for n in made[1]]
+            report.notes += [n for made in mine for n in made.notes]
+            per_card = self.spec.output is Output.PNG and back_reads_card(self.project, game, deck)
+            shared = back_sharing(deck, back_files) if per_card else {}   # a back per card: who shares which
             for card in deck.cards:
                 fronts = [f"{deck.id}/{r}" for r in refs[card.id]["fronts"]]
                 backs = list(dict.fromkeys(f"{deck.id}/{r}" for r in refs[card.id]["backs"]))
                 rows.append([deck.id, card.id, card.name, card.quantity, " ".join(fronts), " ".join(backs),
-                             upload_words(self.spec.output, card.quantity, fronts, backs)])
+                             upload_words(self.spec.output, card.quantity, fronts, backs, shared.get(card.id))])
         text = io.StringIO()
         writer = csv.writer(text, lineterminator="\n")
         writer.writerow(ORDER_COLUMNS)

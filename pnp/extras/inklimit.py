@@ -26,7 +26,7 @@ from functools import lru_cache
 from pathlib import Path
 
 import pikepdf
-from PIL import Image, ImageCms, ImageMath
+from PIL import Image, ImageChops, ImageCms, ImageMath
 
 from pnp.extras.contentscan import DELIM, operator_pattern, operators
 
@@ -187,12 +187,31 @@ def _limit_image(image: pikepdf.Stream, limit: float) -> bool:
     pil = pikepdf.PdfImage(image).as_pil_image()
     if pil.mode != "CMYK":
         return False
+    if _adobe_inverted(image, pil):   # Ghostscript's CMYK JPEGs: Pillow hands their inks back inverted
+        pil = ImageChops.invert(pil)
+    if within(pil, limit):   # a picture made ready before (pnp.extras.presspictures): left as it is
+        return False
     limited = limit_picture(pil, limit)
     image.write(zlib.compress(limited.tobytes()), filter=pikepdf.Name.FlateDecode)
     for key in ("/DecodeParms", "/Decode"):
         if key in image:
             del image[key]
     return True
+
+
+def _adobe_inverted(image: pikepdf.Stream, pil: Image.Image) -> bool:
+    """Whether a DCT picture is an Adobe CMYK JPEG with no /Decode: PDF readers take its
+    bytes as Adobe stores them (inverted), and Pillow's decoding gives 255 minus each ink."""
+    filters = image.get("/Filter")
+    names = [str(f) for f in filters] if isinstance(filters, pikepdf.Array) else [str(filters)]
+    return names[-1:] == ["/DCTDecode"] and "/Decode" not in image and "adobe" in pil.info
+
+
+def within(image: Image.Image, limit: float) -> bool:
+    """Whether every pixel of a CMYK picture is within `limit` total ink (to the 1/255 of each ink)."""
+    c, m, y, k = image.split()
+    total = ImageMath.lambda_eval(lambda e: e["c"] + e["m"] + e["y"] + e["k"], c=c, m=m, y=y, k=k)
+    return total.getextrema()[1] <= limit * 255 + 2
 
 
 def limit_picture(image: Image.Image, limit: float) -> Image.Image:

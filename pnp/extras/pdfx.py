@@ -21,6 +21,7 @@ rich black C60 M40 Y40 K100).
 from __future__ import annotations
 
 import glob
+import io
 import shutil
 import subprocess
 import tempfile
@@ -80,20 +81,69 @@ def _pdfmarks(profile: Path, title: str) -> str:
 
 def to_pdfx(pdf: bytes, title: str) -> bytes:
     """The PDF as PDF/X-1a:2003: CMYK within 240% total ink, fonts embedded, the SWOP output intent."""
+    with tempfile.TemporaryDirectory(prefix="pnp-pdfx-") as tmp:
+        path = Path(tmp) / "in.pdf"
+        path.write_bytes(pdf)
+        to_pdfx_files([(path, title)], title)
+        return path.read_bytes()
+
+
+def to_pdfx_files(files: list[tuple[Path, str]], title: str, orders: list[list[int]] | None = None) -> None:
+    """Each (PDF, its title) made PDF/X-1a:2003 in place, by one Ghostscript
+    run over them all (its start-up and profile paid once per export, not
+    once per deck): Ghostscript writes their pages into one file, its ink is
+    limited once, and it is split back into the files, each with the output
+    intent and its own title. With `orders`, each file's pages are its
+    distinct faces, one each, and its order lists the pages it is made of
+    (a face shown on many pages is converted once, and shared by them)."""
+    import pikepdf  # lazy: only this shop needs it here
+
     gs, profile = ghostscript(), cmyk_profile()
+    counts = []
+    for path, _ in files:
+        with pikepdf.open(path) as pdf:
+            counts.append(len(pdf.pages))
     with tempfile.TemporaryDirectory(prefix="pnp-pdfx-") as tmp:
         folder = Path(tmp)
-        (folder / "in.pdf").write_bytes(pdf)
         (folder / "pdfx.ps").write_text(_pdfmarks(profile, title), encoding="ascii")
         command = [gs, "-q", "-dBATCH", "-dNOPAUSE", "-dPDFX", "-sDEVICE=pdfwrite",
                    "-sColorConversionStrategy=CMYK", "-sProcessColorModel=DeviceCMYK",
                    "-dHaveTransparency=false", "-dMaxInlineImageSize=0", "-dEmbedAllFonts=true", "-dSubsetFonts=true",
                    f"--permit-file-read={profile}", f"-sOutputICCProfile={profile}",
-                   f"-sOutputFile={folder / 'out.pdf'}", str(folder / "pdfx.ps"), str(folder / "in.pdf")]
+                   f"-sOutputFile={folder / 'out.pdf'}", str(folder / "pdfx.ps"), *(str(path) for path, _ in files)]
         done = subprocess.run(command, capture_output=True, text=True, check=False)
         out = folder / "out.pdf"
         if done.returncode != 0 or not out.is_file():
             said = (done.stderr or done.stdout).strip().splitlines()
             raise PnpError(f"Ghostscript could not make the PDF/X-1a file for {title}: "
                            f"{said[-1] if said else f'exit {done.returncode}'}")
-        return limit_ink(out.read_bytes(), profile, INK_LIMIT)
+        limited = limit_ink(out.read_bytes(), profile, INK_LIMIT)
+    if orders is None and len(files) == 1:
+        files[0][0].write_bytes(limited)
+        return
+    _split(limited, files, counts, orders or [list(range(count)) for count in counts])
+
+
+def _split(pdf: bytes, files: list[tuple[Path, str]], counts: list[int], orders: list[list[int]]) -> None:
+    """The converted pages back into their files: each its pages in its order (a page shown twice: two
+    page objects sharing one content and its resources), the output intent and its own title."""
+    import pikepdf  # lazy: only this shop needs it here
+
+    with pikepdf.open(io.BytesIO(pdf)) as whole:
+        if len(whole.pages) != sum(counts):
+            raise PnpError(f"internal: Ghostscript wrote {len(whole.pages)} pages, not {sum(counts)}")
+        start = 0
+        for (path, title), count, order in zip(files, counts, orders):
+            part = pikepdf.new()
+            copied = [part.copy_foreign(whole.pages[start + n].obj) for n in range(count)]
+            start += count
+            for n in order:
+                page = pikepdf.Dictionary({key: value for key, value in copied[n].items() if key != "/Parent"})
+                part.pages.append(pikepdf.Page(part.make_indirect(page)))
+            part.Root.OutputIntents = pikepdf.Array([part.copy_foreign(intent) for intent in whole.Root.OutputIntents])
+            info = pikepdf.Dictionary({key: pikepdf.String(str(value)) if isinstance(value, pikepdf.String) else value
+                                       for key, value in whole.docinfo.items()})
+            info.Title = pikepdf.String(title)
+            part.docinfo = part.make_indirect(info)
+            part.save(path, force_version=whole.pdf_version, deterministic_id=True,
+                      object_stream_mode=pikepdf.ObjectStreamMode.disable)

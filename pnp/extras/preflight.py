@@ -27,7 +27,6 @@ from __future__ import annotations
 import csv
 import hashlib
 import json
-import os
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -37,7 +36,7 @@ from PIL import Image
 
 from pnp.errors import PnpError, Problems
 from pnp.extras.export import SHOPS, ShopSpec, export, pixel_size
-from pnp.extras.inkmeasure import page_ink
+from pnp.extras.inkmeasure import files_ink
 from pnp.extras.pdfrules import PdfRules, check_pdf, page_keys
 from pnp.extras.staging import EXPORT_MANIFEST, shop_folder
 from pnp.extras.facenotes import LayoutNote, layout_notes
@@ -103,6 +102,8 @@ def _who(folder: Path) -> tuple[dict[tuple[str, int], str], dict[str, list[str]]
                 name, _, page = ref.partition("#page=")
                 labels.setdefault((name, int(page) if page.isdigit() else 1), label)
                 refs.setdefault(label, []).append(ref)
+                if side == "back":   # a back per card: its card's own
+                    refs.setdefault(f"{row.get('card_id', '?')} back", []).append(ref)
     return labels, refs
 
 
@@ -121,26 +122,25 @@ def _png(path: Path, px: tuple[int, int]) -> list[tuple[int, str, str]]:
     return out
 
 
-def _ink_findings(path: Path, limit: float, keys: list[bytes]) -> list[tuple[int, str, str]]:
-    """Pages over the ink limit, measured on their rendered separations (Ghostscript, its own process)."""
-    return [(ink.page, "ink-limit", f"total ink reaches {ink.max_percent:.0f}% "
-                                    f"({ink.over_share:.1%} of the page over {limit:.0f}%)")
-            for ink in page_ink(path, limit, keys) if ink.max_percent > limit + 2 / 255 * 100]
+def _ink_findings(files: list[tuple[Path, list[bytes]]], limit: float) -> list[list[tuple[int, str, str]]]:
+    """Each file's pages over the ink limit, measured on their rendered separations (one Ghostscript
+    run for every file of the export, in its own process)."""
+    return [[(ink.page, "ink-limit", f"total ink reaches {ink.max_percent:.0f}% "
+                                     f"({ink.over_share:.1%} of the page over {limit:.0f}%)")
+             for ink in inks if ink.max_percent > limit + 2 / 255 * 100]
+            for inks in files_ink(files, limit)]
 
 
 def _check_files(todo: dict[str, tuple[Path, tuple[float, float], tuple[int, int]]], spec: ShopSpec) -> dict[str, list]:
-    """Each distinct file's findings. Ghostscript renders the CMYK files' separations in
-    threads (each its own process) while this thread reads the files with pikepdf and
-    PDFium (which is not thread-safe)."""
+    """Each distinct file's findings. Ghostscript renders the CMYK files' separations, all
+    in one run, in a thread while this thread reads the files with pikepdf and PDFium
+    (which is not thread-safe)."""
     limit = INK_LIMIT.get(spec.shop)
     out: dict[str, list] = {}
-    with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
-        inks = {}
-        keys = {}
-        for digest, (path, _, _) in todo.items():
-            if limit is not None and path.suffix == ".pdf":
-                keys[digest] = page_keys(path)
-                inks[digest] = pool.submit(_ink_findings, path, limit, keys[digest])
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        keys = {digest: page_keys(path) for digest, (path, _, _) in todo.items()
+                if limit is not None and path.suffix == ".pdf"}
+        inks = pool.submit(_ink_findings, [(todo[d][0], k) for d, k in keys.items()], limit) if keys else None
         for digest, (path, card_mm, px) in todo.items():
             if path.suffix == ".png":
                 out[digest] = _png(path, px)
@@ -148,8 +148,8 @@ def _check_files(todo: dict[str, tuple[Path, tuple[float, float], tuple[int, int
             rules = PdfRules(pdfx=spec.shop is Shop.DRIVETHRU, cmyk_only=spec.shop is Shop.DRIVETHRU,
                              card_mm=card_mm, bleed_mm=spec.bleed_mm)
             out[digest] = [(page or 0, rule, msg) for page, rule, msg in check_pdf(path, rules, keys.get(digest))]
-        for digest, future in inks.items():
-            out[digest] += future.result()
+        for digest, found in zip(keys, inks.result() if inks is not None else []):
+            out[digest] += found
     return out
 
 
@@ -183,7 +183,7 @@ def check_export(folder: Path, game: Game, shop: Shop, notes: list[LayoutNote]) 
             card = labels.get((name, page), "-") if page else "-"
             report.findings.append(Finding(f"{base}/{name}", page, card, rule, message))
     for note in notes:
-        label = f"{note.card} front" if note.card else f"{note.deck} back"
+        label = note.label
         where = refs.get(label) or [f"{note.deck}/"]
         name, _, page = where[0].partition("#page=")
         copies = f" (and on its {len(where) - 1} other copies)" if len(where) > 1 else ""

@@ -7,6 +7,9 @@
                                false: TTS shows that slot for cards in other
                                players' hands
         <deck>-back.png        the deck's back
+        <deck>-backs-<n>.png   a deck with a back per card: sheet n's backs,
+                               each in its card's slot (UniqueBack; the
+                               hidden image is then the card's own back)
         <deck>.json            a saved object TTS loads as the deck
         <token>-<card>.png     one-sided decks (tokens, coins): one image each
         board-<id>.png         boards, at true proportions
@@ -53,7 +56,8 @@ from pnp.extras.ttsobjects import (MAX_DPI, MAX_SIDE, MM_PER_INCH, _board_object
                                    _token_objects, _Urls, cell_pixels, check_url_base, grid_for, saved_object,
                                    sheet_chunks)
 from pnp.model import PAPERS, Deck, DocKind, Document, Game, Shop, Size
-from pnp.pipeline.prepare import BAD_BACK, deck_size, prepare_back, prepare_card, refuse_per_card_backs
+from pnp.pipeline.prepare import (BAD_BACK, back_reads_card, card_backs, deck_size, distinct_backs, prepare_back,
+                                  prepare_card)
 from pnp.pipeline.stages import run_stages
 from pnp.pipeline.tasks import Task, Work
 from pnp.render.canvas import draw_face, new_canvas
@@ -112,12 +116,13 @@ class Unit:
     """One task of the export: a deck's back image, one sheet of its fronts, a
     chunk of token images, or one board."""
 
-    kind: str        # "back", "sheet", "tiles" or "board"
+    kind: str        # "back", "sheet", "backs" (a sheet of its cards' own backs), "tiles" or "board"
     deck: int = 0    # index into the part's decks (a board: into its boards)
     start: int = 0   # the first card of the deck it draws
     count: int = 0
     key: int = 0     # a sheet's CustomDeck key
     name: str = ""   # the file it writes (tiles: one per card, named from the card)
+    backs: str = ""  # a sheet of a deck with a back per card: its sheet of backs (TTS's UniqueBack)
 
 
 @dataclass(frozen=True)
@@ -151,11 +156,14 @@ class TtsJob(ExportJob):
         deck = part.decks[unit.deck]
         size = deck_size(deck, game)
         # a sheet's cells are as sharp as its grid allows; a back or a token at its sharpest (1 x 1)
-        grid = grid_for(unit.count, size) if unit.kind == "sheet" else None
+        grid = grid_for(unit.count, size) if unit.kind in ("sheet", "backs") else None
         px = grid.cell if grid is not None else cell_pixels(size, 1, 1)
         cards = deck.cards[unit.start:unit.start + unit.count]
+        if unit.kind == "backs":
+            return self._backs_sheet(unit, game, deck, cards, grid, tools, ctx, problems)
         fronts = [prepare_card(card, deck, game, tools, problems) for card in cards]
-        back = prepare_back(deck, game, tools, problems) if unit.kind != "tiles" else None
+        # a deck with a back per card has no one back: its cards' backs are a sheet of their own
+        back = prepare_back(deck, game, tools, problems) if unit.kind != "tiles" and not unit.backs else None
         if problems or back is BAD_BACK:
             return problems.items, []
         if unit.kind == "tiles":
@@ -176,6 +184,21 @@ class TtsJob(ExportJob):
         self.stage(unit.name, _png(sheet))
         return [], [unit.name]
 
+    def _backs_sheet(self, unit: Unit, game: Game, deck: Deck, cards, grid, tools, ctx, problems: Problems):
+        """The sheet of the cards' own backs, each in its card's slot of the fronts' sheet (TTS's
+        UniqueBack); identical backs are drawn once."""
+        backs = card_backs(self.project, deck, game, tools, problems, cards)
+        if problems or backs is BAD_BACK:
+            return problems.items, []
+        size, px = deck_size(deck, game), grid.cell
+        faces = distinct_backs(backs)
+        images = dict(zip((id(face) for face in faces), _images(faces, size, px, ctx)))
+        sheet = Image.new("RGB", (grid.columns * px[0], grid.rows * px[1]), "white")
+        for i, card in enumerate(cards):
+            sheet.paste(images[id(backs[card.id])], ((i % grid.columns) * px[0], (i // grid.columns) * px[1]))
+        self.stage(unit.name, _png(sheet))
+        return [], [unit.name]
+
 
 class TtsTarget(ExportTarget):
     """The Tabletop Simulator export as a target of the pipeline."""
@@ -188,7 +211,6 @@ class TtsTarget(ExportTarget):
     # 3. layout: per deck its back and one sheet of at most 69 fronts (or chunks of tokens); each board
     def plan(self, game: Game) -> tuple[dict[str, TtsPart], list[Task]]:
         decks = tuple(self.chosen(game))
-        refuse_per_card_backs(self.project, game, decks, "a Tabletop Simulator export")
         boards = () if self.decks else tuple(d for d in game.documents if d.kind is DocKind.BOARD)
         keys = _SheetKeys(game.slug)
         units: list[Unit] = []
@@ -196,9 +218,14 @@ class TtsTarget(ExportTarget):
             if deck.back is None:
                 units += [Unit("tiles", i, start, count) for start, count in chunks(len(deck.cards), TILES_PER_TASK)]
                 continue
-            units.append(Unit("back", i, name=f"{deck.id}-back.png"))
-            units += [Unit("sheet", i, start, count, keys.take(), f"{deck.id}-sheet-{n}.png")
-                      for n, (start, count) in enumerate(sheet_chunks(len(deck.cards)), start=1)]
+            per_card = back_reads_card(self.project, game, deck)
+            if not per_card:
+                units.append(Unit("back", i, name=f"{deck.id}-back.png"))
+            for n, (start, count) in enumerate(sheet_chunks(len(deck.cards)), start=1):
+                backs = f"{deck.id}-backs-{n}.png" if per_card else ""
+                units.append(Unit("sheet", i, start, count, keys.take(), f"{deck.id}-sheet-{n}.png", backs))
+                if per_card:
+                    units.append(Unit("backs", i, start, count, units[-1].key, backs))
         units += [Unit("board", j, name=f"board-{doc.id}.png") for j, doc in enumerate(boards)]
         self.part = TtsPart(game, decks, boards, tuple(units))
         tasks = [Task(game.slug, u.kind, k, f"{game.slug}/{u.name or decks[u.deck].id}", max(1, u.count))

@@ -143,16 +143,19 @@ def _description(card) -> str:
 
 
 def _deck_object(game: Game, deck: Deck, sheets: list, size: Size, urls: _Urls, x: float) -> dict[str, Any]:
-    """A two-sided deck; `sheets`: its sheets' (start, count, key, name), as pnp.extras.tts plans them."""
+    """A two-sided deck; `sheets`: its sheets' (start, count, key, name, backs), as pnp.extras.tts plans them."""
     custom: dict[str, Any] = {}
     slot_of: dict[str, int] = {}
     for unit in sheets:
         grid = grid_for(unit.count, size)
         for i, card in enumerate(deck.cards[unit.start:unit.start + unit.count]):
             slot_of[card.id] = unit.key * 100 + i
-        custom[str(unit.key)] = {"FaceURL": urls(unit.name), "BackURL": urls(f"{deck.id}-back.png"),
+        # a back per card: BackURL is a sheet of backs in the fronts' grid (UniqueBack), and a card in
+        # another player's hand shows its own back, as on a real table (BackIsHidden)
+        unique = bool(unit.backs)
+        custom[str(unit.key)] = {"FaceURL": urls(unit.name), "BackURL": urls(unit.backs or f"{deck.id}-back.png"),
                                  "NumWidth": grid.columns, "NumHeight": grid.rows,
-                                 "BackIsHidden": False, "UniqueBack": False, "Type": 0}
+                                 "BackIsHidden": unique, "UniqueBack": unique, "Type": 0}
     copies = [card for card in deck.cards for _ in range(card.quantity)]
     payloads = copy_payloads(copies)
     scale = card_scale(size)

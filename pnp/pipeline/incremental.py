@@ -289,6 +289,7 @@ class BuildState:
         self.path = path
         self.digest: str = data.get("digest", "")
         self.outputs: dict[str, dict[str, Any]] = data.get("outputs", {})
+        self.colours: list[str] = data.get("colours", [])  # colour-identity warnings (said again while they hold)
 
     @classmethod
     def load(cls, out_dir: Path) -> "BuildState":
@@ -314,7 +315,7 @@ class BuildState:
         return ids or None
 
     def to_json(self) -> dict[str, Any]:
-        return {"digest": self.digest, "outputs": self.outputs}
+        return {"digest": self.digest, "outputs": self.outputs, **({"colours": self.colours} if self.colours else {})}
 
     def dump(self) -> bytes:
         """Compact JSON: only pnp reads this file, and it lists every card."""

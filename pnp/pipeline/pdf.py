@@ -24,6 +24,7 @@ class PdfTarget:
         self.project, self.out_dir, self.options, self.force, self.progress = project, out_dir, options, force, progress
         self.report = BuildReport()
         self._job: BuildJob | None = None
+        self.colours: dict[str, list[str]] = {}  # each planned game's colour-identity warnings
 
     @property
     def job(self) -> BuildJob:
@@ -52,7 +53,10 @@ class PdfTarget:
     def plan(self, game: Game) -> tuple[dict[str, GamePart], list[Task]]:
         from pnp.pipeline.manifest import deck_filename, doc_filenames  # lazy: a build with nothing to draw never loads it
 
+        from pnp.pipeline.prepare import colour_identity_warnings  # lazy: as the manifest
+
         slug, options, state, game_out = game.slug, self.options, self.states[game.slug], self.dirs[game.slug]
+        self.colours[slug] = colour_identity_warnings(self.project, game)
         keys = {(slug, "deck", d.id): deck_key(self.project, game, d, options) for d in game.decks}
         keys.update({(slug, "doc", d.id): doc_key(self.project, game, d, options) for d in game.documents})
         decks = [d for d in game.decks
@@ -93,7 +97,7 @@ class PdfTarget:
         for slug in self.wanted:
             state = states.get(slug) or self.states[slug]
             entries = [n for entry in state.outputs.values() for n in entry.get("notes", [])]
-            self.report.warnings += warning_lines(slug, entries)
+            self.report.warnings += warning_lines(slug, entries) + state.colours
 
     def _collect(self, sources, tasks, results):
         """The rendered files, manifests and build states, once every task has
@@ -116,7 +120,8 @@ class PdfTarget:
                     fresh[name] = entry
                     if "cutter" in entry["file"]:
                         self.report.settings.append(f"{name}: {entry['file']['cutter']['settings']}")
-            state = BuildState(old.path, {"digest": self.digests[slug], "outputs": {}})
+            state = BuildState(old.path, {"digest": self.digests[slug], "outputs": {},
+                                          "colours": self.colours.get(slug, [])})
             names = []
             for d in game.decks:  # a deck's PDF and, in a cutter build, its cutting files (this build's if it drew them)
                 main = deck_filename(d)

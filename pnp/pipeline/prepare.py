@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pnp.errors import PnpError, Problems
+from pnp.errors import Problems
 from pnp.faces.artpanel import MIN_DPI, is_raster, raster_dpi, raster_pixels
 from pnp.faces.elements import Art
 from pnp.faces.templates import TemplateProblem
@@ -87,14 +87,34 @@ def prepare_game(game: Game, tools: Tools, problems: Problems,
     return prepare_decks(game, tools, problems), docs
 
 
-def refuse_per_card_backs(project: Path, game: Game, decks, what: str) -> None:
-    """Exports draw one back per deck: a deck whose back template reads the
-    card (per-card backs) is refused with one error, never printed with the
-    wrong backs."""
-    for deck in decks:
-        if back_reads_card(project, game, deck):
-            raise PnpError(f"{game.path.name}:{deck.line}: {deck.id}: its back template {deck.back!r} reads `card` "
-                           f"(a back per card); {what} draws one back per deck so far: build the PDFs with `pnp build`")
+def card_backs(project: Path, deck: Deck, game: Game, tools: Tools, problems: Problems, cards, cache=None):
+    """The backs of `cards`, card id -> Face: the deck's one back behind every
+    card, or (its back template reads `card`: see `back_reads_card`) each
+    card's own, identical backs one and the same Face (so a shop gets one
+    image of it and a PDF one form); None for a one-sided deck; BAD_BACK when
+    a back has a problem (every card's problems recorded)."""
+    if deck.back is None:
+        return None
+    if not back_reads_card(project, game, deck):
+        back = prepare_back(deck, game, tools, problems, cache)
+        return back if back is BAD_BACK else {card.id: back for card in cards}
+    distinct: dict = {}
+    out, bad = {}, False
+    for card in cards:
+        face = prepare_back(deck, game, tools, problems, cache, card=card)
+        if face is BAD_BACK:
+            bad = True
+            continue
+        try:
+            out[card.id] = distinct.setdefault(face, face)
+        except TypeError:  # a face holding something unhashable: kept as it is
+            out[card.id] = face
+    return BAD_BACK if bad else out
+
+
+def distinct_backs(backs: dict[str, Any]) -> list[Any]:
+    """The distinct faces of `card_backs`'s answer, in the order of the cards first showing them."""
+    return list({id(face): face for face in backs.values()}.values())
 
 
 def prepare_decks(game: Game, tools: Tools, problems: Problems, decks=None) -> list[DeckFaces]:
@@ -206,6 +226,26 @@ def _check_colour_identities(game, templates, problems: Problems, notes: list[st
     for cs, closest in report if notes is not None else ():
         notes.append(f"note: {game.slug}: closest {cs.what} colours (ΔE00) " + ", ".join(
             f"{c.simulation} {c.delta_e:.1f} ({c.first}/{c.second})" for c in closest))
+
+
+def colour_identity_warnings(project: Path, game) -> list[str]:
+    """The colour-identity clashes `pnp validate` refuses (see
+    `_check_colour_identities`), as a build's stated warnings: a build draws
+    what it is given, and says which colours players may not tell apart."""
+    from pnp.sources.cvdcheck import deck_set, measure  # lazy: only a build that draws, and validate
+    from pnp.sources.cvdsets import style_sets
+
+    tools = load_tools(project, game.slug)
+    problems = Problems(project)
+    sets = [deck_set(game), *style_sets(game, tools.templates.style, tools.templates.style_files, problems)]
+    _, clashes = measure(sets)
+    out = []
+    for clash in clashes:
+        where = Path(clash.path)
+        shown = where.relative_to(project.resolve()) if where.is_relative_to(project.resolve()) else where
+        out.append(f"warning: {shown}{f':{clash.line}' if clash.line else ''}: {clash.message()} "
+                   "(`pnp validate` refuses it)")
+    return out
 
 
 def art_resolution_warnings(project: Path, decks: list[DeckFaces]) -> list[str]:

@@ -22,8 +22,10 @@ def usable_cards(state: State, player: str, kind: str, details: Mapping[str, Any
     """The printed cards `player` may put where a move says `<CARD>`: the
     cards of the table's game from the player's own deck (their faction) or
     a deck every player shares, of the types the move takes (its details'
-    `type`, else the kind's), within its `max_cost`. The referee does not see
-    hands, so this is what the hand may hold, not what it holds."""
+    `type`, else the kind's), within its `max_cost`, and among its `cards`
+    where the generator names them (Culture War: the printed cards the rules
+    accept on the move's target). The referee does not see hands, so this
+    is what the hand may hold, not what it holds."""
     from referee.cards.index import load_index, project_root  # lazy: the card index, only for a move with a card
 
     try:
@@ -44,6 +46,9 @@ def usable_cards(state: State, player: str, kind: str, details: Mapping[str, Any
     top = details.get("max_cost")
     if isinstance(top, int):
         cards = [c for c in cards if not isinstance(c.fields.get("cost"), int) or c.fields["cost"] <= top]
+    named = details.get("cards")  # the generator's own list: the printed cards the rules accept played so
+    if isinstance(named, (list, tuple)):
+        cards = [c for c in cards if c.id in set(named)]
     return [{"id": c.id, "name": c.name, "code": str(c.fields.get("code") or "")} for c in cards]
 
 

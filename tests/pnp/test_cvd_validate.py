@@ -169,3 +169,28 @@ def test_the_debate_fortitude_markers_are_told_apart_by_colour_alone(tmp_path):
     assert result.exit_code != 0
     assert "debate: markers deb-fortitude-gold and deb-fortitude-navy are" in result.output, result.output
     assert "style.yaml:" in result.output and "no icon or printed name tells them apart" in result.output
+
+
+def test_a_build_says_the_colour_clash_validate_refuses_and_again_while_it_holds(tmp_path):
+    """The check runs on every build, not only `pnp validate`: a build draws what it is
+    given and states the clash, at its file and line; an up-to-date build says it again,
+    and a fixed colour silences it."""
+    project = two_decks(new_game(tmp_path), icon="dragon-market-mark")  # collapses for a deutan
+    first = pnp(project, "build")
+    assert first.exit_code == 0, first.output
+    said = [ln for ln in first.output.splitlines() if "share the icon" in ln]
+    assert len(said) == 1 and said[0].startswith("warning: ") and "game.yaml:" in said[0], first.output
+    assert "7.2 ΔE00 apart under deutan" in said[0] and "pnp validate" in said[0]
+    again = pnp(project, "build")
+    assert "up to date" in again.output and [ln for ln in again.output.splitlines() if "share the icon" in ln] == said
+    game = sources(project) / "game.yaml"
+    game.write_text(game.read_text().replace('color: "#cc3333"', 'color: "#1f4e99"'))  # blue beside the green
+    fixed = pnp(project, "build")
+    assert fixed.exit_code == 0 and "share the icon" not in fixed.output, fixed.output
+
+
+def test_the_shipped_games_build_with_no_colour_warning():
+    from pnp.pipeline.prepare import colour_identity_warnings
+
+    for slug in SHIPPED:
+        assert colour_identity_warnings(ROOT, load_sources(ROOT, [slug]).games[slug]) == []

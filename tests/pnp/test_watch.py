@@ -1,6 +1,12 @@
 """Watch mode, driven by editing a temp copy of the sources."""
+import json
+import signal
+import subprocess
+import sys
 import threading
 import time
+import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import pytest
 
@@ -54,3 +60,40 @@ def _wait(condition, timeout=20.0):
         if time.monotonic() > end:
             raise AssertionError("watch did not react in time")
         time.sleep(0.05)
+
+
+def test_watch_with_a_cutter_rebuilds_the_cutting_file_on_save(mini_project, tmp_path):
+    """`pnp watch --cutter silhouette --marks 4` as a user runs it (its own process): the first
+    build writes the cutter sheet and its cutting file; one more copy of a card saved, the
+    cutting file is rebuilt with one more cut path, as `pnp build --cutter` makes it."""
+    out = tmp_path / "out"
+    folder = out / "culture-war" / "cutter-silhouette"
+    svg = folder / "deck-anarchy-cut-1.svg"
+    command = [str(Path(sys.executable).parent / "pnp"), "--project", str(mini_project), "watch", "culture-war",
+               "--cutter", "silhouette", "--marks", "4", "--out", str(out)]
+    lines: list[str] = []
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True) as watcher:
+        reader = threading.Thread(target=lambda: lines.extend(iter(watcher.stdout.readline, "")), daemon=True)
+        reader.start()
+        try:
+            _wait(lambda: sum("watching" in line for line in lines) >= 1, 120)
+            assert svg.is_file(), lines
+            assert len(_cut_paths(svg)) == 5   # MINI_DECK: 2 + 1 + 1 + 1 copies
+            marks = json.loads((folder / "manifest.json").read_text())["files"][0]["cutter"]["marks"]
+            assert marks == 4
+            time.sleep(0.5)   # let the watcher settle before the edit
+            deck = mini_project / DECK
+            deck.write_text(deck.read_text().replace("    name: Test Brawler\n", "    name: Test Brawler\n    quantity: 2\n"))
+            _wait(lambda: sum("watching" in line for line in lines) >= 2, 120)
+            assert any(f"rebuilt {svg}  (cutting file, 6 cards)" in line for line in lines), lines
+            assert len(_cut_paths(svg)) == 6
+        finally:
+            watcher.send_signal(signal.SIGINT)
+            try:
+                watcher.wait(20)
+            except subprocess.TimeoutExpired:
+                watcher.kill()
+
+
+def _cut_paths(svg) -> list:
+    return list(ET.parse(svg).getroot().iter("{http://www.w3.org/2000/svg}path"))

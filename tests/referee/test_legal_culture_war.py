@@ -29,6 +29,7 @@ from helpers.legal_play import parsed as parse_command
 from referee.rules import prompts
 from referee.rules import rules_for
 from referee.games.culture_war import legal
+from referee.games.culture_war.table import cards as printed
 from referee.games.culture_war.table.board import Board
 from referee.rules.legal import CARD_PLACEHOLDER, legal_moves
 from referee.model import Action, GameSlug, PlayerName, Setup, State
@@ -50,7 +51,7 @@ def new_game(seed: int, players: int = 3, seating: bool = False) -> tuple[State,
     state = RULES.setup(Setup(GameSlug.CULTURE_WAR, seats, seed, house_rules=rules), ())
     decks, hands = {}, {}
     for name, faction in seats:
-        deck = list(legal.deck_cards(faction))
+        deck = list(printed.deck_cards(faction))
         rng.shuffle(deck)
         hands[name] = [deck.pop() for _ in range(int(state.player(name).fields["hand"]))]
         decks[name] = deck
@@ -125,7 +126,7 @@ def candidates(state: State, name: str, hand: list[str]) -> list[Action]:
     window = state.fields.get("window")
     if window and board.pieces.get(str(window["attacker"]), {}).get("owner") == name:
         out.append(Action("settle", {}, me))  # the CLI records the attacker's owner, whoever types it
-    cards = [legal.card(c) for c in dict.fromkeys(hand)] + list(legal.estate_cards(None))
+    cards = [legal.card(c) for c in dict.fromkeys(hand)] + list(printed.estate_cards(None))
     for c in cards:
         for on in [None, *handles, *players]:
             args: dict[str, Any] = {"player": name, "card": c["id"], "_card": c}
@@ -256,12 +257,30 @@ def test_without_hands_card_plays_are_listed_by_what_they_may_cost():
     state, _, _ = new_game(7, players=2, seating=True)
     moves = legal_moves(RULES, state, state.active_player.name)
     placeholders = [m for m in moves if m.action is None]
-    assert {m.details["type"] for m in placeholders} == {"unit", "mod", "flash", "happening", "operation"}
+    # a kind is listed only where a printed card of the deck plays (1 coin buys no Flash or Operation here)
+    assert {m.details["type"] for m in placeholders} == {"unit", "mod", "happening"}
     unit = next(m for m in placeholders if m.details["type"] == "unit")
     assert unit.command == f"deploy {CARD_PLACEHOLDER}" and "costing up to 1" in unit.text  # 1 coin at the start
+    for m in placeholders:  # each offers the printed cards the rules accept played on its target
+        assert m.details["cards"], m.command
+        for card_id in m.details["cards"]:
+            c = legal.card(card_id)
+            assert c["type"] == m.details["type"] and int(c.get("cost") or 0) <= 1
+            args = {"player": state.active_player.name, "card": card_id, "_card": c}
+            if m.details["on"] is not None:
+                args["on"] = m.details["on"]
+            RULES.check(state, Action("play", args, state.active_player.name))
+    mods = [m for m in placeholders if m.details["type"] == "mod"]
+    assert mods and all(" --on " in m.command and m.details["on"] in m.command for m in mods)
     other = next(p.name for p in state.players if p.name != state.active_player.name)
-    theirs = [m for m in legal_moves(RULES, state, other) if m.action is None]
-    assert [m.details["type"] for m in theirs] == ["flash"] and theirs[0].command.endswith(f"--by {other}")
+    theirs = legal_moves(RULES, state, other)
+    assert [m for m in theirs if m.action is None] == []  # no coin: no Flash of theirs plays
+    rich_other = state.with_player(replace(state.player(other), capital=3))
+    rich_other = replace(rich_other, fields={**rich_other.fields, "banks": {**rich_other.fields["banks"],
+                                                                           other: {"plain": 3}}})
+    theirs = [m for m in legal_moves(RULES, rich_other, other) if m.action is None]
+    assert theirs and {m.details["type"] for m in theirs} == {"flash"}
+    assert all(m.command.endswith(f"--by {other}") for m in theirs)
     assert any(m.action is not None and m.action.name == "play" and m.action.args["_card"]["type"] == "real-estate"
                for m in moves) is False  # the second Real Estate costs 2; 1 coin buys none
     rich = state.with_player(replace(state.active_player, capital=3))

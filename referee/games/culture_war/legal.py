@@ -1,4 +1,4 @@
-"""Culture War's legal moves (referee/legal.py): every action the rules
+"""Culture War's legal moves (the contract: referee/rules/legal.py): every action the rules
 accept now for one player, with the command line that plays it.
 
 What a player may do, by the moment:
@@ -22,7 +22,11 @@ order `--from` (the referee's default pays from the fullest Real Estate
 first, then the bank, which never wastes production). An alliance is
 listed with every group it may join (`ally ann bo`, `ally ann bo cy`: each
 pair of the group becomes allied); a move that changes nothing (`ally` of
-players already allied pair by pair) is not a move.
+players already allied pair by pair) is not a move, and two that leave the
+same table are one: a group is listed once for each set of new pairs (the
+smallest group that makes them), `unally NAME` only with two alliances or
+more, and `gift --faction` only with coins of two kinds or more. A battle
+Flash is listed without `--on` (it finds its unit in the battle).
 
 Hands: with `hands=None` the referee knows only how many cards each hand
 holds, so the cards a hand may hold are listed by what they may be
@@ -36,6 +40,12 @@ Actions that roll until a battle is decided (`rolloff`, `battle`, `window`,
 `rolls`: the CLI checks them with one die and then counts the dice the
 battle takes; `dice_for` does the same for self-play.
 
+The generator is one class, `_Gen`, written in four files by concern: this
+one (the moments, prompts, the battle window, end-turn), `legal_cards.py`
+(card plays and their targets, and the `<CARD>` moves of a hand unseen),
+`legal_fights.py` (seizes and battles) and `legal_allies.py` (alliances,
+donations, gifts). The printed cards it reads are `table/cards.py`'s.
+
 Legality stays in `rules.check`: card plays are checked one by one by it
 after a cheap filter that only drops what it refuses anyway (timing,
 cards in hand, coins for the cost); battles are judged by the same
@@ -45,82 +55,23 @@ holds both to `check`).
 """
 from __future__ import annotations
 
-from bisect import bisect_right
-from functools import lru_cache
-from itertools import accumulate, combinations
+from itertools import combinations
 from typing import Any, Callable, Mapping, Sequence
 
-from referee.rules import prompts
-from referee.errors import RefereeError
+from referee.games.culture_war.battle.attacks import WINDOW
 from referee.games.culture_war.effects import static as effects
-from referee.games.culture_war.table import phases
-from referee.games.culture_war.actions import MOD_KINDS, NOW_OF, targets_of
-from referee.games.culture_war.battle.attacks import WINDOW, names_a_unit, target_of, taxes
-from referee.games.culture_war.table.board import PLAIN, Board
-from referee.games.culture_war.table.cards import CARD_TYPES, GAME, stats_of
-from referee.rules.legal import (CARD_PLACEHOLDER, Candidate, CandidateRun, Hands, Move, accepts, judged,
-                           shared_candidates)
-from referee.rules.game import game_of
+from referee.games.culture_war.legal_allies import AllianceMoves
+from referee.games.culture_war.legal_cards import CardMoves
+from referee.games.culture_war.legal_fights import FightMoves, one_die
+from referee.games.culture_war.table.board import Board
+from referee.games.culture_war.table.cards import card
 from referee.model import Action, PlayerName, State
+from referee.rules import prompts
+from referee.rules.game import game_of
+from referee.rules.legal import CARD_PLACEHOLDER, Candidate, CandidateRun, Hands, Move, accepts, judged, shared_candidates
 from referee.rules.unseen import for_people
 
-TIMED = ("unit", "real-estate", "mod", "happening", "operation")  # own turn, before the first attack
 ROLLING = ("rolloff", "battle", "window", "settle")  # the dice they take are known only by rolling
-VERB = {"unit": "deploy", "real-estate": "buy"}  # the command that plays a card of a type (else `play`)
-TYPE_WORDS = {"unit": "a unit", "mod": "a Mod", "flash": "a Flash", "happening": "a Happening",
-              "operation": "an Operation", "real-estate": "Real Estate"}
-
-
-# ---- the cards ------------------------------------------------------------------------------
-
-
-@lru_cache(maxsize=None)
-def card(card_id: str) -> Mapping[str, Any]:
-    """A Culture War card by id, as the stats dict an action carries (cached:
-    the whole game's cards are read from the index once, not once per card)."""
-    found = _every_card().get(card_id)
-    if found is not None:
-        return found
-    from referee.games.culture_war.table.cards import resolve  # lazy: the card index, read only when moves are asked for
-
-    return resolve(card_id)  # a short code or a QR payload, or the error naming what is wrong
-
-
-@lru_cache(maxsize=1)
-def _every_card() -> Mapping[str, Mapping[str, Any]]:
-    from referee.cards.index import load_index, project_root  # lazy: the card index, read only when moves are asked for
-
-    index = load_index(project_root())
-    return {c.id: stats_of(c) for c in index.cards.values() if c.game == GAME and c.type in CARD_TYPES}
-
-
-@lru_cache(maxsize=None)
-def estate_cards(deck: str | None) -> tuple[Mapping[str, Any], ...]:
-    """The Real Estate cards of a faction's deck (every faction's when None), in deck order."""
-    from referee.cards.index import load_index, project_root  # lazy: the card index, read only when moves are asked for
-
-    index = load_index(project_root())
-    found = sorted((c for c in index.cards.values() if c.game == GAME and c.type == "real-estate"
-                    and (deck is None or c.deck == deck)), key=lambda c: (c.path, c.line))
-    return tuple(stats_of(c) for c in found)
-
-
-@lru_cache(maxsize=None)
-def deck_cards(deck: str | None) -> tuple[str, ...]:
-    """The ids of a faction deck's printed copies that are shuffled into its
-    draw pile (every copy but Real Estate and the one Base Unit put in play),
-    one id per copy: what self-play deals hands from."""
-    from referee.cards.index import load_index, project_root  # lazy: the card index, read only when moves are asked for
-    from referee.games.culture_war.table.cards import starting_cards  # lazy: as above
-
-    index = load_index(project_root())
-    found = sorted((c for c in index.cards.values() if c.game == GAME and c.type in CARD_TYPES
-                    and c.type != "real-estate" and (deck is None or c.deck == deck)), key=lambda c: (c.path, c.line))
-    ids = [c.id for c in found for _ in range(max(1, int(c.quantity or 1)))]
-    base = starting_cards(deck)[1] if deck else None
-    if base is not None and base["id"] in ids:
-        ids.remove(base["id"])
-    return tuple(ids)
 
 
 # ---- the moves -------------------------------------------------------------------------------
@@ -148,7 +99,7 @@ def _generate(rules: Any, state: State, player: PlayerName, hands: Hands | None,
     return _Gen(rules, state, me.name, hands, lazy).moves()
 
 
-class _Gen:
+class _Gen(CardMoves, FightMoves, AllianceMoves):
     """Proposes the moves. Eager, `ok` asks `check` and only accepted moves
     are added; lazy, `ok` says yes and the action it was asked about goes
     with the move added next, as the check its candidate still needs."""
@@ -236,7 +187,7 @@ class _Gen:
 
     def rolloff(self) -> None:
         action = Action("rolloff", {})
-        if self.ok(_one_die(action)):
+        if self.ok(one_die(action)):
             self.add(action, "rolloff", text="roll off for the first player")
 
     def answers(self, waiting: Sequence[prompts.Prompt]) -> None:
@@ -293,310 +244,8 @@ class _Gen:
         owner = self.board.pieces.get(str(window["attacker"]), {}).get("owner")
         if owner == self.name:
             action = Action("settle", {}, PlayerName(self.name))
-            if self.ok(_one_die(action)):
+            if self.ok(one_die(action)):
                 self.add(action, "settle")
-
-    # ---- cards ----
-
-    def cards(self, flash_only: bool) -> None:
-        """Cards from the hand, and Real Estate from its pile."""
-        state, board, name = self.state, self.board, self.name
-        timed = not flash_only and name == board.active and not board.f.get("attacks")
-        kinds = ("flash", *TIMED) if timed else ("flash",)
-        me = state.player(name)
-        held = int(me.fields.get("hand", 1)) if "hand" in me.fields else None
-        if "real-estate" in kinds:
-            self.estates()
-            self.flush_plays()
-        if held is not None and held < 1:
-            return
-        if self.hand is None:
-            for kind in kinds:
-                if kind != "real-estate":
-                    self.placeholder(kind)
-            return
-        for card_id in dict.fromkeys(self.hand):
-            c = card(card_id)
-            if c["type"] in kinds and c["type"] != "real-estate":
-                self.play(c)
-        self.flush_plays()
-
-    def flush_plays(self) -> None:
-        """Lazy: the plays `play` has found so far, as one run (in the same order)."""
-        plays, self._plays = self._plays, []
-        if plays:
-            self.out.append(CandidateRun(len(plays), lambda i: self.played(*plays[i], checked=True)))
-
-    def capital(self, deck: str | None) -> tuple[int, int]:
-        """(own coins, coins of other factions) for a card of faction `deck`."""
-        if deck not in self._capital:
-            self._capital[deck] = self._count_capital(deck)
-        return self._capital[deck]
-
-    def _count_capital(self, deck: str | None) -> tuple[int, int]:
-        mine = foreign = 0
-        for _, coins in self.board.sources(self.name):
-            for f, n in coins.items():
-                if f == PLAIN or deck is None or f == deck:
-                    mine += n
-                else:
-                    foreign += n
-        return mine, foreign
-
-    def affords(self, cost: int, deck: str | None) -> bool:
-        mine, foreign = self.capital(deck)
-        return cost <= 0 or mine + min(foreign, cost // 2) >= cost
-
-    def estates(self) -> None:
-        name = self.name
-        faction = self.state.player(name).faction
-        mixed = self.state.house_rules.get("decks", "faction") != "faction" or not faction
-        cost = effects.estate_cost(self.board, name)
-        for c in estate_cards(None if mixed else faction):
-            if self.affords(cost, c.get("deck")):
-                self.play(c)
-
-    def play(self, c: Mapping[str, Any]) -> None:
-        """Every target a card may take, each checked by the rules."""
-        board, name, kind = self.board, self.name, c["type"]
-        if kind != "real-estate":
-            cost = effects.cost_parts(board, name, kind, int(c.get("cost") or 0))[0]
-            if not self.affords(cost, c.get("deck")):
-                return
-        ons = self.targets(c, _played_now(c))
-        if self.lazy:  # made only when drawn, each its own check (`flush_plays`)
-            self._plays += [(c, on) for on in ons]
-            return
-        for on in ons:
-            action = _play_action(name, c, on)
-            if self.ok(action):
-                self.out.append(self.played(c, on, action))
-
-    def played(self, c: Mapping[str, Any], on: str | None, action: Action | None = None,
-               checked: bool = False) -> Candidate:
-        """Card `c` played `--on` the target: its candidate (`checked`: the
-        action is its own check, else it is known to be legal)."""
-        name = self.name
-        action = action or _play_action(name, c, on)
-        by = "" if name == self.board.active else f" --by {name}"
-        command = f"{VERB.get(c['type'], 'play')} {c['id']}" + (f" --on {on}" if on is not None else "") + by
-        return Candidate(action, action if checked else None,
-                         lambda: Move(action, command, action.name, self.words(action), {}))
-
-    def targets(self, c: Mapping[str, Any], now: list[dict[str, Any]]) -> list[str | None]:
-        """What `--on` may name for this card (None: nothing), as the play step reads it."""
-        board = self.board
-        wanted = targets_of(now)
-        kinds: set[str] = set()
-        if c["type"] == "mod":
-            kinds |= set(MOD_KINDS.get(c.get("target") or "any", MOD_KINDS["any"]))
-        if "player" in wanted:
-            if kinds:  # a Mod naming a player too: one --on cannot be both
-                return []
-            return [n for n in board.live()]
-        if "unit" in wanted:
-            kinds.add("unit")
-        if "estate" in wanted:
-            kinds.add("estate")
-        if not kinds:
-            return [None]
-        handles = [h for h, p in effects.pieces(board) if p["kind"] in kinds]
-        if kinds == {"unit"} and not any(p["kind"] == "unit" for p in board.pieces.values()):
-            return [None]  # a unit target with no unit in play: played for nothing
-        if any(effects.when_of(e) == "before-battle" for e in now):
-            return [None, *handles]  # a battle Flash without --on finds its own unit in the battle
-        return handles
-
-    def placeholder(self, kind: str) -> None:
-        """A card of `kind` the hand may hold, by what it may cost."""
-        name = self.name
-        faction = self.state.player(name).faction
-        top = 0
-        for printed in range(0, 31):
-            if self.affords(effects.cost_parts(self.board, name, kind, printed)[0], faction):
-                top = printed
-        verb = VERB.get(kind, "play")
-        by = "" if name == self.board.active else f" --by {name}"
-        on = " --on <TARGET>" if kind == "mod" else ""
-        where = {"mod": " on a unit, Real Estate or Operation"}.get(kind, "")
-        text = (f"{name}: {'deploy' if kind == 'unit' else 'play'} {TYPE_WORDS[kind]} costing up to {top} "
-                f"from the hand{where}")
-        self.known(Move(None, f"{verb} {CARD_PLACEHOLDER}{on}{by}", "play", text,
-                        {"type": kind, "max_cost": top, "placeholder": "card in hand"}))
-
-    # ---- seizing, battles ----
-
-    def seizes(self) -> None:
-        for handle, piece in effects.pieces(self.board):
-            if piece["kind"] != "unit" or piece["owner"] == self.name:
-                continue
-            if not any(e["kind"] == "for-sale" for e in effects.live_effects(piece)):
-                continue
-            action = Action("seize", {"player": self.name, "piece": handle}, PlayerName(self.name))
-            if self.ok(action):
-                self.add(action, f"seize {handle}")
-
-    def battles(self) -> None:
-        """Every attacker and target `check_battle` accepts: the checks `rules.check`
-        makes before it are made once, then its body (`target_of`, `taxes`) for each pair."""
-        board, name = self.board, self.name
-        mine = [h for h, p in board.owned(name, "unit") if p.get("attacked") != board.turn]
-        if not mine:
-            return
-        probe = Action("battle", {"attacker": mine[0], "defender": name, "rolls": 1}, PlayerName(name))
-        if not self._battle_allowed(probe):
-            return
-        targets = [h for h, p in effects.pieces(board) if p["kind"] == "unit" and p["owner"] != name]
-        targets += [n for n in board.live() if n != name]
-        if self.lazy:  # each variant judged only if drawn, by `check` (which runs the same two)
-            self.battle_run([(a, d, not names_a_unit(d)) for a in mine for d in targets])
-            return
-        for attacker in mine:
-            for defender in targets:
-                try:
-                    _, _, direct = target_of(board, {"attacker": attacker, "defender": defender})
-                    taxes(board, attacker, defender, direct)
-                except RefereeError:
-                    continue
-                self.battle(attacker, defender, direct)
-
-    def _battle_allowed(self, probe: Action) -> bool:
-        """The checks `rules.check` makes before `check_battle` (game over, the
-        window, phase, prompts), which no attacker or target changes."""
-        state = self.state
-        if state.winner is not None or state.fields.get("window") or prompts.pending(state):
-            return False
-        try:
-            phases.check_phase(state, probe)
-        except RefereeError:
-            return False
-        return True
-
-    def battle(self, attacker: str, defender: str, direct: bool) -> None:
-        """The variants of one attack, the pair known to pass `check_battle`."""
-        for action, command, direct, window in _variants(attacker, defender, direct, PlayerName(self.name)):
-            self.add(action, command, kind="battle", direct=direct, window=window)
-
-    def battle_run(self, pairs: Sequence[tuple[str, str, bool]]) -> None:
-        """Lazy: every variant of every (attacker, defender, direct) pair, in
-        the order `battle` lists them, as one run: a variant is made only
-        when drawn, with the one-die action `check` must accept."""
-        if not pairs:
-            return
-        name = PlayerName(self.name)
-        ends = list(accumulate(_VARIANTS[direct] for _, _, direct in pairs))
-
-        def at(i: int) -> Candidate:
-            k = bisect_right(ends, i)
-            attacker, defender, direct = pairs[k]
-            action, command, direct, window = _variants(attacker, defender, direct, name)[i - (ends[k - 1] if k else 0)]
-            return Candidate(action, _one_die(action),
-                             lambda: Move(action, command, "battle", self.words(action), {"direct": direct, "window": window}))
-
-        self.out.append(CandidateRun(ends[-1], at))
-
-    # ---- alliances ----
-
-    def alliances(self) -> None:
-        board, name = self.board, self.name
-        allied = [pair for pair in board.f.get("alliances", []) if name in pair]
-        # every group of allies the rules allow (two players or more), as long as it makes a new pair
-        made = board.f.get("alliances", [])
-        others = [n for n in board.live() if n != name]
-        groups = [[name, *g] for k in range(1, len(others) + 1) for g in combinations(others, k)
-                  if any(sorted([a, b]) not in made for a, b in combinations([name, *g], 2))]
-        self.run(len(groups), lambda i: self.worded(Action("ally", {"players": groups[i]}),
-                                                    "ally " + " ".join(groups[i])))
-        if allied:  # `unally NAME` (every alliance of theirs), then each alliance alone
-            ends = [[name], *([name, pair[0] if pair[1] == name else pair[1]] for pair in allied)]
-            self.run(len(ends), lambda i: self.worded(Action("unally", {"players": ends[i]}),
-                                                      "unally " + " ".join(ends[i])))
-        if any(board.people[p].eliminated for pair in allied for p in pair):
-            return
-        life, coins = board.life(name), self._coins()
-        me = PlayerName(name)
-        for pair in allied:  # many of these: worded here (as phrases.py words them), not through wording
-            other = pair[0] if pair[1] == name else pair[1]
-            self.run(life - 1, lambda i, other=other: (
-                Action("donate", {"from": name, "to": other, "amount": i + 1}, me),
-                f"donate {name} {other} {i + 1}", f"{name} gives {other} {i + 1} life"))
-            self.run(sum(coins.values()), lambda i, other=other: (
-                Action("gift", {"from": name, "to": other, "amount": i + 1}, me),
-                f"gift {name} {other} {i + 1}", f"{name} gives {other} {i + 1} coin{'' if i == 0 else 's'}"))
-            for faction, held in sorted(coins.items()):
-                self.run(held, lambda i, other=other, faction=faction: (
-                    Action("gift", {"from": name, "to": other, "amount": i + 1, "faction": faction}, me),
-                    f"gift {name} {other} {i + 1} --faction {faction}",
-                    f"{name} gives {other} {i + 1} {faction} coin{'' if i == 0 else 's'}"))
-
-    def worded(self, action: Action, command: str) -> tuple[Action, str, str]:
-        """(action, command, words) for `run`, worded through the game's phrases."""
-        return action, command, self.words(action)
-
-    def run(self, count: int, nth: Callable[[int], tuple[Action, str, str]]) -> None:
-        """`count` moves the generator knows are legal, differing in one
-        argument (an amount, a player): `nth(i)` gives the i-th one's action, command and words. Made only
-        when drawn (a CandidateRun); eager, all of them, in order."""
-        if count <= 0:
-            return
-
-        def at(i: int) -> Candidate:
-            action, command, text = nth(i)
-            return Candidate(action, None, lambda: Move(action, command, action.name, text, {}))
-
-        if self.lazy:
-            self.out.append(CandidateRun(count, at))
-        else:
-            self.out += [at(i) for i in range(count)]
-
-    def _coins(self) -> dict[str, int]:
-        held: dict[str, int] = {}
-        for _, coins in self.board.sources(self.name):
-            for f, n in coins.items():
-                if n > 0:
-                    held[f] = held.get(f, 0) + n
-        return held
-
-
-# A card's effects as it is played, by the card's id(): the printed card
-# does not change while it is held here (the entry keeps it alive).
-_NOW: dict[int, tuple[Mapping[str, Any], list[dict[str, Any]]]] = {}
-
-
-def _played_now(c: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """The effects of card `c` that act as it is played (NOW_OF), read once per card."""
-    found = _NOW.get(id(c))
-    if found is None or found[0] is not c:
-        found = _NOW[id(c)] = (c, [e for e in effects.read(c.get("effects"))
-                                   if effects.when_of(e) in NOW_OF.get(c["type"], ())])
-    return found[1]
-
-
-def _play_action(name: str, c: Mapping[str, Any], on: str | None) -> Action:
-    args: dict[str, Any] = {"player": name, "card": c["id"], "_card": c}
-    if on is not None:
-        args["on"] = on
-    return Action("play", args, PlayerName(name))
-
-
-_VARIANTS = {True: 2, False: 4}  # a direct attack has no --window variants
-
-
-def _variants(attacker: str, defender: str, direct: bool,
-              name: PlayerName) -> list[tuple[Action, str, bool, bool]]:
-    """(action, command, direct, window) for each way to make one attack:
-    with and without the counter-attack, and for a unit, with `--window`."""
-    flagged = [("battle", {}, ""), ("battle", {"counter": False}, " --no-counter")]
-    if not direct:
-        flagged += [("window", {}, " --window"), ("window", {"counter": False}, " --window --no-counter")]
-    return [(Action(action_name, {"attacker": attacker, "defender": defender, **extra}, name),
-             f"battle {attacker} {defender}{flags}", direct, action_name == "window")
-            for action_name, extra, flags in flagged]
-
-
-def _one_die(action: Action) -> Action:
-    """A rolling action as the CLI checks it before rolling (one die)."""
-    return Action(action.name, {**action.args, "rolls": 1}, action.actor, action.cards)
 
 
 # ---- dice, for self-play ------------------------------------------------------------------------

@@ -283,7 +283,7 @@ def _is_card(answer: str) -> bool:
 
 
 def _cost(card_id: str) -> int:
-    from referee.games.culture_war.legal import card  # lazy: the card index
+    from referee.games.culture_war.table.cards import card  # lazy: the card index
 
     try:
         return int(card(card_id).get("cost") or 0)

@@ -31,8 +31,8 @@ from typing import Any
 from referee.rules import prompts
 from referee.errors import RefereeError
 from referee.games.culture_war.table import zones
-from referee.games.culture_war.table.cards import starting_cards
-from referee.games.culture_war.legal import card, deck_cards, dice_for
+from referee.games.culture_war.legal import dice_for
+from referee.games.culture_war.table.cards import card, deck_cards, starting_cards
 from referee.rules.dealing import Copy
 from referee.rules.legal import Hands
 from referee.model import Action, PlayerName, State

@@ -9,7 +9,7 @@ here too.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
+from typing import Any, Mapping
 
 from referee.errors import CardError, RefereeError
 
@@ -82,3 +82,52 @@ def starting_cards(faction: str) -> tuple[dict[str, Any] | None, dict[str, Any] 
     base = next((c for c in deck if c.type == "unit" and "base" in (c.fields.get("traits") or [])
                  and c.fields.get("atk") == 0 and c.fields.get("def") == 0), None)
     return (stats_of(estate) if estate else None, stats_of(base) if base else None)
+
+
+# ---- the printed cards, for the move generator and self-play's dealer -------------------------
+
+
+@lru_cache(maxsize=None)
+def card(card_id: str) -> Mapping[str, Any]:
+    """A Culture War card by id, as the stats dict an action carries (cached:
+    the whole game's cards are read from the index once, not once per card)."""
+    found = _every_card().get(card_id)
+    if found is not None:
+        return found
+    return resolve(card_id)  # a short code or a QR payload, or the error naming what is wrong
+
+
+@lru_cache(maxsize=1)
+def _every_card() -> Mapping[str, Mapping[str, Any]]:
+    from referee.cards.index import load_index, project_root  # lazy: the card index, read only when moves are asked for
+
+    index = load_index(project_root())
+    return {c.id: stats_of(c) for c in index.cards.values() if c.game == GAME and c.type in CARD_TYPES}
+
+
+@lru_cache(maxsize=None)
+def estate_cards(deck: str | None) -> tuple[Mapping[str, Any], ...]:
+    """The Real Estate cards of a faction's deck (every faction's when None), in deck order."""
+    from referee.cards.index import load_index, project_root  # lazy: the card index, read only when moves are asked for
+
+    index = load_index(project_root())
+    found = sorted((c for c in index.cards.values() if c.game == GAME and c.type == "real-estate"
+                    and (deck is None or c.deck == deck)), key=lambda c: (c.path, c.line))
+    return tuple(stats_of(c) for c in found)
+
+
+@lru_cache(maxsize=None)
+def deck_cards(deck: str | None) -> tuple[str, ...]:
+    """The ids of a faction deck's printed copies that are shuffled into its
+    draw pile (every copy but Real Estate and the one Base Unit put in play),
+    one id per copy: what self-play deals hands from."""
+    from referee.cards.index import load_index, project_root  # lazy: the card index, read only when moves are asked for
+
+    index = load_index(project_root())
+    found = sorted((c for c in index.cards.values() if c.game == GAME and c.type in CARD_TYPES
+                    and c.type != "real-estate" and (deck is None or c.deck == deck)), key=lambda c: (c.path, c.line))
+    ids = [c.id for c in found for _ in range(max(1, int(c.quantity or 1)))]
+    base = starting_cards(deck)[1] if deck else None
+    if base is not None and base["id"] in ids:
+        ids.remove(base["id"])
+    return tuple(ids)
