@@ -53,6 +53,14 @@ class Size:
         return Size(self.height, self.width, self.name)
 
 
+@dataclass(frozen=True)
+class Point:
+    """A place in millimetres."""
+
+    x: float
+    y: float
+
+
 CARD_PRESETS: dict[str, Size] = {
     "poker": Size(63.5, 88.9, "poker"),
     "bridge": Size(57.15, 88.9, "bridge"),

@@ -1,3 +1,4 @@
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -18,6 +19,14 @@ if str(ROOT) not in sys.path[:1]:
 # The tests' shared helpers (tests/helpers/) import as `helpers`.
 if str(ROOT / "tests") not in sys.path:
     sys.path.insert(1, str(ROOT / "tests"))
+
+
+@pytest.fixture(scope="session")
+def checkout() -> Path:
+    """The project's own folder, for a test that reads its files (the source
+    checks, the shipped card sources and art): such a test is an integration
+    test, not a unit one (see WRITES_FILES below)."""
+    return ROOT
 
 
 @pytest.fixture
@@ -71,10 +80,25 @@ cards:
 
 # The unit layer (`pytest -m unit`, docs: the tests' layers): tests of values built by
 # hand in memory, the rules, the model and pure functions. A test that asks for a
-# folder, a table file or a project (any fixture below), builds or draws a PDF, or is
-# slow belongs to the integration layers instead; `make test` runs them all.
+# folder, a table file, a project or the checkout's own files (any fixture below),
+# builds or draws a PDF, or is slow belongs to the integration layers instead;
+# `make test` runs them all.
 WRITES_FILES = frozenset({"tmp_path", "tmp_path_factory", "tmpdir", "tmpdir_factory", "table", "card_project",
-                          "mini_project", "capsys", "capfd"})
+                          "mini_project", "capsys", "capfd", "checkout"})
+
+
+# A file whose module-level mark puts every test of it in the PDF or slow layer.
+_WHOLE_FILE_LAYER = re.compile(r"^pytestmark = \[?pytest\.mark\.(pdf|slow)\b", re.M)
+
+
+def pytest_ignore_collect(collection_path, config):
+    """`pytest -m unit` does not even import a file whose every test is pdf or
+    slow (its module-level `pytestmark`): none of them could be selected, and
+    importing their PDF and browser tools is much of the unit layer's time."""
+    if (config.option.markexpr or "").strip() != "unit" or collection_path.suffix != ".py" \
+            or not collection_path.name.startswith("test_"):
+        return None
+    return True if _WHOLE_FILE_LAYER.search(collection_path.read_text(encoding="utf-8")) else None
 
 
 def pytest_collection_modifyitems(config, items):

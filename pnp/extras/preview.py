@@ -16,7 +16,7 @@ from pnp.pipeline.options import BuildOptions
 from pnp.pipeline.prepare import back_context, back_reads_card, card_context, deck_size, prepare_decks
 from pnp.errors import PnpError, Problems, did_you_mean
 from pnp.faces.templates import TemplateProblem
-from pnp.faces.textfit import FitError
+from pnp.faces.textset import FitError
 from pnp.layout.sheets import plan_deck
 from pnp.model import Card, Deck, Game, Size
 from pnp.render.canvas import draw_face, new_canvas

@@ -10,9 +10,8 @@ from pathlib import Path
 import pypdfium2 as pdfium
 
 from pnp.errors import PnpError
-from pnp.faces.elements import QR
 from pnp.model import Size
-from pnp.render.canvas import draw_face, draw_qr_element, new_canvas
+from pnp.render.canvas import draw_copy_elements, draw_face, new_canvas
 from pnp.units import pt
 
 MM_PER_INCH = 25.4
@@ -84,9 +83,7 @@ def png_images(faces: list, card: Size, px: tuple[int, int], ctx, title: str,
             canvas.saveState()
             canvas.translate(pt(bx), pt(by))
             draw_face(canvas, face, card, ctx, qr=False)
-            for el in face.elements:
-                if isinstance(el, QR):
-                    draw_qr_element(canvas, el, card, payloads[i])
+            draw_copy_elements(canvas, face, card, ctx, payloads[i])
             canvas.restoreState()
         canvas.showPage()
     canvas.save()

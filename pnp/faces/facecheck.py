@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from enum import Enum
 
 from pnp.faces.artpanel import MIN_DPI, is_raster, raster_dpi, raster_pixels
+from pnp.faces.drawable import Surface
 from pnp.faces.elements import QR, Art, Text
-from pnp.faces.textfit import setting, wrapped
-from pnp.units import mm
+from pnp.model import Size
 
 MM_PER_INCH = 25.4
 SAFE_ZONE_MM = MM_PER_INCH / 8
@@ -39,18 +39,12 @@ class Note:
     message: str
 
 
-def text_box(el: Text, style: dict) -> tuple[float, float, float, float] | None:
+def text_box(el: Text, surface: Surface) -> tuple[float, float, float, float] | None:
     """Where a fitted text's lines really are (card mm, y down): x0, top, x1, bottom."""
     if not el.markup:
         return None
-    own = setting(el, style, el.size)
-    if own is not None:
-        h, w = mm(own.height), mm(own.width)
-    else:
-        para, hp = wrapped(el, style, el.size)
-        h = mm(hp)
-        widths = getattr(para, "getActualLineWidths0", lambda: [])() or [el.w]
-        w = min(el.w, mm(max(widths)) if widths else el.w)
+    lines = el.measure(Size(el.w, el.h), surface)
+    w, h = lines.width, lines.height
     top = el.y + {"top": 0.0, "middle": (el.h - h) / 2, "bottom": el.h - h}.get(el.valign, 0.0)
     left = el.x + {"center": (el.w - w) / 2, "right": el.w - w}.get(el.align, 0.0)
     return (left, top, left + w, top + h)
@@ -62,12 +56,12 @@ def _label(el: Text) -> str:
 
 def safe_zone_problems(face, size, style: dict) -> list[tuple[str, float]]:
     """(what, distance to the trim in mm) for text and QR codes inside the safe zone."""
-    out = []
+    out, surface = [], Surface(size, style=style)
     for el in face.elements:
         if isinstance(el, QR):
             box, what = (el.x, el.y, el.x + el.size, el.y + el.size), "QR code"
         elif isinstance(el, Text):
-            box, what = text_box(el, style), _label(el)
+            box, what = text_box(el, surface), _label(el)
         else:
             continue
         if box is None:

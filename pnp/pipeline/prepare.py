@@ -13,7 +13,8 @@ from pnp.errors import Problems
 from pnp.faces.artpanel import MIN_DPI, is_raster, raster_dpi, raster_pixels
 from pnp.faces.elements import Art
 from pnp.faces.templates import TemplateProblem
-from pnp.faces.textfit import FitError, failing_field
+from pnp.faces.textfit import failing_field
+from pnp.faces.textset import FitError
 from pnp.model import PAPERS, Card, Deck, Game, Size, Sources
 from pnp.render.documents import PreparedDoc, prepare_documents
 from pnp.pipeline.incremental import template_variables
@@ -233,7 +234,7 @@ def colour_identity_warnings(project: Path, game) -> list[str]:
     `_check_colour_identities`), as a build's stated warnings: a build draws
     what it is given, and says which colours players may not tell apart."""
     from pnp.sources.cvdcheck import deck_set, measure  # lazy: only a build that draws, and validate
-    from pnp.sources.cvdsets import style_sets
+    from pnp.sources.cvdsets import style_sets  # lazy: as above
 
     tools = load_tools(project, game.slug)
     problems = Problems(project)

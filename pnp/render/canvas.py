@@ -1,6 +1,6 @@
 """Drawing with ReportLab: a canvas set up the pnp way, a face drawn at the
-origin (its elements, fitted text and QR codes), forms ended compressed, and
-the 50 mm scale bar every printed sheet carries."""
+origin (each of its elements draws itself: pnp.faces.drawable), forms ended
+compressed, and the 50 mm scale bar every printed sheet carries."""
 from __future__ import annotations
 
 import io
@@ -11,13 +11,12 @@ from typing import Any
 from reportlab.pdfbase.pdfdoc import PDFArray, PDFFormXObject, PDFName, PDFStream
 from reportlab.pdfgen.canvas import Canvas
 
-from pnp.faces import richtext
-from pnp.faces.elements import QR, Face, Icon, Text
+from pnp.faces.drawable import Surface
+from pnp.faces.elements import Face
 from pnp.faces.icons import IconSet
-from pnp.faces.textfit import ICON_CALLBACK, setting, wrapped
+from pnp.faces.textset import ICON_CALLBACK
 from pnp.layout.marks import SCALE_BAR
-from pnp.model import Flip, Size
-from pnp.render.qr import draw_qr
+from pnp.model import Flip, Point, Size
 from pnp.units import pt
 
 NOTE_FONT_SIZE = 6.0
@@ -30,45 +29,27 @@ class RenderContext:
     font: str          # the sheet furniture's font
     bleed: float = 3.0  # how far faces are drawn beyond the trim
 
+    def surface(self, card: Size) -> Surface:
+        """What a face of `card`'s size is drawn on and with."""
+        return Surface(card, self.bleed, self.style, self.icons)
+
 
 def draw_face(canvas: Canvas, face: Face, size: Size, ctx: RenderContext, qr: bool = True) -> None:
-    """Draw a face with its bottom-left trim corner at the origin (without its
-    QR codes when `qr` is False: each printed copy then draws its own)."""
+    """Draw a face with its bottom-left trim corner at the origin (without the
+    elements each printed copy draws itself, its QR codes, when `qr` is False)."""
+    surface, origin = ctx.surface(size), Point(0.0, size.height)
     for el in face.elements:
-        if isinstance(el, Text):
-            _draw_text(canvas, el, size, ctx)
-        elif isinstance(el, QR):
-            if qr:
-                draw_qr_element(canvas, el, size)
-        elif isinstance(el, Icon):
-            el.draw(canvas, size.width, size.height, ctx.bleed, icons=ctx.icons)
-        else:
-            el.draw(canvas, size.width, size.height, ctx.bleed)
+        if qr or not el.per_copy:
+            el.draw(canvas, origin, surface)
 
 
-def draw_qr_element(canvas: Canvas, el: QR, size: Size, payload: str | None = None) -> None:
-    draw_qr(canvas, payload or el.payload, pt(el.x), pt(size.height - el.y - el.size), pt(el.size))
-
-
-def _draw_text(canvas: Canvas, el: Text, size: Size, ctx: RenderContext) -> None:
-    if not el.markup:
-        return
-    own = setting(el, ctx.style, el.size)
-    para, h = (None, own.height) if own is not None else wrapped(el, ctx.style, el.size)
-    box = pt(el.h)
-    top = pt(size.height - el.y) - {"top": 0.0, "middle": (box - h) / 2, "bottom": box - h}.get(el.valign, 0.0)
-    if el.rotate:
-        canvas.saveState()
-        cx, cy = pt(el.x + el.w / 2), pt(size.height - el.y - el.h / 2)
-        canvas.translate(cx, cy)
-        canvas.rotate(el.rotate)
-        canvas.translate(-cx, -cy)
-    if own is not None:
-        richtext.draw(canvas, own, pt(el.x), top, pt(el.w), el.align, ctx.icons)
-    else:
-        para.drawOn(canvas, pt(el.x), top - h)
-    if el.rotate:
-        canvas.restoreState()
+def draw_copy_elements(canvas: Canvas, face: Face, size: Size, ctx: RenderContext, payload: str | None) -> None:
+    """Over a face drawn without them, the elements a printed copy draws itself,
+    carrying that copy's `payload`."""
+    surface, origin = ctx.surface(size), Point(0.0, size.height)
+    for el in face.elements:
+        if el.per_copy:
+            el.for_copy(payload).draw(canvas, origin, surface)
 
 
 def icon_callback(icons: IconSet):

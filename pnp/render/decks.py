@@ -11,11 +11,11 @@ from typing import Any, Callable, Hashable, Sequence
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
-from pnp.faces.elements import QR, Face
+from pnp.faces.elements import Face
 from pnp.layout.marks import BAR_ROOM, cut_marks, place_labels
 from pnp.layout.sheets import DeckLayout, Placement, Sheet
 from pnp.model import Layout, Size
-from pnp.render.canvas import NOTE_FONT_SIZE, RenderContext, draw_face, draw_qr_element, end_form, new_canvas, scale_bar
+from pnp.render.canvas import NOTE_FONT_SIZE, RenderContext, draw_copy_elements, draw_face, end_form, new_canvas, scale_bar
 from pnp.units import mm, pt
 
 MARK_WIDTH = 0.25  # mm
@@ -46,7 +46,7 @@ def render_deck(
     flip = plan.flip if plan.layout is Layout.DUPLEX and two_sided else None
     canvas = new_canvas(buffer, plan.paper, ctx, title, flip)
     forms: dict[Any, str] = {}
-    codes: dict[Any, list[QR]] = {}  # the QR elements each form left out
+    codes: dict[Any, Face | None] = {}  # the face whose per-copy elements (QR codes) a form left out
     back_key = object()
     own_codes = qr_payloads is not None
     backs: set[Any] = set()  # the keys of per-card backs
@@ -61,21 +61,20 @@ def render_deck(
             draw_face(canvas, face, card, ctx, qr=not own_codes or is_back)
             end_form(canvas)
             forms[key] = name
-            codes[key] = [el for el in face.elements if isinstance(el, QR)] if own_codes and not is_back else []
+            codes[key] = face if own_codes and not is_back and any(el.per_copy for el in face.elements) else None
         return forms[key]
 
     def copy_form(key, placement: Placement) -> str:
         """The form one printed copy is drawn with: its face's shared form,
         then, when the copy carries its own QR code, that code over it."""
         face_form = form_for(key)
-        if not own_codes or key is back_key or key in backs or not codes[key]:
+        if not own_codes or key is back_key or key in backs or codes[key] is None:
             return face_form
         name = f"copy{placement.copy}"
         b = pt(ctx.bleed)
         canvas.beginForm(name, -b, -b, pt(card.width) + b, pt(card.height) + b)
         canvas.doForm(face_form)
-        for el in codes[key]:
-            draw_qr_element(canvas, el, card, qr_payloads[placement.copy])
+        draw_copy_elements(canvas, codes[key], card, ctx, qr_payloads[placement.copy])
         end_form(canvas)
         return name
 

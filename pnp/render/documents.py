@@ -12,7 +12,7 @@ from pnp.errors import PnpError, Problems
 from pnp.faces.elements import Face
 from pnp.faces.glyphs import MissingGlyph, font_runs
 from pnp.faces.templates import TemplateProblem, TemplateSet
-from pnp.faces.textfit import FitError
+from pnp.faces.textset import FitError
 from pnp.layout.sheets import PRINTER_MARGIN
 from pnp.layout.tiling import LABEL_STRIP, cut_lines, plan_tiles
 from pnp.model import GAME_SLUGS, PAPERS, DocKind, Document, Game, Size

@@ -36,7 +36,7 @@ from pnp.faces import richtext
 from pnp.faces.glyphs import fallback_markup
 from pnp.faces.elements import Face
 from pnp.faces.templates import rich
-from pnp.faces.textfit import ICON_CALLBACK, icon_markup
+from pnp.faces.textset import ICON_CALLBACK, icon_markup
 from pnp.model import Size
 from pnp.render.canvas import RenderContext, draw_face, icon_callback, scale_bar
 from pnp.units import pt

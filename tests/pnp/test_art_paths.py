@@ -34,7 +34,7 @@ def test_the_derived_file_holds_every_vendored_svg_by_its_hash():
             "run python scripts/vendor_art.py --derived-only")
 
 
-def test_the_derived_file_is_what_vendoring_writes_now():
+def test_the_derived_file_is_what_vendoring_writes_now(checkout):
     """Regenerated from the SVGs (with this svglib), byte for byte: it cannot go stale unnoticed."""
     assert artpanel.derived_file(ART) == (ART / artpaths.DERIVED).read_bytes(), \
         "run: python scripts/vendor_art.py --derived-only"

@@ -25,9 +25,9 @@ DECKS = ("westmark", "albion", "vostokia", "grauberg")
 
 
 @pytest.fixture(scope="module")
-def game():
+def game(checkout):
     """The game with its country decks only (the quick-reference deck is not a country)."""
-    g = load_sources(ROOT, [GAME]).games[GAME]
+    g = load_sources(checkout, [GAME]).games[GAME]
     return dataclasses.replace(g, decks=tuple(d for d in g.decks if d.id in DECKS))
 
 
@@ -45,8 +45,8 @@ def copies(deck):
 
 # ---------------------------------------------------------------- (a) validates
 
-def test_real_sources_validate():
-    sources = validate(ROOT, [GAME])
+def test_real_sources_validate(checkout):
+    sources = validate(checkout, [GAME])
     g = sources.games[GAME]
     assert [d.id for d in g.decks] == list(DECKS) + ["reference"]
     assert {d.id: d.copies for d in g.decks if d.id in DECKS} == {d: 25 for d in DECKS}

@@ -19,8 +19,8 @@ GAME_FILE = f"card_sources/{GAME}/game.yaml"
 
 
 @pytest.fixture(scope="module")
-def game():
-    return validate(ROOT, [GAME]).games[GAME]
+def game(checkout):
+    return validate(checkout, [GAME]).games[GAME]
 
 
 def cards_of(game, ctype):

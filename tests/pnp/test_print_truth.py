@@ -130,7 +130,7 @@ def test_every_printed_copy_carries_its_own_copy_number(a4_long):
 
 def test_qr_modules_are_at_least_0_4_mm_on_paper(a4_long):
     """Measured on the raster: the decoded symbol's width over its module count."""
-    from pnp.render.qr import qr_rows
+    from pnp.faces.qr import qr_rows
 
     path = a4_long.pdf_path("anarchy")
     r = pc.raster(path, 1, 300)

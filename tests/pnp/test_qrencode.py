@@ -7,7 +7,7 @@ import zxingcpp
 from PIL import Image
 from qrcode.constants import ERROR_CORRECT_M
 
-from pnp.render.qrencode import ALPHANUMERIC, encode
+from pnp.faces.qrencode import ALPHANUMERIC, encode
 
 
 def reference(text: str):
@@ -56,7 +56,7 @@ def test_refuses_what_it_cannot_encode():
 
 
 def test_other_payloads_go_through_the_qrcode_package_and_still_decode():
-    from pnp.render.qr import qr_rows
+    from pnp.faces.qr import qr_rows
 
     text = "https://example.org/rules?game=debate"  # lower case: not alphanumeric mode
     assert decoded(qr_rows(text)) == text

@@ -9,7 +9,7 @@ from reportlab.platypus import Paragraph
 
 from pnp.faces import richtext
 from pnp.faces.elements import Text
-from pnp.faces.textfit import icon_markup, setting
+from pnp.faces.textset import icon_markup, setting
 from pnp.render.fonts import register_fonts
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -26,7 +26,7 @@ from referee.errors import RefereeError
 from referee.rules.facts import Kind, Outcome
 from referee.rules import rules_for
 from referee.games.culture_war.effects import static as fx_static
-from referee.games.culture_war.table.cards import resolve
+from helpers.cardcache import cached_card
 from referee.games.culture_war.battle.odds import odds
 from referee.model import Action, GameSlug, Setup
 
@@ -67,7 +67,7 @@ class Table:
     def play(self, who: str, code: str, on: str | None = None, dice: list[int] | tuple[int, ...] = ()) -> str | None:
         """Play a card; the handle of the piece it became, if any."""
         before = set(self.pieces)
-        args = {"player": who, "card": code, "_card": resolve(code)}
+        args = {"player": who, "card": code, "_card": cached_card(code)}
         if on is not None:
             args["on"] = on
         self.do("play", dice, **args)

@@ -17,7 +17,7 @@ from referee.errors import RefereeError
 from referee.games.culture_war.effects import static as fx_static
 from referee.games.culture_war import legal
 from referee.games.culture_war.table.board import Board
-from referee.games.culture_war.table.cards import resolve
+from helpers.cardcache import cached_card
 from referee.games.culture_war.effects.handlers import HANDLERS
 from referee.games.culture_war.battle.odds import odds
 from referee.rules import rules_for
@@ -129,7 +129,7 @@ class Walk:
         return True
 
     def play(self, who: str, code: str, on: str | None = None) -> bool:
-        args = {"player": who, "card": code, "_card": resolve(code)}
+        args = {"player": who, "card": code, "_card": cached_card(code)}
         if on is not None:
             args["on"] = on
         return self.act("play", args)

@@ -9,7 +9,7 @@ from dataclasses import replace
 import pytest
 
 from referee.rules import rules_for
-from referee.games.culture_war.table.cards import resolve
+from helpers.cardcache import cached_card
 from referee.model import Action, GameSlug, Setup
 from test_culture_war_effects import DECKS, rules_cards
 
@@ -33,7 +33,7 @@ class Faction:
         self.state = self.rules.apply(self.state, action, dice or self.rules.dice_needed(self.state, action))
 
     def play(self, who: str, code: str, on: str | None = None) -> None:
-        args = {"player": who, "card": code, "_card": resolve(code)}
+        args = {"player": who, "card": code, "_card": cached_card(code)}
         if on is not None:
             args["on"] = on
         self.act("play", args)
@@ -143,9 +143,9 @@ def test_a_cancel_undoes_every_effect_of_the_card_and_it_stays_paid(card, flash)
     card paid and discarded; a card type the Flash does not cancel: refused;
     after any other action: refused; the player's own card: refused."""
     what = next(e["what"] for e in flash["effects"] if e["kind"] == "cancel")
-    flash_card = resolve(flash["id"])
+    flash_card = cached_card(flash["id"])
     played = _cancel_table(card["deck"], flash["deck"])
-    if not _try_play(played, "ann", resolve(card["id"])):
+    if not _try_play(played, "ann", cached_card(card["id"])):
         pytest.skip(f"{card['id']} needs more on the table")
     target = played.state.fields.get("cancellable")
     assert target and target["card"] == card["id"]
@@ -160,7 +160,7 @@ def test_a_cancel_undoes_every_effect_of_the_card_and_it_stays_paid(card, flash)
         own.act("play", {**on_args, "player": "ann"})
     # expected: the same card without effects, then the Flash without its cancel
     blank = _cancel_table(card["deck"], flash["deck"])
-    blank_card = {**resolve(card["id"]), "effects": []}
+    blank_card = {**cached_card(card["id"]), "effects": []}
     assert _try_play(blank, "ann", blank_card)
     if card["type"] == "operation":
         blank.act("discard", {"piece": blank.handles("ann", "operation")[-1]})
@@ -242,7 +242,7 @@ def test_a_discard_changes_the_hand_and_the_pile_by_its_answer(card, hand):
             with pytest.raises(Exception, match=f"discards {n} card"):
                 table.act("resolve", {"prompt": prompt["number"], "answer": ",".join(codes + codes[:1])})
             table.act("resolve", {"prompt": prompt["number"], "answer": ",".join(codes)})
-            names = [resolve(c)["name"] for c in codes]
+            names = [cached_card(c)["name"] for c in codes]
         assert _hand(table, victim) == before - n
         pile = table.state.fields["discards"][victim]
         assert [e["name"] for e in pile[-n:]] == names
@@ -257,7 +257,7 @@ def test_botnet_swarm_leaves_the_hand_at_4_after_resolve():
     table.play("ann", "anarchy-botnet-swarm")
     with pytest.raises(Exception, match="must wait"):
         table.act("discard-hand", {"player": "bo", "card": "technocracy-data-intern",
-                                   "_card": resolve("technocracy-data-intern")})
+                                   "_card": cached_card("technocracy-data-intern")})
     table.act("resolve", {})
     assert _hand(table, "bo") == 4
 
@@ -270,7 +270,7 @@ def test_pay_or_destroy_takes_the_coins_or_the_unit_as_its_answer(card, situatio
     lost); cannot pay (only units are offered); has no other unit (no prompt)."""
     amount = next(int(e["amount"]) for e in card["effects"] if e["kind"] == "pay-or-destroy")
     table = Faction(card["deck"], "technocracy")
-    cost = int(resolve(card["id"])["cost"])
+    cost = int(cached_card(card["id"])["cost"])
     table.act("capital", {"player": "ann", "to": cost + (0 if situation == "cannot-pay" else amount)})
     if situation == "alone":
         table.act("discard", {"piece": table.handles("ann")[0]})

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import random
 import re
-import tempfile
 from collections import Counter
 from pathlib import Path
 
@@ -120,39 +119,39 @@ def one_move(path: Path, kind: str, rng: random.Random) -> None:
         table.act(path, "capital", {"player": rng.choice(names), "by": rng.randint(1, 4)})
 
 
-def play_randomly(moves) -> Counter:
+def play_randomly(moves, folder: Path) -> Counter:
+    """Play `moves` on a new table file in `folder`; how many of each kind got through."""
     accepted: Counter = Counter()
-    with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "table.db"
-        table.new_table(path, "culture-war", [f"{n}:{f}" for n, f in FACTIONS.items()], 7)
-        assert_conserved(table.status(path).state)
-        for kind, seed in moves:
-            before = status_bytes(path)
-            try:
-                one_move(path, kind, random.Random(seed))
-            except RefereeError:
-                assert status_bytes(path) == before, f"a refused {kind} changed the table"
-                continue
-            accepted[kind] += 1
-            state = table.status(path).state
-            assert_conserved(state)
-            if state.finished:
-                break
+    path = folder / "table.db"
+    table.new_table(path, "culture-war", [f"{n}:{f}" for n, f in FACTIONS.items()], 7)
+    assert_conserved(table.status(path).state)
+    for kind, seed in moves:
+        before = status_bytes(path)
+        try:
+            one_move(path, kind, random.Random(seed))
+        except RefereeError:
+            assert status_bytes(path) == before, f"a refused {kind} changed the table"
+            continue
+        accepted[kind] += 1
+        state = table.status(path).state
+        assert_conserved(state)
+        if state.finished:
+            break
     return accepted
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.tuples(st.sampled_from(KINDS), st.integers(0, 10**9)), max_size=40))
-def test_random_play_never_puts_a_card_in_more_places_than_printed(moves):
-    play_randomly(moves)
+def test_random_play_never_puts_a_card_in_more_places_than_printed(tmp_path_factory, moves):
+    play_randomly(moves, tmp_path_factory.mktemp("zones"))
 
 
 @pytest.mark.slow
-def test_random_play_really_plays_and_gets_refused():
+def test_random_play_really_plays_and_gets_refused(tmp_path):
     """The property is only worth something if moves get through, and
     refusals happen too (a used copy, an empty hand, the wrong phase)."""
     rng = random.Random(3)
-    accepted = play_randomly([(rng.choice(KINDS), rng.randrange(10**9)) for _ in range(250)])
+    accepted = play_randomly([(rng.choice(KINDS), rng.randrange(10**9)) for _ in range(250)], tmp_path)
     for kind in ("rolloff", "card", "estate", "battle", "end", "draw", "toss", "discard", "life"):
         assert accepted[kind] > 0, accepted
 

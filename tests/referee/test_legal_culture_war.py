@@ -26,6 +26,7 @@ import pytest
 
 from helpers.legal_play import Visit, accepted, key, moves_of, play_out, report, same_after
 from helpers.legal_play import parsed as parse_command
+from helpers.sizes import two_sizes
 from referee.rules import prompts
 from referee.rules import rules_for
 from referee.games.culture_war import legal
@@ -213,7 +214,7 @@ SLOW = pytest.mark.slow
 
 
 @pytest.mark.parametrize("seed, players, steps", [
-    (1, 2, 30), pytest.param(3, 4, 40, marks=SLOW)])  # more seeds: python tests/referee/test_legal_culture_war.py
+    pytest.param(1, 2, 12, id="1-2-12-bounded"), pytest.param(1, 2, 30, marks=SLOW), pytest.param(3, 4, 40, marks=SLOW)])  # more seeds: python tests/referee/test_legal_culture_war.py
 def test_generated_moves_and_check_agree_on_random_games(seed, players, steps):
     counts = {"states": 0, "generated": 0, "candidates": 0, "accepted": 0, "redundant": 0}
     refused: list = []
@@ -244,6 +245,7 @@ def test_an_alliance_of_three_is_listed_and_plays():
     assert move.command == "ally " + " ".join(move.action.args["players"])
 
 
+@SLOW  # six games of 150 steps: long random play
 def test_the_roll_off_prompts_and_the_dice_window_are_reached():
     seen: set[str] = set()
     for seed in range(10, 16):
@@ -298,10 +300,12 @@ def parsed(monkeypatch, state: State, command: str) -> Action:
     return parse_command(monkeypatch, "culture_war", command, state, _current=lambda path: (state, 1, 0))
 
 
-def test_every_generated_command_line_records_the_generated_action(monkeypatch):
+@two_sizes(bounded=((21,), 30), full=((21, 22), 60), name="seeds_steps")
+def test_every_generated_command_line_records_the_generated_action(monkeypatch, seeds_steps):
+    seeds, steps = seeds_steps
     checked = 0
-    for seed in (21, 22):
-        for visit in visits(seed, steps=60):
+    for seed in seeds:
+        for visit in visits(seed, steps=steps):
             for name, moves in list(visit.moves.items()):
                 per_kind: dict[str, int] = {}
                 for move in moves:
@@ -313,7 +317,7 @@ def test_every_generated_command_line_records_the_generated_action(monkeypatch):
                         continue
                     assert key(parsed(monkeypatch, visit.state, move.command)) == key(move.action), move.command
                     checked += 1
-    assert checked > 200
+    assert checked > 200 * len(seeds) * steps // 120
 
 
 if __name__ == "__main__":  # numbers for the report: moves and time per state
@@ -323,7 +327,8 @@ if __name__ == "__main__":  # numbers for the report: moves and time per state
 # ---- candidates: what self-play's random agent draws from ----------------------------------------
 
 
-def test_candidates_judged_are_the_legal_moves_and_generating_changes_nothing():
+@two_sizes(bounded=30, full=90, name="steps")
+def test_candidates_judged_are_the_legal_moves_and_generating_changes_nothing(steps):
     """The lazy candidates (each with the check it still needs, donations as
     runs) judged by `check` give exactly the legal moves, in order; the
     generator reads the table without copying it and must not change it."""
@@ -331,7 +336,7 @@ def test_candidates_judged_are_the_legal_moves_and_generating_changes_nothing():
 
     rng = random.Random(5)
     states = draws = runs = 0
-    for visit in visits(31, steps=90):
+    for visit in visits(31, steps=steps):
         before = visit.state.to_dict()
         for p in visit.state.players:
             if p.eliminated:
@@ -350,4 +355,4 @@ def test_candidates_judged_are_the_legal_moves_and_generating_changes_nothing():
                     draws += 1
         assert visit.state.to_dict() == before, f"generating moves changed the table at turn {visit.state.turn}"
         states += 1
-    assert states > 40 and draws > 60 and runs > 0, (states, draws, runs)
+    assert states > 40 * steps // 90 and draws > 60 * steps // 90 and runs > 0, (states, draws, runs)

@@ -26,6 +26,7 @@ from helpers.listed_play import play_as_listed
 from referee.games.culture_war import legal
 from referee.games.culture_war.table import cards as printed
 from referee.games.culture_war.table.board import Board
+from referee.games.culture_war.table.pieces import find_piece
 from referee.model import Action, GameSlug, PlayerName, Setup, State
 from referee.rules import rules_for
 from referee.rules.legal import CARD_PLACEHOLDER, Move, accepts, legal_moves
@@ -74,8 +75,8 @@ def tables() -> dict[str, State]:
     board = Board.reading(state)
     assert not state.fields.get("prompts") and state.active_player.name == "ann"
     assert {p["kind"] for p in board.pieces.values()} == {"unit", "estate", "operation"}
-    attacker = board.find("ann/leaderless-crowd")
-    defender = board.find("bo/security-robot")
+    attacker = find_piece(board, "ann/leaderless-crowd")
+    defender = find_piece(board, "bo/security-robot")
     battle = play_as_listed(RULES, state, Action("window", {"attacker": attacker, "defender": defender},
                                                  PlayerName("ann")), 3)
     assert battle.fields.get("window")

@@ -26,6 +26,7 @@ import pytest
 
 from helpers.legal_play import Visit, accepted, key, moves_of, play_out, report, same_after
 from helpers.legal_play import parsed as parse_command
+from helpers.sizes import two_sizes
 from referee.rules import prompts
 from referee.rules import rules_for
 from referee.games.divide_and_conquer import legal
@@ -220,7 +221,7 @@ SLOW = pytest.mark.slow
 
 
 @pytest.mark.parametrize("seed, players, steps", [
-    (1, 4, 40), pytest.param(3, 6, 40, marks=SLOW)])
+    pytest.param(1, 4, 15, id="1-4-15-bounded"), pytest.param(1, 4, 40, marks=SLOW), pytest.param(3, 6, 40, marks=SLOW)])
 def test_generated_moves_and_check_agree_on_random_games(seed, players, steps):
     counts = {"states": 0, "generated": 0, "candidates": 0, "accepted": 0, "redundant": 0, "beyond": 0}
     refused: list = []
@@ -228,7 +229,7 @@ def test_generated_moves_and_check_agree_on_random_games(seed, players, steps):
         counts["states"] += 1
         for p in visit.state.players:
             agreement(visit, p.name, counts)
-    assert counts["generated"] > 100 and counts["accepted"] > 100, counts
+    assert counts["generated"] > 100 * steps // 40 and counts["accepted"] > 100 * steps // 40, counts
     print(f"seed {seed}: {counts}")  # the agreement counts, for the report (pytest -s)
     assert not refused, f"checked moves the rules refused when played: {refused[:3]}"
 
@@ -253,16 +254,17 @@ def parsed(monkeypatch, state: State, command: str) -> Action:
     return parse_command(monkeypatch, "divide_and_conquer", command, _state=lambda path: state)
 
 
-def test_every_generated_command_line_records_the_generated_action(monkeypatch):
+@two_sizes(bounded=12, full=60, name="steps")
+def test_every_generated_command_line_records_the_generated_action(monkeypatch, steps):
     checked = 0
     for seed in (21,):
-        for visit in visits(seed, steps=60):
+        for visit in visits(seed, steps=steps):
             for moves in visit.moves.values():
                 for move in moves[:40]:
                     if move.action is not None:
                         assert key(parsed(monkeypatch, visit.state, move.command)) == key(move.action), move.command
                         checked += 1
-    assert checked > 100
+    assert checked > 100 * steps // 60
 
 
 if __name__ == "__main__":  # numbers for the report: moves and time per state

@@ -18,7 +18,9 @@ from referee.games.cold_war.cli import COMMANDS
 from referee.errors import RefereeError, RuleViolation
 from referee.rules import rules_for
 from referee.games.cold_war import cards as carddata
-from referee.games.cold_war.view import odds, odds_text, visible_state
+from referee.games.cold_war.odds import odds
+from referee.games.cold_war.view import odds_text
+from referee.games.cold_war.visible import visible_state
 from referee.model import Action, GameSlug, Setup, State
 
 RULES = rules_for("cold-war")

@@ -3,6 +3,7 @@ and the starting fortitude house rule checked against seeded matches.
 Phases, piles and printed copies: test_rules_debate_piles.py."""
 from __future__ import annotations
 
+import functools
 import json
 import random
 from fractions import Fraction
@@ -12,6 +13,7 @@ import pytest
 from referee.cards import lookup
 from referee.cards.index import load_index, project_root
 from referee.errors import RefereeError, RuleViolation
+from helpers.cardcache import once
 from referee.rules import rules_for
 from referee.games.debate import cards as dcards
 from referee.games.debate import forum as fm
@@ -20,13 +22,20 @@ from referee.model import Action, GameSlug, Setup
 RULES = rules_for("debate")
 
 
+@once  # the card sources do not change while the tests run (helpers/cardcache.py)
 def card(card_id: str) -> dict:
     return dcards.from_lookup(lookup(card_id))
 
 
-def tactics() -> list[str]:
+@functools.lru_cache(maxsize=1)
+def _tactics() -> tuple[str, ...]:
     index = load_index(project_root())
-    return sorted(c.id for c in index.cards.values() if c.game == "debate" and c.type in ("argument", "rhetorical-device"))
+    return tuple(sorted(c.id for c in index.cards.values()
+                        if c.game == "debate" and c.type in ("argument", "rhetorical-device")))
+
+
+def tactics() -> list[str]:
+    return list(_tactics())
 
 
 def deck_of(ids, avoid=()) -> list[str]:
@@ -479,6 +488,7 @@ def _match(seed: int, per_round: int) -> int:
     return state.round - 1
 
 
+@pytest.mark.slow  # 100 whole matches for each
 @pytest.mark.parametrize("per_round, least", [(3, Fraction(80, 100)), (4, Fraction(85, 100)), (7, Fraction(85, 100))])
 def test_the_default_fortitude_gives_three_to_four_round_matches(per_round, least):
     """Under the first player's privilege the second debater only answers

@@ -263,7 +263,8 @@ def test_midgame_positions_are_legal_and_show_what_they_claim(name):
         assert labels["pass"].over
 
 
-@pytest.mark.parametrize("name,depth", sorted(PINNED))
+@pytest.mark.parametrize("name,depth", [pytest.param(n, d, marks=[pytest.mark.slow] if d >= 3 else [])
+                                        for n, d in sorted(PINNED)])  # depth 3: thousands of positions
 def test_perft_matches_the_brute_force(name, depth):
     b = brute_of(name)
     expected = b.perft(depth)

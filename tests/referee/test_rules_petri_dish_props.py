@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from helpers.sizes import two_sizes
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -46,40 +47,45 @@ def assert_healthy(state) -> None:
         assert state.player(state.winner).faction[0].upper() == holder
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(data=st.data(), house=st.sampled_from([{}, {"large-divide-liberties": "2"}, {"areas-to-win": "2"}]))
-def test_random_legal_play_stays_legal_and_the_listing_is_exact(data, house):
-    state = RULES.setup(Setup(GameSlug.PETRI_DISH, (("Ann", None), ("Bo", None)), 1, house_rules=house), ())
-    steps = data.draw(st.integers(min_value=2, max_value=80), label="steps")
-    for _ in range(steps):
-        listed = legal_strings(state)
-        if not listed:
-            assert state.winner is not None or state.fields["result"]
-            break
-        pos = position_of(state)
-        generated = engine.legal_actions(pos)
-        assert listed[:len(generated)] == [engine.action_text(a) for a in generated]
-        for line in listed:  # every listed action is accepted by the rules
-            RULES.check(state, to_action(line))
-        legal = set(generated)
-        refused = []  # everything else is refused, naming a rule
-        for i in range(len(POINTS)):
-            candidates = [(engine.PLACE, -1, i), (engine.GROW, i, -1)]
-            candidates += [(k, i, j) for j in AROUND[i] for k in (engine.MOVE, engine.DIVIDE)]
-            for move in candidates:
-                if move not in legal:
-                    assert engine.refusal(pos, move) is not None, engine.action_text(move)
-                    refused.append(move)
-        for move in data.draw(st.lists(st.sampled_from(refused), max_size=4), label="refused"):
-            name, args = action_args(move)  # the table's check refuses them too
-            with pytest.raises(RuleViolation):
-                RULES.check(state, Action(name, args))
-        choice = data.draw(st.sampled_from(listed), label="action")
-        before_turn, mover = state.turn, state.active_player.faction
-        state = RULES.apply(state, to_action(choice), ())
-        assert_healthy(state)
-        if choice != "claim-draw":
-            assert state.turn == before_turn + 1 and state.active_player.faction != mover
+@two_sizes(bounded=8, full=30, name="examples")
+def test_random_legal_play_stays_legal_and_the_listing_is_exact(examples):
+
+    @settings(max_examples=examples, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(data=st.data(), house=st.sampled_from([{}, {"large-divide-liberties": "2"}, {"areas-to-win": "2"}]))
+    def random_play(data, house):
+        state = RULES.setup(Setup(GameSlug.PETRI_DISH, (("Ann", None), ("Bo", None)), 1, house_rules=house), ())
+        steps = data.draw(st.integers(min_value=2, max_value=80), label="steps")
+        for _ in range(steps):
+            listed = legal_strings(state)
+            if not listed:
+                assert state.winner is not None or state.fields["result"]
+                break
+            pos = position_of(state)
+            generated = engine.legal_actions(pos)
+            assert listed[:len(generated)] == [engine.action_text(a) for a in generated]
+            for line in listed:  # every listed action is accepted by the rules
+                RULES.check(state, to_action(line))
+            legal = set(generated)
+            refused = []  # everything else is refused, naming a rule
+            for i in range(len(POINTS)):
+                candidates = [(engine.PLACE, -1, i), (engine.GROW, i, -1)]
+                candidates += [(k, i, j) for j in AROUND[i] for k in (engine.MOVE, engine.DIVIDE)]
+                for move in candidates:
+                    if move not in legal:
+                        assert engine.refusal(pos, move) is not None, engine.action_text(move)
+                        refused.append(move)
+            for move in data.draw(st.lists(st.sampled_from(refused), max_size=4), label="refused"):
+                name, args = action_args(move)  # the table's check refuses them too
+                with pytest.raises(RuleViolation):
+                    RULES.check(state, Action(name, args))
+            choice = data.draw(st.sampled_from(listed), label="action")
+            before_turn, mover = state.turn, state.active_player.faction
+            state = RULES.apply(state, to_action(choice), ())
+            assert_healthy(state)
+            if choice != "claim-draw":
+                assert state.turn == before_turn + 1 and state.active_player.faction != mover
+
+    random_play()
 
 
 @settings(max_examples=25, deadline=None)

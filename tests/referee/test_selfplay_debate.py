@@ -87,7 +87,8 @@ def test_determinise_keeps_the_own_hand_and_samples_the_rest():
     assert sampled.violations(whole) == [] or all("printed copy" in p for p in sampled.violations(whole))
 
 
-@pytest.mark.parametrize("agent,cap,budget", [("random", 200, 0), ("heuristic", 4, 0), ("search", 2, 4)])
+@pytest.mark.parametrize("agent,cap,budget", [("random", 200, 0), ("heuristic", 4, 0),
+                                              pytest.param("search", 2, 4, marks=pytest.mark.slow)])
 def test_a_short_seeded_game_per_agent(agent, cap, budget):
     plan = make_plan("debate", None, (), (agent,), 1, seed=2, turn_cap=cap, budget=budget or 200)
     record = play_game(plan.config(0))

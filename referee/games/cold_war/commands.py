@@ -15,7 +15,7 @@ from referee.errors import RefereeError
 from referee.games.cold_war import desk as D
 from referee.games.cold_war.cards import resolve_id
 from referee.games.cold_war.hidden import FACE_UP_WHEN_PLACED, card_type
-from referee.games.cold_war.view import Odds, odds as odds_of
+from referee.games.cold_war.odds import Odds, odds as odds_of
 from referee.model import GameSlug
 from referee.table.results import ActResult
 

@@ -8,7 +8,7 @@ from typing import Sequence
 from referee.errors import RefereeError
 from referee.rules import visible_state
 from referee.games.cold_war import desk as D
-from referee.games.cold_war.view import odds as flip_odds
+from referee.games.cold_war.odds import odds as flip_odds
 from referee.model import State
 from referee.report import Fight, Game, Moment, Step
 

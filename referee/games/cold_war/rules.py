@@ -19,7 +19,7 @@ from typing import Any, Callable, Mapping, Sequence
 from referee.rules import prompts
 from referee.errors import RuleViolation
 from referee.rules import ActionSpec, HouseRule, action_table
-from referee.games.cold_war import actions, answer, attacks, moves, phases, view
+from referee.games.cold_war import actions, answer, attacks, moves, phases, visible
 from referee.games.cold_war import window as W
 from referee.games.cold_war import cards as carddata
 from referee.games.cold_war import desk as D
@@ -288,7 +288,7 @@ class ColdWarRules(GenericRules):
     # ---- what status shows -----------------------------------------------------
 
     def visible_state(self, state: State, reveal: Sequence[str]) -> State:
-        return view.visible_state(state, reveal)
+        return visible.visible_state(state, reveal)
 
 
 def _masked(value: Any) -> bool:

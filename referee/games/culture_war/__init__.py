@@ -9,8 +9,9 @@
   (`handlers` and its kinds), a turn's start and end, cancels, prompts answered with numbers;
 - `table/`: the board (a working copy of the table), zones, phases, the printed cards, house rules;
 - `legal`, `selfplay`: the move generator and self-play's dealer and evaluation;
+- `story`: the facts the steps tell (life, payments, draws, pieces entering and leaving, rolls);
 - `view`, `words`, `phrases`: what people read (status, changes, odds; the game's view; each
-  action's phrase and the story's facts);
+  action's phrase);
 - `commands`: the table-level functions behind the game's CLI commands; `cli`: those commands;
 - `report`: the game's part of the match report.
 """

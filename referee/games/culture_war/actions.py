@@ -16,11 +16,13 @@ from typing import Any, Mapping, Sequence
 from referee.errors import RefereeError, RuleViolation
 from referee.rules import shared
 from referee.games.culture_war.effects import static as effects
-from referee.games.culture_war import phrases as game_phrases
+from referee.games.culture_war import story
 from referee.games.culture_war.effects import handlers as fx
 from referee.games.culture_war.table import zones
 from referee.games.culture_war.battle.fight import end_if_broken
-from referee.games.culture_war.table.board import KIND_WORDS, KINDS, Board, new_piece
+from referee.games.culture_war.table.board import Board
+from referee.games.culture_war.table.payments import gain_capital, pay_for, take_coins
+from referee.games.culture_war.table.pieces import KINDS, KIND_WORDS, find_piece, new_piece
 from referee.games.culture_war.effects.static import freeze
 from referee.games.culture_war.table.phases import ROLL_OFF_RULE, TIMING  # the phases are checked first, in phases.py
 from referee.rules.shared import changed
@@ -124,13 +126,13 @@ def play(board: Board, args: Mapping[str, Any], dice: Any) -> None:
         base = effects.estate_base(board, name) if kind == "real-estate" else int(card.get("cost") or 0)
         cost, parts = effects.cost_parts(board, name, kind, base)
         paid_why = effects.pay_text(cost, base, parts)
-    board.pay(name, cost, card.get("deck"), what, args.get("from"), paid_why)
+    pay_for(board, name, cost, card.get("deck"), what, args.get("from"), paid_why)
     board.f["begun"] = True
     this = None
     if kind in KINDS:
         this = board.add_piece(new_piece(card, name, board.turn))
         extra = "; it produces from its owner's next turn" if kind == "real-estate" else ""
-        board.tell(game_phrases.enters(name, card["name"], this, extra))
+        board.tell(story.enters(name, card["name"], this, extra))
     elif kind == "mod":
         host = board.pieces[target]  # type: ignore[index]
         host.setdefault("mods", []).append(
@@ -162,7 +164,7 @@ def mod_host(board: Board, card: Mapping[str, Any], name: str, on: str | None) -
         raise RuleViolation("a Mod is attached to a card",
                             f"{name} must say with --on which {' or '.join(KIND_WORDS[k] for k in kinds)} "
                             f"{card['name']} is attached to")
-    host = board.find(on, kinds)
+    host = find_piece(board, on, kinds)
     guard = effects.shielded(board, host, name, "mod-attach")
     if guard:
         raise RuleViolation(f"card text: {guard[0]}", f"{name} cannot attach {card['name']}: {guard[1]}")
@@ -175,7 +177,7 @@ def unit_target(board: Board, card: Mapping[str, Any], name: str, on: str | None
         if any(p["kind"] == "unit" for p in board.pieces.values()):
             raise RuleViolation("choose the target", f"{name} must name the unit {card['name']} acts on, with --on")
         return None
-    handle = board.find(on, ("unit",))
+    handle = find_piece(board, on, ("unit",))
     piece = board.pieces[handle]
     side = unit_side(now)
     if side == "yours" and piece["owner"] != name:
@@ -222,7 +224,7 @@ def battle_flash_target(board: Board, card: Mapping[str, Any], name: str, on: st
     theirs = [h for h in sides if h not in mine]
     chosen = (theirs if unit_side(now) == "enemy" else mine)[:1]
     if on:
-        handle = board.find(on, ("unit",))
+        handle = find_piece(board, on, ("unit",))
         if handle not in sides:
             raise RuleViolation(BATTLE_FLASH_RULE, f"{name} cannot play {what} on {board.label(handle)}: it is not "
                                                    f"in the pending battle ({fighting})")
@@ -236,7 +238,7 @@ def battle_flash_target(board: Board, card: Mapping[str, Any], name: str, on: st
 def estate_target(board: Board, card: Mapping[str, Any], name: str, on: str | None) -> str:
     if not on:
         raise RuleViolation("choose the target", f"{name} must name the Real Estate {card['name']} acts on, with --on")
-    handle = board.find(on, ("estate",))
+    handle = find_piece(board, on, ("estate",))
     piece = board.pieces[handle]
     if piece["coins"] and sum(piece["coins"].values()):
         raise RuleViolation("choose the target", f"{card['name']} destroys Real Estate with no coins on it; "
@@ -253,7 +255,7 @@ def estate_target(board: Board, card: Mapping[str, Any], name: str, on: str | No
 
 def seize(board: Board, args: Mapping[str, Any], dice: Any) -> None:
     name = acting(board, args["player"])
-    handle = board.find(str(args["piece"]), ("unit",))
+    handle = find_piece(board, str(args["piece"]), ("unit",))
     piece = board.pieces[handle]
     price = [int(e["price"]) for e in effects.live_effects(piece) if e["kind"] == "for-sale"]
     if not price:
@@ -264,7 +266,7 @@ def seize(board: Board, args: Mapping[str, Any], dice: Any) -> None:
     if name != board.active:
         raise RuleViolation(f"card text: {piece['name']}",
                             f"{name} can take {board.label(handle)} only on their own turn; it is {board.active}'s")
-    board.pay(name, price[0], price_deck(board, name, piece), f"control of {board.label(handle)}",
+    pay_for(board, name, price[0], price_deck(board, name, piece), f"control of {board.label(handle)}",
               args.get("from"), f"the price on {piece['name']}")
     effects.trace(piece.get("card"), "for-sale")
     fx.change_control(board, handle, name, f"paid {price[0]}")
@@ -285,7 +287,7 @@ def price_deck(board: Board, name: str, piece: Mapping[str, Any]) -> str | None:
 
 
 def discard(board: Board, args: Mapping[str, Any], dice: Any) -> None:
-    handle = board.find(str(args["piece"]), ("unit", "estate", "operation"))
+    handle = find_piece(board, str(args["piece"]), ("unit", "estate", "operation"))
     mod = args.get("mod")
     if mod:
         mods = board.pieces[handle].get("mods", [])
@@ -333,9 +335,9 @@ def apply_capital(rules: Any, state: State, action: Action, dice: Sequence[int])
     delta = changed(board.capital(name), action.args) - board.capital(name)
     why = action.args.get("reason") or "scorekeeper"
     if delta > 0:
-        board.gain(name, delta, board.own_faction(name), why)
+        gain_capital(board, name, delta, board.own_faction(name), why)
     elif delta < 0:
-        board.take(name, -delta, why)
+        take_coins(board, name, -delta, why)
     return freeze(board)
 
 

@@ -6,7 +6,9 @@ from typing import Any, Mapping
 
 from referee.errors import RefereeError, RuleViolation
 from referee.games.culture_war.actions import acting
-from referee.games.culture_war.table.board import Board, coins_text
+from referee.games.culture_war.table.board import Board
+from referee.games.culture_war.table.coins import coins_text
+from referee.games.culture_war.table.payments import take_coins
 
 
 def ally(board: Board, args: Mapping[str, Any], dice: Any) -> None:
@@ -52,7 +54,7 @@ def gift(board: Board, args: Mapping[str, Any], dice: Any) -> None:
     if amount > have:
         kind = f"{faction} " if faction else ""
         raise RuleViolation("capital cannot go below 0", f"{giver} has only {have} {kind}capital to give")
-    coins = board.take(giver, amount, f"given to {taker}", faction)
+    coins = take_coins(board, giver, amount, f"given to {taker}", faction)
     board.put(taker, coins)
     board.note(f"{taker} puts {coins_text(coins)} in the bank; coins of another faction "
                        "pay at most half of any card")

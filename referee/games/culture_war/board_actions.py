@@ -16,7 +16,9 @@ from typing import Any, Callable, Mapping, Sequence
 from referee.errors import RefereeError, RuleViolation
 from referee.games.culture_war.effects import static as effects
 from referee.games.culture_war.effects.static import freeze
-from referee.games.culture_war.table.board import Board, DiceShortage, feeder
+from referee.games.culture_war.table.board import Board
+from referee.games.culture_war.table.dice import DiceShortage, feeder
+from referee.games.culture_war.table.pieces import find_piece
 from referee.model import Action, State
 from referee.rules import ActionSpec, DiceNeeded
 from referee.rules.facts import Fact
@@ -139,7 +141,7 @@ def _card_rolls(rules: Any, state: State, action: Action) -> tuple[int, ...]:
     rolls = fx.rolls_in(now)
     if any(e["kind"] == "destroy" and e.get("what") == "your-unit" for e in now) and action.args.get("on"):
         try:  # a unit destroyed by card text may roll to survive (Leaderless Crowd)
-            piece = state.fields["pieces"][Board(state).find(str(action.args["on"]), ("unit",))]
+            piece = state.fields["pieces"][find_piece(Board(state), str(action.args["on"]), ("unit",))]
         except RefereeError:
             piece = {}
         rolls += fx.rolls_in([e for e in effects.live_effects(piece) if effects.when_of(e) == "would-die"])

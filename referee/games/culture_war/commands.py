@@ -23,7 +23,8 @@ from referee.rules.facts import Fact
 from referee.games.culture_war.battle import odds as odds_of
 from referee.games.culture_war.battle.attacks import target_of
 from referee.games.culture_war.battle.fight import strike
-from referee.games.culture_war.table.board import Board, hero
+from referee.games.culture_war.table.board import Board
+from referee.games.culture_war.table.pieces import find_piece, hero
 from referee.games.culture_war.table.cards import resolve
 from referee.games.culture_war.rules import RULES
 from referee.model import Action, State
@@ -120,7 +121,7 @@ def seize(path: Path, unit: str, player: str | None = None, sources: Sequence[st
     state, _, _ = _current(path)
     board = Board(state)
     name = board.name(player) if player else board.active
-    args: dict[str, Any] = {"player": name, "piece": board.find(unit, ("unit",))}
+    args: dict[str, Any] = {"player": name, "piece": find_piece(board, unit, ("unit",))}
     if sources:
         args["from"] = [s.strip() for part in sources for s in part.split(",") if s.strip()]
     return _report(table.act(path, "seize", args, name))
@@ -144,7 +145,7 @@ def settle(path: Path, dice_text: str | None = None) -> Report:
 def odds(path: Path, attacker: str, defender: str, counter: bool = True) -> OddsReport:
     state, _, _ = _current(path)
     board = Board(state)
-    handle = board.find(attacker, ("unit",))
+    handle = find_piece(board, attacker, ("unit",))
     text = defender.strip()
     args = {"attacker": handle, "defender": text, "rolls": 1}
     RULES.check(state, Action("battle", args))  # the same refusals as the battle itself

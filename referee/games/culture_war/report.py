@@ -5,7 +5,8 @@ from __future__ import annotations
 from referee.errors import RefereeError
 from referee.games.culture_war.battle import odds as cw_odds
 from referee.games.culture_war.battle.attacks import target_of
-from referee.games.culture_war.table.board import Board, hero
+from referee.games.culture_war.table.board import Board
+from referee.games.culture_war.table.pieces import hero
 from referee.model import State
 from referee.report import Fight, Game, Moment, Step
 

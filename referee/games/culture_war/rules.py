@@ -20,7 +20,8 @@ from referee.rules import action_table, lazy_table
 from referee.games.culture_war.effects import static as effects
 from referee.games.culture_war.table import phases
 from referee.games.culture_war.table import zones
-from referee.games.culture_war.table.board import PLAIN, Board, new_piece
+from referee.games.culture_war.table.board import PLAIN, Board
+from referee.games.culture_war.table.pieces import new_piece
 from referee.games.culture_war.table.cards import deck_size, starting_cards
 from referee.games.culture_war.effects.static import freeze
 from referee.games.culture_war.table.house_rules import HOUSE_RULES, LIFE_BY_PLAYERS

@@ -5,7 +5,9 @@ from typing import TYPE_CHECKING, Mapping
 
 from referee.rules.facts import Fact, Kind, change
 from referee.games.culture_war.effects import static as effects
-from referee.games.culture_war.table.board import Board, coins_text, coins_total, slug
+from referee.games.culture_war.table.board import Board
+from referee.games.culture_war.table.coins import coins_text, coins_total
+from referee.games.culture_war.table.pieces import slug
 from referee.games.culture_war.table.phases import play_order
 from referee.model import State
 from referee.words.render import table

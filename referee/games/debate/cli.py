@@ -6,7 +6,7 @@ import click
 
 from referee.words import render
 from referee.cli.common import AMOUNT, db_option, db_path, emit, warn
-from referee.games.debate import commands as core
+from referee.games.debate import commands as core, view
 
 THREAD = click.IntRange(1, 7)
 BY = click.option("--by", "player", metavar="NAME", help="The player playing it (default: whose turn it is).")
@@ -20,9 +20,10 @@ TOWARD = click.option("--toward", type=click.Choice(["mob", "citizen"]),
                       help="The direction, for crowd shifts that let you choose.")
 
 
-def _print(result, note=None) -> None:
+def _print(result, card=None) -> None:
     warn(result.warnings)
     click.echo(render.act(result))
+    note = view.ability_note(card) if card else None
     if note:
         click.echo(f"  reminder: {note}")
 
@@ -51,7 +52,7 @@ def argue(card, thread, player, back) -> None:
       referee argue deb-steelman-2 3 --back deb-measured-rebuttal-1
     """
     played = core.play(db_path(), "argue", card, thread, player, back=back)
-    _print(played.result, played.note)
+    _print(played.result, played.card)
 
 
 @click.command()
@@ -82,7 +83,7 @@ def device(card, thread, player, target, device, to, toward, back) -> None:
       referee device deb-revisit-the-record 2 --back deb-shouting-match-2
     """
     played = core.play(db_path(), "device", card, thread, player, target, device, to, toward, back)
-    _print(played.result, played.note)
+    _print(played.result, played.card)
 
 
 @click.command()
@@ -151,7 +152,7 @@ def ability(player, target, device, to, toward, back) -> None:
       referee ability Ben --back deb-common-ground-2   (Carter: a GF argument back to the hand)
     """
     played = core.ability(db_path(), player, target, device, to, toward, back)
-    _print(played.result, played.note)
+    _print(played.result, played.card)
 
 
 @click.command()
@@ -264,7 +265,7 @@ def round_end(preview, as_json) -> None:
         return
     if done.result is not None:
         click.echo(render.act(done.result))
-    click.echo("\n".join(done.lines()))
+    click.echo("\n".join(view.breakdown(done.report)))
 
 
 COMMANDS: dict[str, click.Command] = {

@@ -13,7 +13,7 @@ from typing import Any
 from referee.table import operations as table
 from referee.cards import looks_like_payload, lookup
 from referee.errors import RefereeError
-from referee.games.debate import cards, view
+from referee.games.debate import cards
 from referee.games.debate.actions import round_report
 from referee.games.debate.forum import Report
 from referee.model import GameSlug, State
@@ -22,8 +22,11 @@ from referee.table.results import ActResult
 
 @dataclass(frozen=True)
 class Played:
+    """What a tactic or an ability did, and the card whose instant ability the
+    players may have to carry out by hand (`view.ability_note` words it)."""
+
     result: ActResult
-    note: str | None = None
+    card: dict[str, Any] | None = None
 
 
 def _state(path: Path) -> State:
@@ -51,7 +54,7 @@ def play(path: Path, name: str, code: str, thread: int, player: str | None = Non
     args = {"player": who, "thread": thread, "card": card["id"], "_card": card, "target": target, "device": device,
             "to": to, "toward": toward, "back": back}
     result = table.act(path, name, args, who, [code])
-    return Played(result, view.ability_note(card) if card.get("timing") == "instant" else None)
+    return Played(result, card if card.get("timing") == "instant" else None)
 
 
 def remove(path: Path, name: str, player: str, thread: int, device: str | None = None,
@@ -70,7 +73,7 @@ def ability(path: Path, player: str, target: int | None = None, device: str | No
     card = (state.fields.get("potus") or {}).get(name)
     result = table.act(path, "ability", {"player": name, "target": target, "device": device, "to": to,
                                          "toward": toward, "back": back}, name)
-    return Played(result, view.ability_note(card) if card else None)
+    return Played(result, card or None)
 
 
 def potus(path: Path, player: str, code: str) -> ActResult:
@@ -117,11 +120,10 @@ def fortitude(path: Path, player: str, change: dict[str, int], reason: str | Non
 
 @dataclass(frozen=True)
 class RoundEnd:
+    """The round end done (or only previewed: no result) and its arithmetic."""
+
     result: ActResult | None
     report: Report
-
-    def lines(self) -> list[str]:
-        return view.breakdown(self.report)
 
 
 def round_end(path: Path, preview: bool = False) -> RoundEnd:

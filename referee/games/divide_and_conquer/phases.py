@@ -1,4 +1,5 @@
-"""The phases of a Divide & Conquer turn, shown by `status` and named in refusals.
+"""The phases of a Divide & Conquer turn, shown by `status` and named in
+refusals, with the step each phase of an attack waits for.
 
 Outside an attack the active player is in the ACTION phase and takes one
 action; an attack then goes team -> call-or-raise -> [add] -> roll (see
@@ -28,3 +29,16 @@ def phase_of(fields: Mapping[str, Any]) -> Phase:
         return Phase.OVER
     attack = fields.get("attack")
     return Phase(attack["stage"]) if attack else Phase.ACTION
+
+
+NEXT_STEP = {
+    Phase.TEAM: "{attacker} lays the attack team (`team`)",
+    Phase.CALL_OR_RAISE: "{defender} calls or raises once (`call` / `raise`)",
+    Phase.ADD: "{attacker} may add once more (`team`) or roll (`fight`)",
+    Phase.ROLL: "both roll a d6 (`fight`)",
+}
+
+
+def next_step(attack: Mapping[str, Any]) -> str:
+    """Who does what next in an attack under way (a refusal and `status` say it)."""
+    return NEXT_STEP[Phase(attack["stage"])].format(**attack)

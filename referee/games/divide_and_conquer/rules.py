@@ -22,10 +22,10 @@ from typing import Any, Sequence
 from referee.rules import prompts
 from referee.errors import RuleViolation
 from referee.rules import ActionSpec, HouseRule, action_table
-from referee.games.divide_and_conquer import actions, cards, view, zones
+from referee.games.divide_and_conquer import actions, cards, zones
 from referee.games.divide_and_conquer.actions import step_action
 from referee.games.divide_and_conquer.hands import put_down
-from referee.games.divide_and_conquer.phases import phase_of
+from referee.games.divide_and_conquer.phases import next_step, phase_of
 from referee.games.divide_and_conquer.printed import places_of
 from referee.games.divide_and_conquer.work import Work
 from referee.rules.generic import GenericRules
@@ -145,7 +145,7 @@ class DivideAndConquerRules(GenericRules):
         now = phase_of(state.fields)
         if attack and action.name not in (*ATTACK_STEPS, "hand", "win"):
             raise RuleViolation("finish the attack first", f"{attack['attacker']}'s attack on {attack['target']} is "
-                                f"under way (phase {now.value}); next: " + view.next_step(attack))
+                                f"under way (phase {now.value}); next: " + next_step(attack))
         if not attack and action.name in ATTACK_STEPS:
             who = action.args.get("player") or action.actor or state.active_player.name
             raise RuleViolation("attack order", f"{who} cannot {action.name} in phase {now.value}: no attack is "

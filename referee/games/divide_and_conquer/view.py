@@ -4,20 +4,8 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from referee.games.divide_and_conquer import battle, zones
-from referee.games.divide_and_conquer.phases import Phase, phase_of
+from referee.games.divide_and_conquer.phases import Phase, next_step, phase_of
 from referee.model import State
-
-NEXT_STEP = {
-    Phase.TEAM: "{attacker} lays the attack team (`team`)",
-    Phase.CALL_OR_RAISE: "{defender} calls or raises once (`call` / `raise`)",
-    Phase.ADD: "{attacker} may add once more (`team`) or roll (`fight`)",
-    Phase.ROLL: "both roll a d6 (`fight`)",
-}
-
-
-def next_step(attack: Mapping[str, Any]) -> str:
-    return NEXT_STEP[Phase(attack["stage"])].format(**attack)
-
 
 # what an asset's or deficit's effect does, in the words of its printed strip
 POWERS = {"defence-only": "only when defending", "attack-only": "only when attacking",

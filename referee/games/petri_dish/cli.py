@@ -6,7 +6,7 @@ import click
 
 from referee.words import render
 from referee.cli.common import db_option, db_path, emit
-from referee.games.petri_dish import commands as core
+from referee.games.petri_dish import commands as core, view
 
 BY = click.option("--by", "actor", metavar="NAME", help="The player acting; refused if it is not their turn.")
 
@@ -153,7 +153,8 @@ def board(**_) -> None:
       referee board
       referee board --db finals.db
     """
-    click.echo(core.board(db_path()))
+    now = core.board(db_path())
+    click.echo(view.board_text(now.state, now.position))
 
 
 @click.command()

@@ -11,7 +11,8 @@ from typing import Any, Sequence
 
 from referee.table import operations as table
 from referee.errors import RefereeError
-from referee.games.petri_dish import dish, engine, view
+from referee.games.petri_dish import dish, engine
+from referee.games.petri_dish.engine import Position
 from referee.model import GameSlug, State
 from referee.table.results import ActResult
 
@@ -59,9 +60,17 @@ def legal(path: Path) -> LegalView:
     return LegalView(view.player, colour, tuple(m.command for m in view.moves), view.over)
 
 
-def board(path: Path) -> str:
+@dataclass(frozen=True)
+class Dish:
+    """The table and the position on its dish (`view.board_text` draws them)."""
+
+    state: State
+    position: Position
+
+
+def board(path: Path) -> Dish:
     state = _state(path)
-    return view.board_text(state, dish.position_of(state))
+    return Dish(state, dish.position_of(state))
 
 
 @dataclass(frozen=True)

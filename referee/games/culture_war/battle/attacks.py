@@ -12,7 +12,10 @@ from referee.rules.facts import Kind
 from referee.games.culture_war.effects import static as effects
 from referee.games.culture_war.actions import order_ready
 from referee.games.culture_war.battle.fight import end_if_broken, fight, strike, target_refusal, unit_refusal
-from referee.games.culture_war.table.board import Board, DiceShortage, feeder
+from referee.games.culture_war.table.board import Board
+from referee.games.culture_war.table.dice import DiceShortage, feeder
+from referee.games.culture_war.table.payments import take_coins
+from referee.games.culture_war.table.pieces import find_piece
 from referee.games.culture_war.effects.turn_effects import attack_banned
 from referee.model import Action, State
 
@@ -36,7 +39,7 @@ def pay_taxes(board: Board, attacker: str, defender: str, direct: bool) -> None:
     foe = defender if direct else board.pieces[defender]["owner"]
     for amount, src in taxes(board, attacker, defender, direct):
         effects.trace(src.get("card"), "attack-tax")
-        board.take(owner, amount, f"to attack {foe} ({src['name']})")
+        take_coins(board, owner, amount, f"to attack {foe} ({src['name']})")
 
 
 def taxes(board: Board, attacker: str, defender: str, direct: bool) -> list[tuple[int, dict[str, Any]]]:
@@ -108,7 +111,7 @@ def settle(board: Board, args: Mapping[str, Any], dice: Callable[[], int]) -> No
 
 def target_of(board: Board, args: Mapping[str, Any]) -> tuple[str, str, bool]:
     """(attacker handle, defender handle or player name, is it a direct attack)."""
-    attacker = board.find(str(args["attacker"]), ("unit",))
+    attacker = find_piece(board, str(args["attacker"]), ("unit",))
     unit = board.pieces[attacker]
     owner = unit["owner"]
     order_ready(board, owner)
@@ -128,7 +131,7 @@ def target_of(board: Board, args: Mapping[str, Any]) -> tuple[str, str, bool]:
                                 f"{owner} may attack with at most {e['max']} units each turn ({src['name']})")
     text = str(args["defender"]).strip()
     if names_a_unit(text):
-        defender = board.find(text, ("unit",))
+        defender = find_piece(board, text, ("unit",))
         foe = board.pieces[defender]
         if foe["owner"] == owner:
             raise RuleViolation("units attack the enemy",

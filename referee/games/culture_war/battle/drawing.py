@@ -16,6 +16,7 @@ from referee.errors import DiceError
 from referee.rules.facts import Fact, Kind, Outcome
 from referee.games.culture_war.battle.attacks import names_a_unit
 from referee.games.culture_war.table.board import Board
+from referee.games.culture_war.table.pieces import find_piece
 from referee.games.culture_war.effects.static import freeze
 from referee.model import Action, State
 
@@ -27,10 +28,10 @@ def canonical(board: Board, action: Action) -> Action:
     args = dict(action.args)
     actor = action.actor
     if action.name in ("battle", "window"):
-        handle = board.find(str(args["attacker"]), ("unit",))
+        handle = find_piece(board, str(args["attacker"]), ("unit",))
         text = str(args["defender"]).strip()
         args["attacker"] = handle
-        args["defender"] = board.find(text, ("unit",)) if names_a_unit(text) \
+        args["defender"] = find_piece(board, text, ("unit",)) if names_a_unit(text) \
             else board.name(text)
         actor = board.pieces[handle]["owner"]
     elif action.name == "settle":

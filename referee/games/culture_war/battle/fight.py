@@ -20,8 +20,10 @@ from typing import Any, Mapping
 from referee.rules.facts import Outcome, Roll
 
 from referee.games.culture_war.effects import handlers as fx
-from referee.games.culture_war import phrases
-from referee.games.culture_war.table.board import Board, Dice, hero
+from referee.games.culture_war import story
+from referee.games.culture_war.table.board import Board
+from referee.games.culture_war.table.dice import Dice
+from referee.games.culture_war.table.pieces import hero
 from referee.games.culture_war.effects.static import cyber, has_trait, live_effects, stat_text, trace, unit_stat_parts
 
 KILL, HERO_KILL = 5, 10
@@ -87,14 +89,14 @@ def exchange(board: Board, dice: Dice, attacker: str, defender: str, who: str) -
         if loses_a != loses_d:
             trace((a_unit if loses_a else d_unit).get("card"), "predictable")
             name = (a_unit if loses_a else d_unit)["name"]
-            board.tell(phrases.roll(roll(Outcome.PREDICTABLE, name)))
+            board.tell(story.roll(roll(Outcome.PREDICTABLE, name)))
             return a, d, loses_d
         if left == right:
             if board.f.get("_odds"):
                 raise Tie(start)
-            board.tell(phrases.roll(roll(Outcome.TIE)))
+            board.tell(story.roll(roll(Outcome.TIE)))
             continue
-        board.tell(phrases.roll(roll(Outcome.KILL if left > right else Outcome.FAIL)))
+        board.tell(story.roll(roll(Outcome.KILL if left > right else Outcome.FAIL)))
         return a, d, left > right
 
 
@@ -240,7 +242,7 @@ def fight(board: Board, attacker: str, defender: str, dice: Dice, counter: bool 
         a, killed = _round(board, attacker, defender, dice, "battle")
         if not killed and a == 1 and attacker in board.pieces and defender in board.pieces:
             critical = True
-            board.tell(phrases.critical(p))
+            board.tell(story.critical(p))
             barred = refusal(board, defender, attacker)
             if counter and barred:
                 board.note(f"{q} cannot counter-attack: {barred[1]} ({barred[0]}; a counter-attack is an attack)")

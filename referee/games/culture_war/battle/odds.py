@@ -15,7 +15,8 @@ from fractions import Fraction
 from typing import Any, Mapping
 
 from referee.games.culture_war.battle.fight import Tie, fight, opening
-from referee.games.culture_war.table.board import Board, DiceShortage
+from referee.games.culture_war.table.board import Board
+from referee.games.culture_war.table.dice import DiceShortage
 from referee.games.culture_war.effects.static import unit_stat_parts
 
 

@@ -103,13 +103,14 @@ def _pay_or_destroy(state: State, want: Mapping[str, Any], answer: str) -> None:
 def _apply_pay_or_destroy(state: State, prompt: prompts.Prompt, want: Mapping[str, Any], answer: str) -> State:
     from referee.games.culture_war.effects import handlers as fx  # lazy: as above
     from referee.games.culture_war.table.board import Board  # lazy: as above
+    from referee.games.culture_war.table.payments import take_coins  # lazy: as above
     from referee.games.culture_war.effects.static import freeze  # lazy: as above
 
     _pay_or_destroy(state, want, answer)
     board = Board(state)
     name = want["player"]
     if answer == "pay":
-        board.take(name, int(want["amount"]), prompt.card)
+        take_coins(board, name, int(want["amount"]), prompt.card)
     else:
         fx.dies(board, answer, f"destroyed for {prompt.card}; no LIFE is lost for it", None)
     return freeze(board)

@@ -21,7 +21,9 @@ import re
 from typing import Any, Callable, Mapping
 
 from referee.errors import RuleViolation
-from referee.games.culture_war.table.board import Board, coins_total
+from referee.games.culture_war.table.board import Board
+from referee.games.culture_war.table.coins import coins_total
+from referee.games.culture_war.table.payments import take_coins
 from referee.games.culture_war.effects.context import Ctx, Dice, guarded
 from referee.games.culture_war.effects.static import live_effects, read, trace, when_of
 from referee.games.culture_war.effects.life_and_capital import (_discard, _draw, _gain, _gain_per, _lose, _no_income,
@@ -54,7 +56,7 @@ def _survive(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
         if board.capital(ctx.owner) < pay:
             board.note(f"{ctx.owner} cannot pay {pay} for {ctx.name}")
             return
-        board.take(ctx.owner, pay, ctx.name)
+        take_coins(board, ctx.owner, pay, ctx.name)
     ctx.battle["saved"] = ctx.name
     if e.get("weaken") and ctx.unit in board.pieces:
         adj = board.pieces[ctx.unit].setdefault("adj", {})

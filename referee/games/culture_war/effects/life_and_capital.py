@@ -10,7 +10,9 @@ import re
 from typing import Any, Mapping
 
 from referee.games.culture_war.table import zones
-from referee.games.culture_war.table.board import Board, coins_total
+from referee.games.culture_war.table.board import Board
+from referee.games.culture_war.table.coins import coins_total
+from referee.games.culture_war.table.payments import gain_capital, take_coins
 from referee.games.culture_war.effects.context import Ctx, guarded, players
 
 def _gain(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
@@ -21,7 +23,7 @@ def _add(board: Board, ctx: Ctx, who: str, what: str, amount: int) -> None:
     if what == "life":
         board.change_life(who, amount, ctx.name)
     else:
-        board.gain(who, amount, ctx.source.get("deck"), ctx.name)
+        gain_capital(board, who, amount, ctx.source.get("deck"), ctx.name)
 
 
 def _lose(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
@@ -41,7 +43,7 @@ def take(board: Board, who: str, amount: int, why: str, source: str | None = Non
         if ctx is not None and guarded(board, handle, ctx, targeted=False):
             kept.add(handle)
     if source != "real-estate":
-        return board.take(who, amount, why, skip=kept)
+        return take_coins(board, who, amount, why, skip=kept)
     taken: dict[str, int] = {}
     left = amount
     for _, estate in sorted(((h, p) for h, p in board.owned(who, "estate") if h not in kept),
@@ -78,7 +80,7 @@ def _steal(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
 def _refund(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
     cost = int(ctx.battle.get("refund") or 0)
     if cost:
-        board.gain(ctx.owner, cost, ctx.source.get("deck"), ctx.name)
+        gain_capital(board, ctx.owner, cost, ctx.source.get("deck"), ctx.name)
 
 
 def _pay_or_discard(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
@@ -90,7 +92,7 @@ def _pay_or_discard(board: Board, e: Mapping[str, Any], ctx: Ctx) -> None:
     if guarded(board, handle, ctx, targeted=False):
         return
     if board.capital(payer) >= amount:
-        board.take(payer, amount, f"upkeep of #{handle} {board.pieces[handle]['name']} ({ctx.name})")
+        take_coins(board, payer, amount, f"upkeep of #{handle} {board.pieces[handle]['name']} ({ctx.name})")
     else:
         board.remove(handle, f"{payer} cannot pay {amount} ({ctx.name})")
 

@@ -27,7 +27,8 @@ from __future__ import annotations
 from contextlib import contextmanager
 from typing import Any, Iterable, Iterator, Mapping
 
-from referee.games.culture_war.table.board import DEFAULT_CAPACITY, DEFAULT_PRODUCTION, Board
+from referee.games.culture_war.table.board import Board
+from referee.games.culture_war.table.pieces import DEFAULT_CAPACITY, DEFAULT_PRODUCTION
 from referee.games.culture_war.table.zones import estates_held
 from referee.model import State
 from referee.rules.unseen import for_people

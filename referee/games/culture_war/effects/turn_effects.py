@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.games.culture_war import phrases
+from referee.games.culture_war import story
 from referee.games.culture_war.table import zones
 from referee.games.culture_war.table.board import Board
 from referee.games.culture_war.effects.context import Ctx, Dice, guarded
@@ -98,7 +98,7 @@ def start_of_turn(board: Board, name: str, dice: Dice | None, draw: int = 0) -> 
         faction = estate.get("deck") or "plain"
         if made:
             estate["coins"][faction] = estate["coins"].get(faction, 0) + made
-            board.tell(phrases.produces(name, handle, estate["name"], made, sum(estate["coins"].values()),
+            board.tell(story.produces(name, handle, estate["name"], made, sum(estate["coins"].values()),
                                         capacity(estate)))
         elif production(estate, board):
             board.note(f"{name}'s #{handle} {estate['name']} is full "

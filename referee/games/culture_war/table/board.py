@@ -3,7 +3,13 @@
 `Board(state)` deep-copies the game's fields, the action edits the copy
 through the methods below (each change also leaves a line in `notes`, which
 is what the command prints), and `to_state()` freezes it back into a State.
-Nothing here reads files or dice: dice come in as a function.
+Nothing here reads files or dice: dice come in as a function (`dice`).
+
+The Board keeps the table's state and its primitives: the players and their
+life, the pieces in play by handle, where each player's coins are, the
+story so far. What works over them is by concern beside it: `pieces` (what
+a card becomes in play, finding the piece a scorekeeper typed), `coins`
+(coins by faction) and `payments` (gaining, losing and paying capital).
 
 The game's fields (all plain JSON, shown by `status --json`):
 
@@ -24,68 +30,15 @@ ATK and DEF, a Real Estate's production and capacity), written by
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import replace
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any, Mapping
 
-from referee.rules import prompts
-from referee.errors import RefereeError, RuleViolation
-from referee.rules.facts import Fact, story
-from referee.games.culture_war import phrases
+from referee.rules import facts, prompts
+from referee.rules.facts import Fact
+from referee.games.culture_war import story
+from referee.games.culture_war.table.coins import PLAIN, coins_total
 from referee.model import Player, State
 from referee.rules.plain import SCALARS, json_key, plain_copy
-
-PLAIN = "plain"  # coins of a Real Estate with no faction: every card counts them as its own
-DEFAULT_PRODUCTION = 1
-DEFAULT_CAPACITY = 3
-KINDS = {"unit": "unit", "real-estate": "estate", "operation": "operation"}
-KIND_WORDS = {"unit": "unit", "estate": "Real Estate", "operation": "Operation"}
-
-Dice = Callable[[], int]
-
-
-class DiceShortage(RefereeError):
-    """The dice given ran out before the rules were done with them."""
-
-
-def feeder(values: Iterable[int]) -> Dice:
-    """Dice handed out one by one; DiceShortage when they run out."""
-    it = iter(values)
-
-    def next_die() -> int:
-        try:
-            return next(it)
-        except StopIteration:
-            raise DiceShortage("the dice ran out before the rules were done with them") from None
-
-    return next_die
-
-
-def hero(piece: Mapping[str, Any]) -> bool:
-    return "hero" in (piece.get("traits") or [])
-
-
-def cyber(piece: Mapping[str, Any]) -> bool:
-    return "cyber" in (piece.get("traits") or [])
-
-
-def coins_total(coins: Mapping[str, int]) -> int:
-    return sum(coins.values())
-
-
-def coins_text(coins: Mapping[str, int]) -> str:
-    return ", ".join(f"{n} {f}" for f, n in sorted(coins.items()) if n) or "none"
-
-
-def slug(piece: Mapping[str, Any]) -> str:
-    """The short name of a piece for handles: its card id without the deck prefix."""
-    card, deck = piece.get("card") or "", piece.get("deck") or ""
-    if card and deck and card.startswith(deck + "-"):
-        return card[len(deck) + 1:]
-    if card:
-        return card
-    return re.sub(r"[^a-z0-9]+", "-", piece["name"].lower()).strip("-")
-
 
 # What a Board never changes in place, shared with the State it is made from
 # instead of copied: the effects printed on a piece or a Mod (read through
@@ -157,12 +110,12 @@ class Board:
     # ---- players -----------------------------------------------------------
 
     def tell(self, fact: Fact) -> None:
-        """Add a fact to the story of the action (worded by phrases.py)."""
+        """Add a fact to the story of the action (worded by story.py)."""
         self.notes.append(fact)
 
     def note(self, text: str) -> None:
         """Add a line that only tells (a STORY fact) to the story of the action."""
-        self.notes.append(story(text))
+        self.notes.append(facts.story(text))
 
     @property
     def rules(self) -> Mapping[str, Any]:
@@ -195,7 +148,7 @@ class Board:
         actual = new - (player.life or 0)
         self.people[name] = replace(player, life=new)
         if actual:
-            self.tell(phrases.life(name, actual, why))
+            self.tell(story.life(name, actual, why))
         if new == 0:
             self.eliminate(name)
         return actual
@@ -246,49 +199,10 @@ class Board:
         piece = self.pieces[handle]
         return f"{piece['owner']}'s #{handle} {piece['name']}"
 
-    def find(self, text: str, kinds: Iterable[str] = ("unit",)) -> str:
-        """The handle a scorekeeper typed: `7`, `#7`, `ann/window-smasher`,
-        `ann/window-smasher-2` (Ann's second one), or a unique start of the name."""
-        kinds = tuple(kinds)
-        what = " or ".join(KIND_WORDS[k] for k in kinds)
-        raw = text.strip()
-        bare = raw.lstrip("#")
-        if bare.isdigit():
-            piece = self.pieces.get(bare)
-            if piece is None or piece["kind"] not in kinds:
-                raise RefereeError(f"there is no {what} #{bare} in play ({self._listing(kinds)})")
-            return bare
-        owner_text, sep, rest = bare.partition("/")
-        if not sep or not rest:
-            raise RefereeError(
-                f"{raw!r} is not a handle: type the number status shows (7 or #7) or PLAYER/NAME "
-                "like ann/window-smasher-2"
-            )
-        owner = self.name(owner_text)
-        mine = [(h, p) for h, p in self.owned(owner) if p["kind"] in kinds]
-        rest = rest.lower()
-        for wanted, index in _readings(rest):
-            exact = [h for h, p in mine if slug(p) == wanted]
-            matches = exact or [h for h, p in mine if slug(p).startswith(wanted)]
-            if index is None and len(matches) == 1:
-                return matches[0]
-            if index is not None and 1 <= index <= len(matches):
-                return matches[index - 1]
-            if index is None and len(matches) > 1:
-                names = ", ".join(f"{owner.lower()}/{slug(self.pieces[h])}-{i} (#{h})"
-                                  for i, h in enumerate(matches, 1))
-                raise RefereeError(f"{raw!r} could mean {names}; add the number")
-        raise RefereeError(f"{owner} has no {what} matching {rest!r} in play ({self._listing(kinds, owner)})")
-
-    def _listing(self, kinds: tuple[str, ...], owner: str | None = None) -> str:
-        found = [f"#{h} {p['name']} ({p['owner']})" for h, p in self.in_order()
-                 if p["kind"] in kinds and (owner is None or p["owner"] == owner)]
-        return "in play: " + ", ".join(found) if found else "none in play"
-
     def remove(self, handle: str, why: str) -> dict[str, Any]:
         piece = self.pieces.pop(handle)
         self.f["timed"] = [t for t in self.f["timed"] if t.get("handle") != handle]
-        self.tell(phrases.leaves(piece["owner"], handle, piece["name"], f"leaves play ({why})"))
+        self.tell(story.leaves(piece["owner"], handle, piece["name"], f"leaves play ({why})"))
         return piece
 
     # ---- coins -------------------------------------------------------------
@@ -310,97 +224,18 @@ class Board:
                 held[p["owner"]] += coins_total(p["coins"])
         return held
 
-    def gain(self, name: str, amount: int, faction: str | None, why: str) -> None:
-        if amount <= 0 or self.people[name].eliminated:
-            return
-        self.put(name, {faction or PLAIN: amount})
-        self.note(f"{name} gains {amount} capital to the bank ({why})")
-
     def put(self, name: str, coins: Mapping[str, int]) -> None:
         bank = self.bank(name)
         for faction, n in coins.items():
             if n:
                 bank[faction] = bank.get(faction, 0) + n
 
-    def sources(self, name: str, order: Iterable[str] | None = None) -> list[tuple[str, dict[str, int]]]:
-        """Where a player's coins are, in the order they are spent: the named
-        sources if given, else Real Estate holding the most coins first, then the bank."""
-        if order is not None:
-            out = []
-            for key in order:
-                if key == "bank":
-                    out.append(("bank", self.bank(name)))
-                else:
-                    handle = self.find(key if key.startswith("#") or "/" in key else f"#{key}", ("estate",))
-                    if self.pieces[handle]["owner"] != name:
-                        raise RefereeError(f"#{handle} {self.pieces[handle]['name']} is not {name}'s Real Estate")
-                    out.append((handle, self.pieces[handle]["coins"]))
-            return out
+    def sources(self, name: str) -> list[tuple[str, dict[str, int]]]:
+        """Where a player's coins are, in the order they are spent: Real Estate
+        holding the most coins first, then the bank (`payments.named_sources`
+        reads an order the player names)."""
         estates = sorted(self.owned(name, "estate"), key=lambda hp: (-coins_total(hp[1]["coins"]), int(hp[0])))
         return [(h, p["coins"]) for h, p in estates] + [("bank", self.bank(name))]
-
-    def take(self, name: str, amount: int, why: str, faction: str | None = None,
-             skip: Iterable[str] = ()) -> dict[str, int]:
-        """Remove up to `amount` coins (of one faction if given, from no Real
-        Estate in `skip`) and return them by faction."""
-        taken: dict[str, int] = {}
-        left = amount
-        skip = set(skip)
-        for key, coins in self.sources(name):
-            if key in skip:
-                continue
-            for f in sorted(coins):
-                if left == 0:
-                    break
-                if faction is not None and f != faction:
-                    continue
-                n = min(left, coins[f])
-                coins[f] -= n
-                taken[f] = taken.get(f, 0) + n
-                left -= n
-            _tidy(coins)
-        if taken:
-            self.note(f"{name} loses {coins_total(taken)} capital ({why})")
-        return taken
-
-    def pay(self, name: str, cost: int, deck: str | None, what: str, order: Iterable[str] | None = None,
-            why: str = "") -> None:
-        """Pay `cost` for a card of faction `deck`. Coins of another faction
-        may pay at most half the cost; they are spent first, up to that share."""
-        if cost <= 0:
-            return
-        sources = self.sources(name, order)
-        own = lambda f: f == PLAIN or deck is None or f == deck  # noqa: E731
-        cap = cost // 2
-        foreign = sum(n for _, c in sources for f, n in c.items() if not own(f))
-        mine = sum(n for _, c in sources for f, n in c.items() if own(f))
-        where = (" in " + ", ".join("the bank" if k == "bank" else f"#{k}" for k, _ in sources)) if order else ""
-        if mine + min(foreign, cap) < cost:
-            if mine + foreign >= cost:
-                raise RuleViolation(
-                    "capital of another faction pays at most half a card's cost",
-                    f"{name} cannot pay {cost} for {what}: {name} has {mine} {deck} coins{where}, "
-                    f"and other factions' coins may pay at most {cap} of it",
-                )
-            raise RuleViolation("pay the card's cost",
-                                f"{name} needs {cost} capital for {what} but has {mine + foreign}{where}")
-        spent: list[tuple[int, str, str]] = []
-        left, foreign_left = cost, min(cap, foreign)
-        for wants_own in (False, True):
-            for key, coins in sources:
-                for f in sorted(coins):
-                    if own(f) != wants_own or left == 0:
-                        continue
-                    n = min(coins[f], left if wants_own else min(left, foreign_left))
-                    if n <= 0:
-                        continue
-                    coins[f] -= n
-                    left -= n
-                    if not wants_own:
-                        foreign_left -= n
-                    spent.append((n, f, key))
-                _tidy(coins)
-        self.tell(phrases.pays(name, cost, why, what, spent))
 
     # ---- freezing ----------------------------------------------------------
 
@@ -427,33 +262,3 @@ class Board:
 
 def _with_capital(player: Player, capital: int) -> Player:
     return player if player.capital == capital else replace(player, capital=capital)
-
-
-def _tidy(coins: dict[str, int]) -> None:
-    for f in [f for f, n in coins.items() if n <= 0]:
-        del coins[f]
-
-
-def _readings(text: str) -> list[tuple[str, int | None]]:
-    """`window-smasher-2` is either a name ending in -2 or copy 2 of window-smasher."""
-    out: list[tuple[str, int | None]] = [(text, None)]
-    match = re.match(r"^(.*?)-?(\d+)$", text)
-    if match and match.group(1):
-        out.append((match.group(1), int(match.group(2))))
-    return out
-
-
-def new_piece(card: Mapping[str, Any], owner: str, turn: int) -> dict[str, Any]:
-    """A card entering play, as a piece: a copy of the stats the rules use,
-    plus what play adds (Mods on it, coins, when it came, when it last attacked)."""
-    kind = KINDS[card["type"]]
-    piece: dict[str, Any] = {"kind": kind, "owner": owner, "card": card.get("id"), "name": card["name"],
-                             "deck": card.get("deck"), "effects": [dict(e) for e in card.get("effects", [])],
-                             "mods": []}
-    if kind == "unit":
-        piece.update({"cost": int(card.get("cost") or 0), "atk": int(card.get("atk") or 0),
-                      "def": int(card.get("def") or 0), "unit_type": card.get("unit_type"),
-                      "traits": list(card.get("traits") or []), "adj": {}, "attacked": 0, "since": turn})
-    elif kind == "estate":
-        piece.update(production=card.get("production"), capacity=card.get("capacity"), coins={}, since=turn)
-    return piece

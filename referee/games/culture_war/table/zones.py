@@ -27,7 +27,7 @@ from typing import Any, Mapping
 
 from referee.rules.copies import check_free_copy
 from referee.errors import RefereeError, RuleViolation
-from referee.games.culture_war import phrases
+from referee.games.culture_war import story
 from referee.model import Action, State
 
 HAND = 5  # cards each player draws at the start of the game
@@ -279,7 +279,7 @@ def return_to_hand(board: Any, handle: str) -> dict[str, Any]:
     piece = board.pieces.pop(handle)
     board.f.setdefault("returned", []).append(handle)
     board.f["timed"] = [t for t in board.f["timed"] if t.get("handle") != handle]
-    board.tell(phrases.leaves(piece["owner"], handle, piece["name"], f"goes back to {piece['owner']}'s hand"))
+    board.tell(story.leaves(piece["owner"], handle, piece["name"], f"goes back to {piece['owner']}'s hand"))
     return piece
 
 
@@ -291,7 +291,7 @@ def draw_on_board(board: Any, name: str, count: int, why: str) -> None:
     fields, n = drawn(player.fields, count)
     board.people[name] = replace(player, fields=fields)
     if n:
-        board.tell(phrases.draws(name, n, why, fields["hand"], fields["draw_pile"]))
+        board.tell(story.draws(name, n, why, fields["hand"], fields["draw_pile"]))
     else:
         board.note(f"{name}'s draw pile is empty: no card drawn ({why})")
 

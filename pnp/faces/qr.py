@@ -7,7 +7,7 @@ from functools import lru_cache
 from reportlab.lib.rl_accel import fp_str
 
 from pnp.errors import PnpError
-from pnp.render.qrencode import encode_rows
+from pnp.faces.qrencode import encode_rows
 
 QUIET_MODULES = 4
 MAX_VERSION = 3
