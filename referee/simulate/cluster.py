@@ -11,6 +11,10 @@ batches before it are in, so the stream, the JSON and the report are the
 same as a `--jobs 1` run's. At most a few batches per worker thread are in
 flight at once.
 
+Every worker must play with this machine's code (codeversion.py): one that
+does not is refused with one clear error when the client connects, and a
+worker that joins later refuses its first batch the same way.
+
 A worker that dies mid-batch: the scheduler plays its batches again on
 another worker (Dask's own resilience; a batch that kills ALLOWED_FAILURES
 workers is given up with one clear error). Each batch's result is taken
@@ -34,8 +38,14 @@ IN_FLIGHT = 3  # batches in flight per worker thread
 CONNECT_TIMEOUT = "10s"
 
 
-def _play_batch(configs: Sequence[GameConfig], packet: Packet) -> list[GameRecord]:
-    """On a worker: play the batch from the packet's project."""
+def _play_batch(configs: Sequence[GameConfig], packet: Packet, code: str | None = None) -> list[GameRecord]:
+    """On a worker: play the batch from the packet's project (`code`: the
+    sender's code_version, which this worker's must be)."""
+    if code is not None:
+        from distributed import get_worker  # lazy: only on a Dask worker
+
+        from referee.simulate.codeversion import check_here  # lazy: as above
+        check_here(code, f"worker {get_worker().address}")
     with playing_from(packet) as folder:
         return [play_game(replace(c, project=str(folder))) for c in configs]
 
@@ -48,10 +58,41 @@ def connect(address: str):
         raise RefereeError("--scheduler needs Dask's distributed: install the cluster extra "
                            "(pip install '.[cluster]')") from None
     try:
-        return Client(address, timeout=CONNECT_TIMEOUT, set_as_default=False)
+        client = Client(address, timeout=CONNECT_TIMEOUT, set_as_default=False)
     except (OSError, TimeoutError, ValueError) as exc:
         raise RefereeError(f"--scheduler {address}: cannot reach a Dask scheduler there "
                            f"({type(exc).__name__}: {exc})") from None
+    try:
+        check_workers(client, address)
+    except BaseException:
+        client.close()
+        raise
+    return client
+
+
+def check_workers(client, address: str) -> None:
+    """One clear error when a worker plays with other code than this machine
+    (codeversion.py): a run never mixes two engines' games."""
+    from referee.simulate.codeversion import code_version  # lazy: as above
+
+    here = code_version()
+    try:
+        found = client.run(_worker_code)
+    except Exception as exc:  # a worker whose referee has no codeversion, or none at all
+        raise RefereeError(f"--scheduler {address}: a worker cannot name its code ({type(exc).__name__}: {exc}); "
+                           f"start every worker from the same code as this machine ({here})") from None
+    other = {worker: code for worker, code in sorted(found.items()) if code != here}
+    if other:
+        worker, code = next(iter(other.items()))
+        more = f" (and {len(other) - 1} more)" if len(other) > 1 else ""
+        raise RefereeError(f"--scheduler {address}: worker {worker}{more} plays with {code}, but this machine with "
+                           f"{here}; start every worker from the same code (install the same commit) and run again")
+
+
+def _worker_code() -> str:
+    from referee.simulate.codeversion import code_version  # lazy: run on each worker
+
+    return code_version()
 
 
 def check_reachable(address: str) -> None:
@@ -94,13 +135,16 @@ def _stream(client, batches: list[list[GameConfig]], packet: Packet, stop) -> It
     threads = sum(client.nthreads().values())
     if threads == 0:
         raise RefereeError("the Dask scheduler has no workers: start one with `dask worker ADDRESS`")
+    from referee.simulate.codeversion import code_version  # lazy: as above
+
+    code = code_version()
     shared = client.scatter(packet, broadcast=True, hash=False)
     limit = max(2, IN_FLIGHT * threads)
     pending: deque = deque()
     queue = iter(batches)
     try:
         for batch in queue:
-            pending.append(client.submit(_play_batch, batch, shared, pure=False))
+            pending.append(client.submit(_play_batch, batch, shared, code, pure=False))
             if len(pending) >= limit:
                 break
         while pending:
@@ -115,7 +159,7 @@ def _stream(client, batches: list[list[GameConfig]], packet: Packet, stop) -> It
             if stop():
                 return
             for batch in queue:
-                pending.append(client.submit(_play_batch, batch, shared, pure=False))
+                pending.append(client.submit(_play_batch, batch, shared, code, pure=False))
                 break
     finally:
         for future in pending:

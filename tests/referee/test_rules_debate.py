@@ -372,6 +372,16 @@ def test_starting_fortitude_is_a_named_house_rule(table):
     assert "starting-fortitude=...  (default 60)" in table.run("games").output
 
 
+def test_the_first_player_bonus_is_more_fortitude_for_the_opener_of_round_one(table):
+    state = start("Ana", "Ben", house={"first-player-bonus": "7"})
+    assert [p.fields["fortitude"] for p in state.players] == [67, 60]
+    assert state.fields["opener"] == "Ana"  # the one with the bonus opens round one
+    assert [p.fields["fortitude"] for p in start("Ana", "Ben", fortitude=40).players] == [40, 40]  # default 0
+    with pytest.raises(RefereeError, match="'first-player-bonus' must be from 0 to 100, not -1"):
+        start("Ana", "Ben", house={"first-player-bonus": "-1"})
+    assert "first-player-bonus" in table.run("games").output
+
+
 def test_help_names_the_house_rule_and_gives_examples(table):
     table.run("new debate --player Ana --player Ben")
     for command in ("argue", "device", "destroy", "return", "ability", "potus", "fortitude", "round-end"):

@@ -73,6 +73,11 @@ class DebateRules(GenericRules):
             "fortitude each debater starts with; 60 gives matches of 3-4 rounds with the starter decks",
             minimum=1, maximum=500,
         ),
+        "first-player-bonus": HouseRule(
+            "first-player-bonus", 0, "more fortitude for the first player (who opens round one) at the start, "
+            "for a table that finds the opener loses more often; referee tune --target seat=fair measures it",
+            minimum=0, maximum=100,
+        ),
         "crowd-spread": HouseRule(
             "crowd-spread", 10, "the crowd starts at a random value from -N to +N", minimum=0, maximum=CROWD_LIMIT,
         ),
@@ -113,15 +118,17 @@ class DebateRules(GenericRules):
         fortitude = int(rules["starting-fortitude"])  # type: ignore[arg-type]
         chosen = rules.get("starting-crowd")
         crowd = int(chosen) if chosen is not None else (dice[0] - spread - 1 if spread else 0)  # type: ignore[arg-type]
+        bonus = int(rules["first-player-bonus"])  # type: ignore[arg-type]
         potus: dict[str, Any] = {}
         players = []
-        for player in state.players:
+        for seat, player in enumerate(state.players):
             card = find_potus(player.faction) if player.faction else None
             if card is not None:
                 taken = [f"{n}'s POTUS" for n, c in potus.items() if c and c["id"] == card["id"]]
                 check_free_copy(card["id"], card["name"], card.get("quantity", 1), taken)
             potus[player.name] = card
-            players.append(replace(player, fields=actions.player_fields(fortitude, card)))
+            start = fortitude + (bonus if seat == 0 else 0)  # seat 1 opens round one (round_fields below)
+            players.append(replace(player, fields=actions.player_fields(start, card)))
         names = [p.name for p in players]
         stacks = {n: piles.new_pile() for n in names}
         for pile in stacks.values():

@@ -1,4 +1,8 @@
-"""The target of a balance search (`--target`) and how far a set of games is from it."""
+"""The target of a balance search (`--target`) and how far a set of games is from it.
+
+A seat is a place in the turn order (seat 1 moves first): the search and the
+verification count records turned by verify.by_place, so `seat=fair` asks
+that no place in the turn order wins more than its share."""
 from __future__ import annotations
 
 import math

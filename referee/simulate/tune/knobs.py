@@ -4,7 +4,8 @@ of the card sources.
     CARD.FIELD=LO..HI         one card's printed number, within LO..HI
     deck:FACTION.FIELD=-1..+1 every card of a deck that prints FIELD, shifted together
                               (but its Base Unit, whose numbers the deck rules fix)
-    house-rule:KEY=V1,V2,...  a house rule's values
+    house-rule:KEY=V1,V2,...  a house rule's values, in order (a step is the next one)
+    house-rule:KEY=LO..HI     a whole-number house rule's values LO to HI (e.g. a seat's bonus)
     auto                      each card's printed numbers within one step either way
 
 A knob's values never leave the card schema's bounds (game.yaml: `int>=0`);
@@ -36,6 +37,7 @@ class Knob:
     values: tuple[Any, ...]  # absolute values (card), shifts (deck), strings (house rule)
     now: Any  # the value today (card), 0 (deck), the default (house rule)
     faction: str | None = None  # the deck a card belongs to
+    named: bool = True  # given by name (its whole range is searched), not by auto (one step either way)
 
     @property
     def name(self) -> str:
@@ -53,7 +55,8 @@ def parse_vary(texts: Sequence[str], game: str, root: Path) -> tuple[Knob, ...]:
                     value = card.fields.get(name)
                     if isinstance(value, int) and not isinstance(value, bool):
                         low = max(_minimum(root, game, card.type, name), value - 1)
-                        knobs.append(Knob("card", card.id, name, tuple(range(low, value + 2)), value, card.deck))
+                        knobs.append(Knob("card", card.id, name, tuple(range(low, value + 2)), value, card.deck,
+                                          named=False))
             continue
         head, sep, spec = text.partition("=")
         if not sep:
@@ -61,9 +64,13 @@ def parse_vary(texts: Sequence[str], game: str, root: Path) -> tuple[Knob, ...]:
         head = head.strip()
         if head.startswith("house-rule:"):
             key = head.split(":", 1)[1]
-            values = tuple(v.strip() for v in spec.split(",") if v.strip())
+            if _RANGE.match(spec):
+                low, high = _range(text, spec)
+                values = tuple(str(v) for v in range(low, high + 1))
+            else:
+                values = tuple(v.strip() for v in spec.split(",") if v.strip())
             if not values:
-                raise RefereeError(f"--vary {text!r}: name the house rule's values, e.g. {key}=20,25")
+                raise RefereeError(f"--vary {text!r}: name the house rule's values, e.g. {key}=20,25 or {key}=0..4")
             knobs.append(Knob("house-rule", key, "", values, None))
             continue
         if head.startswith("deck:"):

@@ -15,12 +15,11 @@ from pathlib import Path
 from typing import Any
 
 from referee.errors import RefereeError
-from referee.simulate.stats import difference
 from referee.simulate.tune.engine import Engine
-from referee.simulate.tune.fairness import Count
-from referee.simulate.tune.search import VERIFY_SEED, Search, Spec, State, save_to
+from referee.simulate.tune.search import Search, Spec, State, save_to
+from referee.simulate.tune.verify import verify
 
-FORMAT = "referee-tune/1"
+FORMAT = "referee-tune/2"  # 2: the verification keeps its games (paired)
 
 
 @dataclass
@@ -32,16 +31,19 @@ class TuneResult:
 
 
 def tune(spec: Spec, base: Path, out: Path, resume: Path | None = None, jobs: int = 1,
-         scheduler: str | None = None, write_patch: bool = False) -> TuneResult:
+         scheduler: str | None = None, write_patch: bool = False, pdf: Path | None = None) -> TuneResult:
     identity = {"game": spec.plan.game.value, "target": spec.target.text, "seed": spec.plan.seed,
                 "games": spec.plan.games, "players": spec.plan.players, "knobs": sorted(spec.knobs),
-                "agents": [a.value for a in spec.plan.agents]}
+                "agents": [a.value for a in spec.plan.agents], "factions": list(spec.plan.factions),
+                "house_rules": [f"{k}={v}" for k, v in spec.plan.house_rules]}
     state = State()
     if resume is not None:
         state = _resumed(resume, identity)
     started = time.perf_counter()
     seconds_before = state.seconds
-    report: dict[str, Any] = {}
+    from referee.simulate.agents_named import agents_named  # lazy: as the balance report
+
+    report: dict[str, Any] = {"agents_in_words": agents_named(spec.plan)}
 
     def header(s: State) -> dict[str, Any]:
         return {"format": FORMAT, **identity, "tolerance": spec.tolerance, **report,
@@ -57,8 +59,8 @@ def tune(spec: Spec, base: Path, out: Path, resume: Path | None = None, jobs: in
         best = search.run()
         patch = search.sources(best["change"]).diff() if best["change"] else ""
         report["proposal"] = {"change": best["change"], "gap_points": round(best["gap"] * 100, 2),
-                              "patch": patch}
-        report["verification"] = _verify(search, spec, best)
+                              "say": _say(spec, best["change"]), "patch": patch}
+        report["verification"] = verify(search, spec, best)
     except KeyboardInterrupt:
         partial = True
     finally:
@@ -74,35 +76,26 @@ def tune(spec: Spec, base: Path, out: Path, resume: Path | None = None, jobs: in
         written = True
     report["written"] = written
     save(state)
+    if pdf is not None:
+        from referee.simulate.tune import report_pdf  # lazy: ReportLab only for a PDF
+
+        report_pdf.write(header(state), spec.plan.game.game_title, pdf)
     return TuneResult(header(state), patch, partial, written)
 
 
-def _verify(search: Search, spec: Spec, best: dict[str, Any]) -> dict[str, Any]:
-    """The proposal against the unchanged cards on seeds the search never used."""
-    seed = spec.plan.seed + VERIFY_SEED
-    before = search.evaluate({}, seed, spec.verify_games)
-    after = search.evaluate(best["change"], seed, spec.verify_games) if best["change"] else before
-    cb, ca = Count.from_json(before["count"]), Count.from_json(after["count"])
-    rb, ra = cb.rates(spec.target.by), ca.rates(spec.target.by)
-    rows = {}
-    for name in sorted(set(rb) | set(ra)):
-        b, a = rb.get(name), ra.get(name)
-        d = difference(b.hits, b.n, a.hits, a.n) if b and a else None
-        rows[name] = {"before": b.to_json() if b else None, "after": a.to_json() if a else None,
-                      "p_value": round(d.p_value, 4) if d else None}
-    gap_after, se_after, worst = ca.gap(spec.target)
-    gap_before, _, _ = cb.gap(spec.target)
-    passed = bool(best["change"]) and gap_after * 100 <= spec.tolerance
-    return {"seed": seed, "games": spec.verify_games, "fair_share": round(ca.fair(), 4),
-            "gap_points_before": round(gap_before * 100, 2), "gap_points_after": round(gap_after * 100, 2),
-            "gap_interval_after": [round(max(0, gap_after - 1.96 * se_after) * 100, 2),
-                                   round((gap_after + 1.96 * se_after) * 100, 2)],
-            "furthest_after": worst, "rates": rows, "passed": passed,
-            "met": "target met within tolerance" if passed else
-                   (("already within tolerance: nothing to change" if gap_before * 100 <= spec.tolerance else
-                     "no change within the knobs brings it closer") if not best["change"] else
-                    f"target not met: {gap_after * 100:.1f} points from it after the change "
-                    f"(tolerance {spec.tolerance:g}), {gap_before * 100:.1f} before")}
+def _say(spec: Spec, change: dict[str, Any]) -> list[str]:
+    """What the table should set, in words, for each house rule the proposal changes."""
+    from referee.rules import rules_for  # lazy: the game's house rules
+
+    rules = rules_for(spec.plan.game).house_rules
+    out = []
+    for name, value in sorted(change.items()):
+        knob = spec.knobs[name]
+        if knob.kind == "house-rule":
+            rule = rules.get(knob.target)
+            out.append(f"the table should set house rule {knob.target}={value}"
+                       + (f" ({rule.help})" if rule is not None else ""))
+    return out
 
 
 def _apply(search: Search, change: dict[str, Any], base: Path) -> None:
@@ -126,7 +119,10 @@ def _resumed(path: Path, identity: dict[str, Any]) -> State:
     except (OSError, ValueError) as exc:
         raise RefereeError(f"--resume {path}: cannot read it: {exc}") from None
     if data.get("format") != FORMAT:
-        raise RefereeError(f"--resume {path}: not a referee tune file")
+        found = data.get("format")
+        raise RefereeError(f"--resume {path}: " + (f"written by another referee tune ({found}, this one reads {FORMAT}); "
+                                                    "start the search again" if str(found).startswith("referee-tune/")
+                                                    else "not a referee tune file"))
     for k, v in identity.items():
         if data.get(k) != v:
             raise RefereeError(f"--resume {path}: it was a run with {k} {data.get(k)!r}, not {v!r}")

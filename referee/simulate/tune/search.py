@@ -1,12 +1,13 @@
-"""`referee tune`'s search: coordinate descent over the knobs, one step at a
-time, each candidate played on the same seeds as the unchanged cards.
+"""`referee tune`'s search: coordinate descent over the knobs, each candidate
+played on the same seeds as the unchanged cards.
 
 Score = gap (points from the target) + CARD_PENALTY per knob changed +
 STEP_PENALTY per step away from the printed value: few and small changes
-win ties. A round tries every neighbour of the current proposal (one knob
-one step either way; with `--vary auto` only the steps that weaken a faction
-above its share or strengthen one below, the cards played most first, at
-most `max_candidates`), and moves to the best if it beats the current one
+win ties. A round tries every neighbour of the current proposal (a knob given
+by name: every other value of its range, a line search along it; with
+`--vary auto`, one step, and only the steps that weaken a faction above its
+share or strengthen one below; the cards played most first, then the
+nearest values, at most `max_candidates`), and moves to the best if it beats the current one
 by more than one standard error of its gap (so noise does not move it).
 
 Pruning (the one sequential rule, here): a candidate is played in batches of
@@ -34,10 +35,10 @@ from referee.simulate.tune.apply import Refused, Written, write
 from referee.simulate.tune.engine import Engine
 from referee.simulate.tune.fairness import Count, Target
 from referee.simulate.tune.knobs import STRONGER, Knob
+from referee.simulate.tune.verify import by_place, compact
 
 CARD_PENALTY = 0.5  # points of gap a changed knob costs
 STEP_PENALTY = 0.25  # ... and each step of it
-VERIFY_SEED = 1_000_000  # the verification's seeds start this far past the search's
 
 
 @dataclass
@@ -51,6 +52,7 @@ class Spec:
     max_candidates: int = 12
     max_rounds: int = 8
     verify_games: int = 400
+    until_decided: float | None = None  # the verification stops once the sequential test decides (this effect)
 
 
 @dataclass
@@ -70,8 +72,15 @@ def key_of(change: Mapping[str, Any]) -> str:
 
 def score(spec: Spec, gap: float, change: Mapping[str, Any]) -> float:
     steps = sum(abs(v - spec.knobs[k].now) if spec.knobs[k].kind == "card" else
-                (abs(v) if spec.knobs[k].kind == "deck" else 1) for k, v in change.items())
+                (abs(v) if spec.knobs[k].kind == "deck" else _rule_steps(spec.knobs[k], v)) for k, v in change.items())
     return gap * 100 + CARD_PENALTY * len(change) + STEP_PENALTY * steps
+
+
+def _rule_steps(knob: Knob, value: Any) -> int:
+    """A house rule's steps: places along its values from today's (1 when today's is not among them)."""
+    if knob.now in knob.values and value in knob.values:
+        return abs(knob.values.index(value) - knob.values.index(knob.now))
+    return 1
 
 
 class Search:
@@ -91,13 +100,15 @@ class Search:
                                       self.spec.knobs, change)
         return self.written[key]
 
-    def evaluate(self, change: Mapping[str, Any], seed: int, games: int, bar: float | None = None) -> dict:
-        """Play `change` on `games` seeds from `seed` in batches, or take it from the state."""
+    def evaluate(self, change: Mapping[str, Any], seed: int, games: int, bar: float | None = None,
+                 keep: bool = False) -> dict:
+        """Play `change` on `games` seeds from `seed` in batches, or take it from the state
+        (`keep`: each game's record too, for the verification's pairs)."""
         key = key_of(change)
         entry = self.state.find(key, seed)
         if entry is None:
             entry = {"key": key, "change": dict(change), "seed": seed, "count": Count().to_json(),
-                     "pruned": False, "refused": None}
+                     "pruned": False, "refused": None, **({"records": []} if keep else {})}
             self.state.evaluations.append(entry)
         if entry["refused"] or entry["pruned"]:
             return entry
@@ -115,7 +126,9 @@ class Search:
             rules = dict(plan.house_rules) | dict(written.house_rules)
             configs = [self._config(seed, i, rules) for i in range(count.games, count.games + n)]
             for record in self.engine.play(configs, written.packet):
-                count.add(record)
+                count.add(by_place(record))
+                if keep:
+                    entry["records"].append(compact(record))
             self.state.games += n
             self.state.seconds += time.perf_counter() - started
             entry["count"] = count.to_json()
@@ -148,24 +161,31 @@ class Search:
                     continue  # a fair faction's cards are left alone
                 weaker = -STRONGER.get(knob.field, 1)
                 wanted = (weaker,) if rate.value > fair else (-weaker,)
-            for step in wanted:
-                if knob.kind == "house-rule":
-                    options = list(knob.values)
-                    at = options.index(value) if value in options else -1
-                    nxt = at + step
-                    if not 0 <= nxt < len(options):
-                        continue
-                    new = options[nxt]
-                else:
-                    new = value + step
-                    if new not in knob.values:
-                        continue
+            for new, distance in self._values(knob, value, wanted):
                 change = {**current, name: new}
-                if knob.kind != "house-rule" and new == knob.now:
+                if new == knob.now:
                     change.pop(name)
-                moves.append((-base.plays[knob.target], len(moves), change))
-        moves.sort(key=lambda m: m[:2])  # the cards played most first
-        return [m[2] for m in moves[:spec.max_candidates]]
+                moves.append((-base.plays[knob.target], distance, len(moves), change))
+        moves.sort(key=lambda m: m[:3])  # the cards played most first, the nearest values first
+        return [m[3] for m in moves[:spec.max_candidates]]
+
+    @staticmethod
+    def _values(knob: Knob, value: Any, wanted: tuple[int, ...]) -> list[tuple[Any, int]]:
+        """The values a round tries for a knob now at `value`, with their distance from it: a knob
+        given by name, every other value of its range (a line search: a fix several steps away is
+        found in one round, its steps paid in the score); an auto knob, one step the wanted way."""
+        options = list(knob.values)
+        at = options.index(value) if value in options else None
+        if knob.named and knob.kind == "house-rule":
+            return [(v, abs(i - at) if at is not None else 1) for i, v in enumerate(options) if v != value]
+        if knob.named:
+            return [(v, abs(v - value)) for v in options if v != value]
+        out = []
+        for step in wanted:
+            new = value + step
+            if new in options:
+                out.append((new, 1))
+        return out
 
     def run(self) -> dict[str, Any]:
         spec = self.spec
