@@ -22,7 +22,7 @@ from helpers.listed_play import self_played
 from referee.rules import rules_for
 from referee.rules.unseen import unseen
 from referee.serve.app import create_app
-from referee.serve.play import Play
+from referee.serve.play import Play, RateLimit
 from referee.serve.tokens import TokenStore
 from referee.serve.watch import TableWatch
 from referee.simulate.play import Outcome, physical_for, setup_of
@@ -86,7 +86,8 @@ def test_a_whole_cold_war_game_is_played_from_phones_and_defenders_answer_on_the
     watch = TableWatch(table.db)
     watch.poll()
     tokens = TokenStore(table.db, watch.players())
-    play = Play(table.db)
+    roomy = RateLimit(burst=10_000, rate=10_000.0)  # two people playing fast, not a flood
+    play = Play(table.db, limit=roomy, reads=roomy)
     client = TestClient(create_app(watch, tokens, poll_s=0.05, keepalive_s=0.3, play=play))
     answers = own_shown = 0
     with client:
