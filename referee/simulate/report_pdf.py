@@ -23,6 +23,16 @@ from referee.simulate.result import SimulationResult
 from referee.simulate.summary import RARE_SHARE
 
 
+def report_styles(regular: str, bold: str) -> tuple[ParagraphStyle, ParagraphStyle, ParagraphStyle, ParagraphStyle]:
+    """The self-play reports' paragraph styles (balance and tune): body, small, h1, h2."""
+    body = ParagraphStyle("body", fontName=regular, fontSize=9.5, leading=12)
+    small = ParagraphStyle("small", parent=body, fontSize=8.5, leading=10.5)
+    h1 = ParagraphStyle("h1", parent=body, fontName=bold, fontSize=17, leading=21, spaceAfter=2 * mm)
+    h2 = ParagraphStyle("h2", parent=body, fontName=bold, fontSize=12.5, leading=16, spaceBefore=4 * mm,
+                        spaceAfter=1.5 * mm)
+    return body, small, h1, h2
+
+
 def write(result: SimulationResult, path: Path) -> Written:
     return write_pdf(path, lambda pdf: draw(result, pdf), "the balance report")
 
@@ -36,11 +46,7 @@ def draw(result: SimulationResult, out) -> tuple[str, ...]:
         """A paragraph of plain `text`, each character in a font that has it."""
         return Paragraph(ink.markup(text, style.fontName), style)
 
-    body = ParagraphStyle("body", fontName=regular, fontSize=9.5, leading=12)
-    small = ParagraphStyle("small", parent=body, fontSize=8.5, leading=10.5)
-    h1 = ParagraphStyle("h1", parent=body, fontName=bold, fontSize=17, leading=21, spaceAfter=2 * mm)
-    h2 = ParagraphStyle("h2", parent=body, fontName=bold, fontSize=12.5, leading=16, spaceBefore=4 * mm,
-                        spaceAfter=1.5 * mm)
+    body, small, h1, h2 = report_styles(regular, bold)
     tally, plan = result.tally, result.plan
     figures = tally.figures()
     fair = figures["fair"]

@@ -23,7 +23,7 @@ from referee.games.culture_war.dealer import Dealer, _named_out, printed_copies
 from referee.games.culture_war.table import zones
 from referee.games.culture_war.table.cards import starting_cards
 from referee.model import PlayerName, State
-from referee.rules.dealing import Copy
+from referee.rules.dealing import Copy, take_each
 
 
 def determinise(rules: Any, view: State, player: PlayerName, hand: tuple[str, ...],
@@ -41,12 +41,12 @@ def determinise(rules: Any, view: State, player: PlayerName, hand: tuple[str, ..
         if not p.faction or not zones.tracked(view, p.name):
             continue
         copies = _deck(p.faction)
-        out = _take(copies, _named_out(view, p.name))
+        out = take_each(copies, _named_out(view, p.name))
         count, pile_size = zones.counts(p.fields)
         if p.name == me:
-            held = _take(copies, Counter(hand))
+            held = take_each(copies, Counter(hand))
         else:
-            held = _take(copies, Counter(zones.known_in_hand(view, p.name)))
+            held = take_each(copies, Counter(zones.known_in_hand(view, p.name)))
             rng.shuffle(copies)
             while len(held) < count and copies:
                 held.append(copies.pop())
@@ -73,14 +73,3 @@ def _printed(faction: str) -> tuple[Copy, ...]:
     return tuple(copies)
 
 
-def _take(copies: list[Copy], wanted: Counter[str]) -> list[Copy]:
-    """The copies of the wanted card ids, taken out of `copies` (as many as there are)."""
-    taken: list[Copy] = []
-    for card_id, n in wanted.items():
-        for _ in range(n):
-            copy = next((c for c in copies if c[0] == card_id), None)
-            if copy is None:
-                break
-            copies.remove(copy)
-            taken.append(copy)
-    return taken

@@ -31,6 +31,7 @@ from typing import Any, Mapping
 from referee.games.divide_and_conquer import printed, zones
 from referee.games.divide_and_conquer.hands import put_down
 from referee.games.divide_and_conquer.legal import deck_cards
+from referee.rules.dealing import take_each
 from referee.rules.legal import Hands
 from referee.model import Action, PlayerName, State
 
@@ -168,8 +169,8 @@ def determinise(rules: Any, view: State, player: PlayerName, hand: tuple[str, ..
     unseen) dealt at random from the printed copies not in sight, in the
     counts the view gives. The real dealer is never read."""
     pool = list(_printed())
-    mine = _take(pool, Counter(hand))
-    table = _take(pool, Counter(printed.counts(view.fields)))
+    mine = take_each(pool, Counter(hand))
+    table = take_each(pool, Counter(printed.counts(view.fields)))
     rng.shuffle(pool)
     dealt = object.__new__(DealtTable)
     dealt.rng, dealt.names, dealt.problems = rng, [p.name for p in view.players], []
@@ -190,19 +191,6 @@ def determinise(rules: Any, view: State, player: PlayerName, hand: tuple[str, ..
 @lru_cache(maxsize=None)
 def _printed() -> tuple[Copy, ...]:
     return tuple(printed_copies())
-
-
-def _take(copies: list[Copy], wanted: Counter[str]) -> list[Copy]:
-    """The copies of the wanted card ids, taken out of `copies` (as many as there are)."""
-    taken: list[Copy] = []
-    for card_id, n in wanted.items():
-        for _ in range(n):
-            copy = next((c for c in copies if c[0] == card_id), None)
-            if copy is None:
-                break
-            copies.remove(copy)
-            taken.append(copy)
-    return taken
 
 
 # ---- the agents' evaluation ---------------------------------------------------------------

@@ -20,6 +20,7 @@ from reportlab.platypus import Paragraph, Preformatted, SimpleDocTemplate, Space
 
 from referee.report.pdf import Written, write_pdf
 from referee.report.pdf_text import Ink, fonts
+from referee.simulate.report_pdf import report_styles
 from referee.simulate.report_parts import rate_chart, table
 from referee.simulate.stats import Rate
 
@@ -47,11 +48,7 @@ def draw(report: dict[str, Any], title: str, out) -> tuple[str, ...]:
     def para(text: str, style: ParagraphStyle) -> Paragraph:
         return Paragraph(ink.markup(text, style.fontName), style)
 
-    body = ParagraphStyle("body", fontName=regular, fontSize=9.5, leading=12)
-    small = ParagraphStyle("small", parent=body, fontSize=8.5, leading=10.5)
-    h1 = ParagraphStyle("h1", parent=body, fontName=bold, fontSize=17, leading=21, spaceAfter=2 * mm)
-    h2 = ParagraphStyle("h2", parent=body, fontName=bold, fontSize=12.5, leading=16, spaceBefore=4 * mm,
-                        spaceAfter=1.5 * mm)
+    body, small, h1, h2 = report_styles(regular, bold)
     mono = ParagraphStyle("mono", fontName="Courier", fontSize=7.5, leading=9)
     width = A4[0] - 30 * mm
     seat = report["target"].startswith("seat")
