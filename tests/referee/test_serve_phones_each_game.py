@@ -59,6 +59,8 @@ def _answer_prompts(driver, tv) -> int:
     """A card's text the referee asks its player about (a prompt): answered `done` from the phone."""
     answered = 0
     while True:
+        # the phone's list must be the table's latest (the TV's), not the one from before the move just sent
+        wait_for(driver, lambda d: int(d.find_element("id", "play").get_attribute("data-version") or 0) >= seq(tv), 10)
         wait_for(driver, lambda d: d.find_elements("css selector", "#play button.move, #play .waiting"), 10)
         waiting = [b for b in driver.find_elements("css selector", "#play button.move")
                    if (b.get_attribute("data-command") or "").startswith("resolve ")
