@@ -100,6 +100,21 @@ window.refereeCards = (function () {
       });
     return stop;
   }
+  // The text field a card is named in (by name, code or QR text), with its label and the line that
+  // says what it found: {label, input, said}
+  function findField(id, text) {
+    var label = el("label", "find", text);
+    var input = el("input");
+    input.type = "text";
+    input.id = id;
+    label.htmlFor = input.id;
+    ["autocomplete", "autocorrect", "autocapitalize"].forEach(function (a) { input.setAttribute(a, "off"); });
+    input.spellcheck = false;
+    input.setAttribute("enterkeyhint", "done");
+    var said = el("p", "said");
+    said.setAttribute("aria-live", "polite");
+    return { label: label, input: input, said: said };
+  }
   return { codeOf: codeOf, lookalike: lookalike, payload: payload, exact: exact, matching: matching,
-           canScan: canScan, camera: camera };
+           canScan: canScan, camera: camera, findField: findField };
 })();

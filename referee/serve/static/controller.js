@@ -199,16 +199,7 @@
     var me = sheet = { el: s, move: mv, slots: slots || slotsOf(mv), at: 0 };
     var cards = mv.cards || [];
     var chips = el("div", "slots");
-    var label = el("label", "find", "Name or 5-character code");
-    var input = el("input");
-    input.type = "text";
-    input.id = "pick-find";
-    label.htmlFor = input.id;
-    ["autocomplete", "autocorrect", "autocapitalize"].forEach(function (a) { input.setAttribute(a, "off"); });
-    input.spellcheck = false;
-    input.setAttribute("enterkeyhint", "done");
-    var said = el("p", "said");
-    said.setAttribute("aria-live", "polite");
+    var field = C.findField("pick-find", "Name or 5-character code"), label = field.label, input = field.input, said = field.said;
     var list = el("div", "picks");
     var tools = el("div", "tools");
     if (canScan()) add(tools, button("scan", "Scan the card's QR code", function () { scan(said, found); }));

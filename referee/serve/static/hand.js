@@ -131,16 +131,7 @@
     s.setAttribute("aria-labelledby", h.id);
     var me = sheet = { el: s, stop: null };
     var deck = hand.deck || [];
-    var label = el("label", "find", "Name, 5-character code or QR text");
-    var input = el("input");
-    input.type = "text";
-    input.id = "hand-find";
-    label.htmlFor = input.id;
-    ["autocomplete", "autocorrect", "autocapitalize"].forEach(function (a) { input.setAttribute(a, "off"); });
-    input.spellcheck = false;
-    input.setAttribute("enterkeyhint", "done");
-    var said = el("p", "said");
-    said.setAttribute("aria-live", "polite");
+    var field = C.findField("hand-find", "Name, 5-character code or QR text"), label = field.label, input = field.input, said = field.said;
     var counted = el("p", "find");
     function count() { counted.textContent = hand.count + " of the " + hand.table_count + " cards in your hand kept"; }
     count();
